@@ -1,0 +1,356 @@
+#include "core/context.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/pipeline_cache.h"
+#include "core/vk_check.h"
+
+namespace isoscope {
+
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                             VkDebugUtilsMessageTypeFlagsEXT,
+                                             const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
+{
+    std::string message = severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "validation error: "
+                                                                                    : "validation warning: ";
+    if (data->pMessageIdName)
+        message += std::string("[") + data->pMessageIdName + "] ";
+    message += data->pMessage ? data->pMessage : "";
+    static_cast<Context*>(user)->reportValidationMessage(message);
+    return VK_FALSE;
+}
+
+int typeRank(VkPhysicalDeviceType type)
+{
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+    }
+}
+
+bool hasDeviceExtension(VkPhysicalDevice physical, const char* name)
+{
+    uint32_t count = 0;
+    VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr));
+    std::vector<VkExtensionProperties> extensions(count);
+    VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data()));
+    return std::any_of(extensions.begin(), extensions.end(),
+                       [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
+// The queue family the engine uses: graphics+compute (the raster pass shares
+// it), else compute alone. UINT32_MAX when there is none.
+uint32_t findQueueFamily(VkPhysicalDevice physical)
+{
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+    for (uint32_t i = 0; i < count; ++i)
+        if ((families[i].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) ==
+            (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
+            return i;
+    for (uint32_t i = 0; i < count; ++i)
+        if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
+            return i;
+    return UINT32_MAX;
+}
+
+std::string lowercase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return text;
+}
+
+} // namespace
+
+bool validationRequestedByEnvironment()
+{
+    const char* value = std::getenv("ISOSCOPE_VALIDATION");
+    return value && *value && std::strcmp(value, "0") != 0;
+}
+
+Context::Context(const ContextOptions& options) : options_(options)
+{
+    if (volkInitialize() != VK_SUCCESS)
+        fail("no Vulkan loader found (libvulkan.so.1): install libvulkan1 and a driver "
+             "(mesa-vulkan-drivers gives the lavapipe CPU device)");
+    createInstance(options.validation || validationRequestedByEnvironment());
+    std::string selector = options.deviceSelector;
+    if (selector.empty())
+        if (const char* env = std::getenv("ISOSCOPE_DEVICE"))
+            selector = env;
+    chooseDevice(selector);
+    createDevice();
+}
+
+Context::~Context()
+{
+    if (device_) {
+        vkDeviceWaitIdle(device_);
+        pipelineCache_.reset();
+        allocator_.reset();
+        vkDestroyFence(device_, fence_, nullptr);
+        vkDestroyCommandPool(device_, commandPool_, nullptr);
+        vkDestroyDevice(device_, nullptr);
+    }
+    if (messenger_)
+        vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+    if (instance_)
+        vkDestroyInstance(instance_, nullptr);
+}
+
+void Context::reportValidationMessage(const std::string& message)
+{
+    if (options_.onValidationMessage)
+        options_.onValidationMessage(message);
+    else
+        std::fprintf(stderr, "isoscope: %s\n", message.c_str());
+}
+
+VkPipelineCache Context::pipelineCache() const { return pipelineCache_->handle(); }
+
+void Context::createInstance(bool validation)
+{
+    if (volkGetInstanceVersion() < VK_API_VERSION_1_3)
+        fail("the Vulkan loader supports only version " + std::to_string(VK_API_VERSION_MAJOR(volkGetInstanceVersion())) +
+             "." + std::to_string(VK_API_VERSION_MINOR(volkGetInstanceVersion())) +
+             "; isoscope needs Vulkan 1.3: update libvulkan1");
+
+    std::vector<const char*> layers;
+    std::vector<const char*> extensions;
+    if (validation) {
+        uint32_t count = 0;
+        VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
+        std::vector<VkLayerProperties> available(count);
+        VK_CHECK(vkEnumerateInstanceLayerProperties(&count, available.data()));
+        bool found = std::any_of(available.begin(), available.end(), [](const VkLayerProperties& l) {
+            return std::strcmp(l.layerName, kValidationLayer) == 0;
+        });
+        if (!found)
+            fail("validation was requested but VK_LAYER_KHRONOS_validation is not installed: "
+                 "apt-get install vulkan-validationlayers, or unset ISOSCOPE_VALIDATION");
+        layers.push_back(kValidationLayer);
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "isoscope";
+    app.pEngineName = "isoscope";
+    app.apiVersion = VK_API_VERSION_1_3;
+
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
+
+    VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messengerInfo.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messengerInfo.messageType =
+        VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messengerInfo.pfnUserCallback = debugCallback;
+    messengerInfo.pUserData = this;
+    features.pNext = &messengerInfo; // also reports problems of vkCreateInstance itself
+
+    VkInstanceCreateInfo createInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    createInfo.pNext = validation ? &features : nullptr;
+    createInfo.pApplicationInfo = &app;
+    createInfo.enabledLayerCount = uint32_t(layers.size());
+    createInfo.ppEnabledLayerNames = layers.data();
+    createInfo.enabledExtensionCount = uint32_t(extensions.size());
+    createInfo.ppEnabledExtensionNames = extensions.data();
+    VkResult result = vkCreateInstance(&createInfo, nullptr, &instance_);
+    if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
+        fail("no Vulkan 1.3 driver found: install one (mesa-vulkan-drivers gives the lavapipe CPU device)");
+    VK_CHECK(result);
+    volkLoadInstanceOnly(instance_);
+
+    if (validation)
+        VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messengerInfo, nullptr, &messenger_));
+}
+
+void Context::chooseDevice(const std::string& selector)
+{
+    uint32_t count = 0;
+    VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, nullptr));
+    std::vector<VkPhysicalDevice> physicals(count);
+    VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, physicals.data()));
+    if (count == 0)
+        fail("no Vulkan device found: install a GPU driver, or mesa-vulkan-drivers for the lavapipe CPU device");
+
+    std::vector<VkPhysicalDeviceType> types;
+    for (uint32_t i = 0; i < count; ++i) {
+        VkPhysicalDeviceProperties properties;
+        vkGetPhysicalDeviceProperties(physicals[i], &properties);
+        VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+        VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features13};
+        if (properties.apiVersion >= VK_API_VERSION_1_3)
+            vkGetPhysicalDeviceFeatures2(physicals[i], &features);
+
+        PhysicalDeviceSummary summary;
+        summary.index = i;
+        summary.name = properties.deviceName;
+        summary.type = queryDeviceInfo(physicals[i], 0, false).type;
+        summary.apiVersion = properties.apiVersion;
+        if (properties.apiVersion < VK_API_VERSION_1_3)
+            summary.whyNot = "supports Vulkan " + std::to_string(VK_API_VERSION_MAJOR(properties.apiVersion)) + "." +
+                             std::to_string(VK_API_VERSION_MINOR(properties.apiVersion)) + ", isoscope needs 1.3";
+        else if (findQueueFamily(physicals[i]) == UINT32_MAX)
+            summary.whyNot = "has no compute queue";
+        else if (!features13.synchronization2 || !features13.maintenance4)
+            summary.whyNot = "lacks synchronization2 or maintenance4";
+        else if (!hasDeviceExtension(physicals[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+            summary.whyNot = "lacks VK_KHR_push_descriptor";
+        summary.usable = summary.whyNot.empty();
+        devices_.push_back(summary);
+        types.push_back(properties.deviceType);
+    }
+
+    int chosen = -1;
+    if (!selector.empty()) {
+        bool numeric = std::all_of(selector.begin(), selector.end(), [](unsigned char c) { return std::isdigit(c); });
+        for (const PhysicalDeviceSummary& d : devices_) {
+            bool match = numeric ? std::to_string(d.index) == selector
+                                 : lowercase(d.name).find(lowercase(selector)) != std::string::npos;
+            if (!match)
+                continue;
+            if (!d.usable)
+                fail("device " + std::to_string(d.index) + " (" + d.name + ") chosen by ISOSCOPE_DEVICE=" + selector +
+                     " " + d.whyNot + ": choose another (isoscope info lists them)");
+            chosen = int(d.index);
+            break;
+        }
+        if (chosen < 0)
+            fail("no Vulkan device matches ISOSCOPE_DEVICE=" + selector +
+                 ": give an index or a part of a name as `isoscope info` lists them");
+    } else {
+        for (const PhysicalDeviceSummary& d : devices_)
+            if (d.usable && (chosen < 0 || typeRank(types[d.index]) < typeRank(types[size_t(chosen)])))
+                chosen = int(d.index);
+        if (chosen < 0) {
+            std::string reasons;
+            for (const PhysicalDeviceSummary& d : devices_)
+                reasons += "; " + d.name + " " + d.whyNot;
+            fail("no usable Vulkan device" + reasons + ": update the driver");
+        }
+    }
+    chosenIndex_ = uint32_t(chosen);
+    physical_ = physicals[size_t(chosen)];
+    queueFamily_ = findQueueFamily(physical_);
+}
+
+void Context::createDevice()
+{
+    VkPhysicalDeviceVulkan13Features supported13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features supported12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &supported13};
+    VkPhysicalDeviceVulkan11Features supported11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &supported12};
+    VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &supported11};
+    vkGetPhysicalDeviceFeatures2(physical_, &supported);
+
+    // Enable what the engine can use, where the device has it.
+    VkPhysicalDeviceVulkan13Features enable13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    enable13.synchronization2 = VK_TRUE;
+    enable13.maintenance4 = VK_TRUE;
+    enable13.subgroupSizeControl = supported13.subgroupSizeControl;
+    enable13.computeFullSubgroups = supported13.computeFullSubgroups;
+    enable13.dynamicRendering = supported13.dynamicRendering;
+    VkPhysicalDeviceVulkan12Features enable12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &enable13};
+    enable12.storageBuffer8BitAccess = supported12.storageBuffer8BitAccess;
+    enable12.shaderInt8 = supported12.shaderInt8;
+    enable12.scalarBlockLayout = supported12.scalarBlockLayout;
+    enable12.hostQueryReset = supported12.hostQueryReset;
+    enable12.timelineSemaphore = supported12.timelineSemaphore;
+    enable12.bufferDeviceAddress = supported12.bufferDeviceAddress;
+    VkPhysicalDeviceVulkan11Features enable11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &enable12};
+    enable11.storageBuffer16BitAccess = supported11.storageBuffer16BitAccess;
+    VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &enable11};
+    enable.features.shaderInt16 = supported.features.shaderInt16;
+    enable.features.shaderInt64 = supported.features.shaderInt64;
+
+    std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    memoryBudget_ = hasDeviceExtension(physical_, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    if (memoryBudget_)
+        extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queueInfo.queueFamilyIndex = queueFamily_;
+    queueInfo.queueCount = 1;
+    queueInfo.pQueuePriorities = &priority;
+
+    VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable};
+    createInfo.queueCreateInfoCount = 1;
+    createInfo.pQueueCreateInfos = &queueInfo;
+    createInfo.enabledExtensionCount = uint32_t(extensions.size());
+    createInfo.ppEnabledExtensionNames = extensions.data();
+    VK_CHECK(vkCreateDevice(physical_, &createInfo, nullptr, &device_));
+    volkLoadDevice(device_);
+    vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+
+    info_ = queryDeviceInfo(physical_, queueFamily_, memoryBudget_);
+    info_.features.shaderInt8 = enable12.shaderInt8;
+    info_.features.shaderInt16 = enable.features.shaderInt16;
+    info_.features.shaderInt64 = enable.features.shaderInt64;
+    info_.features.storageBuffer8BitAccess = enable12.storageBuffer8BitAccess;
+    info_.features.storageBuffer16BitAccess = enable11.storageBuffer16BitAccess;
+    info_.features.scalarBlockLayout = enable12.scalarBlockLayout;
+    info_.features.hostQueryReset = enable12.hostQueryReset;
+    info_.features.dynamicRendering = enable13.dynamicRendering;
+    info_.features.bufferDeviceAddress = enable12.bufferDeviceAddress;
+
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    poolInfo.queueFamilyIndex = queueFamily_;
+    VK_CHECK(vkCreateCommandPool(device_, &poolInfo, nullptr, &commandPool_));
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VK_CHECK(vkCreateFence(device_, &fenceInfo, nullptr, &fence_));
+
+    allocator_ = std::make_unique<Allocator>(physical_, device_, info_);
+    pipelineCache_ = std::make_unique<PipelineCache>(
+        device_, info_, options_.pipelineCacheOnDisk ? defaultPipelineCacheFolder() : std::filesystem::path());
+}
+
+void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record)
+{
+    VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocateInfo.commandPool = commandPool_;
+    allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocateInfo.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VK_CHECK(vkAllocateCommandBuffers(device_, &allocateInfo, &cmd));
+    struct FreeOnExit {
+        VkDevice device;
+        VkCommandPool pool;
+        VkCommandBuffer cmd;
+        ~FreeOnExit() { vkFreeCommandBuffers(device, pool, 1, &cmd); }
+    } freeOnExit{device_, commandPool_, cmd};
+
+    VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(cmd, &beginInfo));
+    record(cmd);
+    VK_CHECK(vkEndCommandBuffer(cmd));
+
+    VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cmdInfo.commandBuffer = cmd;
+    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &cmdInfo;
+    VK_CHECK(vkQueueSubmit2(queue_, 1, &submit, fence_));
+    VK_CHECK(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX));
+    VK_CHECK(vkResetFences(device_, 1, &fence_));
+}
+
+} // namespace isoscope

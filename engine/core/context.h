@@ -1,0 +1,95 @@
+#pragma once
+// The Vulkan instance, the chosen device and its one queue.
+//
+// Device choice: a discrete GPU first, then an integrated one, then a virtual
+// GPU, then a CPU device (lavapipe); ISOSCOPE_DEVICE overrides it with an index
+// (as `isoscope info` lists them) or a case-insensitive name substring.
+// Validation (VK_LAYER_KHRONOS_validation with synchronization validation)
+// is on when ContextOptions::validation is set or ISOSCOPE_VALIDATION=1; every
+// message goes to ContextOptions::onValidationMessage (tests turn it into a
+// failure), or to stderr when none is given.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <volk.h>
+
+#include "core/device_info.h"
+#include "core/memory.h"
+
+namespace isoscope {
+
+class PipelineCache;
+
+struct ContextOptions {
+    bool validation = false;                 // also enabled by ISOSCOPE_VALIDATION=1
+    std::string deviceSelector;              // index or name substring; empty: ISOSCOPE_DEVICE, then automatic
+    std::function<void(const std::string&)> onValidationMessage;
+    bool pipelineCacheOnDisk = true;         // $XDG_CACHE_HOME/isoscope (or ~/.cache/isoscope)
+};
+
+struct PhysicalDeviceSummary {
+    uint32_t index = 0;
+    std::string name;
+    std::string type;
+    uint32_t apiVersion = 0;
+    bool usable = false;      // Vulkan 1.3 with a compute queue and the features the engine needs
+    std::string whyNot;       // when not usable
+};
+
+class Context {
+public:
+    explicit Context(const ContextOptions& options = {});
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    VkInstance instance() const { return instance_; }
+    VkPhysicalDevice physicalDevice() const { return physical_; }
+    VkDevice device() const { return device_; }
+    VkQueue queue() const { return queue_; }
+    uint32_t queueFamily() const { return queueFamily_; }
+    const DeviceInfo& info() const { return info_; }
+    bool validationEnabled() const { return messenger_ != VK_NULL_HANDLE; }
+    const std::vector<PhysicalDeviceSummary>& devices() const { return devices_; }
+    uint32_t chosenDeviceIndex() const { return chosenIndex_; }
+
+    Allocator& allocator() { return *allocator_; }
+    const Allocator& allocator() const { return *allocator_; }
+    VkPipelineCache pipelineCache() const;
+
+    // Records commands with `record` into a fresh command buffer, submits it and
+    // waits for it: for set-up work (uploads, read-backs, tests), not for frames.
+    void submitAndWait(const std::function<void(VkCommandBuffer)>& record);
+
+    // Called by the debug messenger.
+    void reportValidationMessage(const std::string& message);
+
+private:
+    void createInstance(bool validation);
+    void chooseDevice(const std::string& selector);
+    void createDevice();
+
+    ContextOptions options_;
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queueFamily_ = 0;
+    uint32_t chosenIndex_ = 0;
+    bool memoryBudget_ = false;
+    DeviceInfo info_;
+    std::vector<PhysicalDeviceSummary> devices_;
+    VkCommandPool commandPool_ = VK_NULL_HANDLE;
+    VkFence fence_ = VK_NULL_HANDLE;
+    std::unique_ptr<Allocator> allocator_;
+    std::unique_ptr<PipelineCache> pipelineCache_;
+};
+
+// True when ISOSCOPE_VALIDATION is set to something other than 0.
+bool validationRequestedByEnvironment();
+
+} // namespace isoscope

@@ -1,0 +1,230 @@
+#include "core/memory.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "core/device_info.h"
+#include "core/vk_check.h"
+
+namespace isoscope {
+
+std::string formatBytes(uint64_t bytes)
+{
+    static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = double(bytes);
+    int unit = 0;
+    while (value >= 1024.0 && unit < 4) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof(text), unit == 0 ? "%.0f %s" : "%.2f %s", value, units[unit]);
+    return text;
+}
+
+Buffer& Buffer::operator=(Buffer&& other) noexcept
+{
+    if (this != &other) {
+        reset();
+        buffer = std::exchange(other.buffer, VK_NULL_HANDLE);
+        memory = std::exchange(other.memory, VK_NULL_HANDLE);
+        size = std::exchange(other.size, 0);
+        allocated = std::exchange(other.allocated, 0);
+        mapped = std::exchange(other.mapped, nullptr);
+        deviceLocal = std::exchange(other.deviceLocal, false);
+        owner = std::exchange(other.owner, nullptr);
+    }
+    return *this;
+}
+
+void Buffer::reset()
+{
+    if (owner)
+        owner->release(*this);
+}
+
+Image& Image::operator=(Image&& other) noexcept
+{
+    if (this != &other) {
+        reset();
+        image = std::exchange(other.image, VK_NULL_HANDLE);
+        view = std::exchange(other.view, VK_NULL_HANDLE);
+        memory = std::exchange(other.memory, VK_NULL_HANDLE);
+        format = std::exchange(other.format, VK_FORMAT_UNDEFINED);
+        extent = std::exchange(other.extent, VkExtent3D{0, 0, 0});
+        type = other.type;
+        allocated = std::exchange(other.allocated, 0);
+        owner = std::exchange(other.owner, nullptr);
+    }
+    return *this;
+}
+
+void Image::reset()
+{
+    if (owner)
+        owner->release(*this);
+}
+
+Allocator::Allocator(VkPhysicalDevice physical, VkDevice device, const DeviceInfo& info)
+    : physical_(physical), device_(device), info_(info)
+{
+    vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
+}
+
+uint64_t Allocator::deviceBudgetBytes() const
+{
+    uint64_t best = 0;
+    for (const MemoryHeapInfo& heap : info_.heaps)
+        if (heap.deviceLocal)
+            best = std::max(best, info_.memoryBudget && heap.budget ? heap.budget : heap.size);
+    return best;
+}
+
+VkDeviceMemory Allocator::allocate(const VkMemoryRequirements& requirements, MemoryUsage usage,
+                                   const std::string& what, bool& deviceLocal)
+{
+    VkMemoryPropertyFlags wanted = 0;
+    VkMemoryPropertyFlags preferred = 0;
+    switch (usage) {
+    case MemoryUsage::DeviceLocal: wanted = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; break;
+    case MemoryUsage::Upload:
+        wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        break;
+    case MemoryUsage::Readback:
+        wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+        break;
+    }
+    uint32_t chosen = UINT32_MAX;
+    for (int pass = 0; pass < 2 && chosen == UINT32_MAX; ++pass) {
+        VkMemoryPropertyFlags need = pass == 0 ? wanted | preferred : wanted;
+        for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i)
+            if ((requirements.memoryTypeBits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & need) == need) {
+                chosen = i;
+                break;
+            }
+    }
+    if (chosen == UINT32_MAX)
+        fail("no Vulkan memory type fits the " + what + " (" + formatBytes(requirements.size) +
+             "): the driver offers none with the needed properties");
+
+    uint32_t heapIndex = memory_.memoryTypes[chosen].heapIndex;
+    uint64_t heapSize = memory_.memoryHeaps[heapIndex].size;
+    if (requirements.size > heapSize)
+        fail("the " + what + " needs " + formatBytes(requirements.size) + " but the device's memory heap holds " +
+             formatBytes(heapSize) + ": use a smaller volume or a device with more memory");
+
+    VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    allocateInfo.allocationSize = requirements.size;
+    allocateInfo.memoryTypeIndex = chosen;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkResult result = vkAllocateMemory(device_, &allocateInfo, nullptr, &memory);
+    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY)
+        fail("out of memory allocating the " + what + " (" + formatBytes(requirements.size) + "; " +
+             formatBytes(currentDevice_) + " already in use on the device, budget " +
+             formatBytes(deviceBudgetBytes()) + "): use a smaller volume");
+    VK_CHECK(result);
+
+    deviceLocal = (memory_.memoryTypes[chosen].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
+    if (deviceLocal) {
+        currentDevice_ += requirements.size;
+        peakDevice_ = std::max(peakDevice_, currentDevice_);
+    }
+    return memory;
+}
+
+Buffer Allocator::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memoryUsage,
+                               const std::string& what)
+{
+    if (size == 0)
+        size = 4; // Vulkan forbids empty buffers; an empty mesh still binds one.
+    if (info_.maxBufferSize && size > info_.maxBufferSize)
+        fail("the " + what + " needs " + formatBytes(size) + " but the device's largest buffer is " +
+             formatBytes(info_.maxBufferSize) + ": use a smaller volume");
+
+    Buffer result;
+    VkBufferCreateInfo createInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    createInfo.size = size;
+    createInfo.usage = usage;
+    createInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VK_CHECK(vkCreateBuffer(device_, &createInfo, nullptr, &result.buffer));
+    result.owner = this;
+    result.size = size;
+
+    VkMemoryRequirements requirements;
+    vkGetBufferMemoryRequirements(device_, result.buffer, &requirements);
+    result.memory = allocate(requirements, memoryUsage, what, result.deviceLocal);
+    result.allocated = requirements.size;
+    VK_CHECK(vkBindBufferMemory(device_, result.buffer, result.memory, 0));
+    if (memoryUsage != MemoryUsage::DeviceLocal)
+        VK_CHECK(vkMapMemory(device_, result.memory, 0, VK_WHOLE_SIZE, 0, &result.mapped));
+    return result;
+}
+
+Image Allocator::createImage(VkImageType type, VkExtent3D extent, VkFormat format, VkImageUsageFlags usage,
+                             const std::string& what)
+{
+    Image result;
+    VkImageCreateInfo createInfo{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    createInfo.imageType = type;
+    createInfo.format = format;
+    createInfo.extent = extent;
+    createInfo.mipLevels = 1;
+    createInfo.arrayLayers = 1;
+    createInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+    createInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
+    createInfo.usage = usage;
+    createInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    createInfo.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VK_CHECK(vkCreateImage(device_, &createInfo, nullptr, &result.image));
+    result.owner = this;
+    result.format = format;
+    result.extent = extent;
+    result.type = type;
+
+    VkMemoryRequirements requirements;
+    vkGetImageMemoryRequirements(device_, result.image, &requirements);
+    bool deviceLocal = false;
+    result.memory = allocate(requirements, MemoryUsage::DeviceLocal, what, deviceLocal);
+    result.allocated = requirements.size;
+    VK_CHECK(vkBindImageMemory(device_, result.image, result.memory, 0));
+
+    bool depth = format == VK_FORMAT_D32_SFLOAT || format == VK_FORMAT_D16_UNORM;
+    VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    viewInfo.image = result.image;
+    viewInfo.viewType = type == VK_IMAGE_TYPE_3D ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D;
+    viewInfo.format = format;
+    viewInfo.subresourceRange = {VkImageAspectFlags(depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT), 0,
+                                 1, 0, 1};
+    VK_CHECK(vkCreateImageView(device_, &viewInfo, nullptr, &result.view));
+    return result;
+}
+
+void Allocator::release(Buffer& buffer)
+{
+    if (buffer.mapped)
+        vkUnmapMemory(device_, buffer.memory);
+    vkDestroyBuffer(device_, buffer.buffer, nullptr);
+    vkFreeMemory(device_, buffer.memory, nullptr);
+    if (buffer.deviceLocal)
+        currentDevice_ -= buffer.allocated;
+    buffer.buffer = VK_NULL_HANDLE;
+    buffer.memory = VK_NULL_HANDLE;
+    buffer.mapped = nullptr;
+    buffer.owner = nullptr;
+}
+
+void Allocator::release(Image& image)
+{
+    vkDestroyImageView(device_, image.view, nullptr);
+    vkDestroyImage(device_, image.image, nullptr);
+    vkFreeMemory(device_, image.memory, nullptr);
+    currentDevice_ -= image.allocated;
+    image.image = VK_NULL_HANDLE;
+    image.view = VK_NULL_HANDLE;
+    image.memory = VK_NULL_HANDLE;
+    image.owner = nullptr;
+}
+
+} // namespace isoscope

@@ -1,0 +1,302 @@
+#include "core/shader.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include <spirv_cross/spirv_cross_c.h>
+
+#include "core/context.h"
+#include "core/vk_check.h"
+
+namespace isoscope {
+
+std::span<const uint32_t> findEmbeddedShader(std::string_view name); // shaders/shader_registry.cpp.in
+
+namespace {
+
+struct SpvcContext {
+    spvc_context handle = nullptr;
+    SpvcContext() { spvc_context_create(&handle); }
+    ~SpvcContext() { spvc_context_destroy(handle); }
+};
+
+void checkSpvc(spvc_result result, spvc_context context, const std::string& shader, const char* step)
+{
+    if (result != SPVC_SUCCESS)
+        fail("cannot reflect shader " + shader + " (" + step + "): " + spvc_context_get_last_error_string(context));
+}
+
+VkShaderStageFlagBits stageOf(SpvExecutionModel model, const std::string& name)
+{
+    switch (model) {
+    case SpvExecutionModelGLCompute: return VK_SHADER_STAGE_COMPUTE_BIT;
+    case SpvExecutionModelVertex: return VK_SHADER_STAGE_VERTEX_BIT;
+    case SpvExecutionModelFragment: return VK_SHADER_STAGE_FRAGMENT_BIT;
+    default: fail("shader " + name + " has an execution model isoscope does not use");
+    }
+}
+
+// The workgroup size, read from the SPIR-V itself: glslang targeting SPIR-V
+// 1.6 writes `local_size_x_id` as OpExecutionModeId LocalSizeId, which this
+// SPIRV-Cross version does not reflect. A size given by a specialization
+// constant defaults to the named constant that shares its SpecId (the GLSL
+// `const uint WORKGROUP_SIZE = 128`), not to the anonymous default of 1.
+void reflectWorkgroupSize(Shader& shader)
+{
+    constexpr uint32_t OpExecutionMode = 16, OpExecutionModeId = 331, OpDecorate = 71, OpConstant = 43,
+                       OpSpecConstant = 50, LocalSize = 17, LocalSizeId = 38, DecorationSpecId = 1;
+    std::span<const uint32_t> words = shader.spirv;
+    std::map<uint32_t, uint32_t> specIdOf, valueOf;
+    std::array<uint32_t, 3> sizeIds{0, 0, 0};
+    bool byId = false;
+    for (size_t at = 5; at < words.size();) {
+        uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+        if (count == 0 || at + count > words.size())
+            fail("shader " + shader.name + " is not valid SPIR-V (engine bug)");
+        const uint32_t* op = &words[at + 1];
+        if (opcode == OpExecutionMode && count >= 6 && op[1] == LocalSize)
+            shader.localSize = {op[2], op[3], op[4]};
+        if (opcode == OpExecutionModeId && count >= 6 && op[1] == LocalSizeId) {
+            sizeIds = {op[2], op[3], op[4]};
+            byId = true;
+        }
+        if (opcode == OpDecorate && count >= 4 && op[1] == DecorationSpecId)
+            specIdOf[op[0]] = op[2];
+        if ((opcode == OpConstant || opcode == OpSpecConstant) && count >= 4)
+            valueOf[op[1]] = op[2];
+        at += count;
+    }
+    if (!byId)
+        return;
+    for (unsigned axis = 0; axis < 3; ++axis) {
+        shader.localSize[axis] = valueOf[sizeIds[axis]];
+        auto specId = specIdOf.find(sizeIds[axis]);
+        if (specId == specIdOf.end())
+            continue;
+        shader.localSizeConstantIds[axis] = int32_t(specId->second);
+        for (const SpecConstant& constant : shader.specConstants)
+            if (constant.constantId == specId->second && !constant.name.empty())
+                shader.localSize[axis] = constant.defaultValue;
+    }
+}
+
+} // namespace
+
+Shader loadShader(std::string_view name)
+{
+    Shader shader;
+    shader.name = name;
+    shader.spirv = findEmbeddedShader(name);
+    if (shader.spirv.empty())
+        fail("no shader named '" + shader.name + "' is built into isoscope (engine bug: check shaders/)");
+
+    SpvcContext context;
+    spvc_parsed_ir ir = nullptr;
+    spvc_compiler compiler = nullptr;
+    spvc_resources resources = nullptr;
+    checkSpvc(spvc_context_parse_spirv(context.handle, shader.spirv.data(), shader.spirv.size(), &ir), context.handle,
+              shader.name, "parse");
+    checkSpvc(spvc_context_create_compiler(context.handle, SPVC_BACKEND_NONE, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP,
+                                           &compiler),
+              context.handle, shader.name, "compiler");
+    checkSpvc(spvc_compiler_create_shader_resources(compiler, &resources), context.handle, shader.name, "resources");
+    shader.stage = stageOf(spvc_compiler_get_execution_model(compiler), shader.name);
+
+    const std::pair<spvc_resource_type, VkDescriptorType> kinds[] = {
+        {SPVC_RESOURCE_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
+        {SPVC_RESOURCE_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+        {SPVC_RESOURCE_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE},
+        {SPVC_RESOURCE_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
+    };
+    for (auto [kind, descriptorType] : kinds) {
+        const spvc_reflected_resource* list = nullptr;
+        size_t count = 0;
+        checkSpvc(spvc_resources_get_resource_list_for_type(resources, kind, &list, &count), context.handle,
+                  shader.name, "resource list");
+        for (size_t i = 0; i < count; ++i) {
+            unsigned set = spvc_compiler_get_decoration(compiler, list[i].id, SpvDecorationDescriptorSet);
+            if (set != 0)
+                fail("shader " + shader.name + " uses descriptor set " + std::to_string(set) +
+                     "; isoscope shaders use set 0 only");
+            shader.bindings.push_back({spvc_compiler_get_decoration(compiler, list[i].id, SpvDecorationBinding),
+                                       descriptorType});
+        }
+    }
+    std::sort(shader.bindings.begin(), shader.bindings.end(),
+              [](const ShaderBinding& a, const ShaderBinding& b) { return a.binding < b.binding; });
+    for (size_t i = 0; i < shader.bindings.size(); ++i)
+        if (shader.bindings[i].binding != i)
+            fail("shader " + shader.name + " leaves binding " + std::to_string(i) +
+                 " unused; bindings must be numbered 0, 1, 2, ... without gaps");
+
+    const spvc_reflected_resource* pushConstants = nullptr;
+    size_t pushCount = 0;
+    checkSpvc(spvc_resources_get_resource_list_for_type(resources, SPVC_RESOURCE_TYPE_PUSH_CONSTANT, &pushConstants,
+                                                        &pushCount),
+              context.handle, shader.name, "push constants");
+    if (pushCount > 0) {
+        size_t size = 0;
+        spvc_type type = spvc_compiler_get_type_handle(compiler, pushConstants[0].base_type_id);
+        checkSpvc(spvc_compiler_get_declared_struct_size(compiler, type, &size), context.handle, shader.name,
+                  "push constant size");
+        shader.pushConstantSize = uint32_t(size);
+    }
+
+    const spvc_specialization_constant* constants = nullptr;
+    size_t constantCount = 0;
+    checkSpvc(spvc_compiler_get_specialization_constants(compiler, &constants, &constantCount), context.handle,
+              shader.name, "specialization constants");
+    for (size_t i = 0; i < constantCount; ++i) {
+        spvc_constant constant = spvc_compiler_get_constant_handle(compiler, constants[i].id);
+        shader.specConstants.push_back({constants[i].constant_id, spvc_compiler_get_name(compiler, constants[i].id),
+                                        spvc_constant_get_scalar_u32(constant, 0, 0)});
+    }
+
+    if (shader.stage == VK_SHADER_STAGE_COMPUTE_BIT)
+        reflectWorkgroupSize(shader);
+    return shader;
+}
+
+ComputeProgram::ComputeProgram(Context& context, const Shader& shader, const SpecValues& values)
+    : context_(context), name_(shader.name), bindings_(shader.bindings), pushConstantSize_(shader.pushConstantSize),
+      localSize_(shader.localSize)
+{
+    if (shader.stage != VK_SHADER_STAGE_COMPUTE_BIT)
+        fail("shader " + shader.name + " is not a compute shader");
+    const DeviceInfo& info = context.info();
+    VkDevice device = context.device();
+
+    // Specialization: SUBGROUP_SIZE from the device, the rest by name from
+    // `values`; a workgroup size that is a constant always gets a value, so the
+    // pipeline runs at the size the GLSL declares as the constant's default.
+    std::map<uint32_t, uint32_t> constantValues;
+    for (const SpecConstant& constant : shader.specConstants)
+        if (constant.name == "SUBGROUP_SIZE")
+            constantValues[constant.constantId] = info.subgroupSize;
+    for (const auto& [name, value] : values) {
+        auto it = std::find_if(shader.specConstants.begin(), shader.specConstants.end(),
+                               [&](const SpecConstant& c) { return c.name == name; });
+        if (it == shader.specConstants.end())
+            fail("shader " + shader.name + " has no specialization constant named " + name + " (engine bug)");
+        constantValues[it->constantId] = value;
+    }
+    for (unsigned axis = 0; axis < 3; ++axis) {
+        if (shader.localSizeConstantIds[axis] < 0)
+            continue;
+        uint32_t id = uint32_t(shader.localSizeConstantIds[axis]);
+        constantValues.try_emplace(id, shader.localSize[axis]);
+        localSize_[axis] = constantValues[id];
+    }
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<uint32_t> data;
+    for (auto [id, value] : constantValues) {
+        entries.push_back({id, uint32_t(data.size() * sizeof(uint32_t)), sizeof(uint32_t)});
+        data.push_back(value);
+    }
+    uint32_t invocations = localSize_[0] * localSize_[1] * localSize_[2];
+    if (invocations > info.maxWorkgroupInvocations())
+        fail("shader " + shader.name + " asks for workgroups of " + std::to_string(invocations) +
+             " invocations; " + info.name + " allows " + std::to_string(info.maxWorkgroupInvocations()) +
+             " at subgroup size " + std::to_string(info.subgroupSize) + " (engine bug: size workgroups by "
+             "DeviceInfo::maxWorkgroupInvocations)");
+
+    std::vector<VkDescriptorSetLayoutBinding> layoutBindings;
+    std::vector<VkDescriptorUpdateTemplateEntry> templateEntries;
+    for (const ShaderBinding& binding : bindings_) {
+        layoutBindings.push_back({binding.binding, binding.type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+        templateEntries.push_back({binding.binding, 0, 1, binding.type, binding.binding * sizeof(DescriptorInfo),
+                                   sizeof(DescriptorInfo)});
+    }
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    setInfo.bindingCount = uint32_t(layoutBindings.size());
+    setInfo.pBindings = layoutBindings.data();
+    VK_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout_));
+
+    VkPushConstantRange pushRange{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstantSize_};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout_;
+    layoutInfo.pushConstantRangeCount = pushConstantSize_ ? 1 : 0;
+    layoutInfo.pPushConstantRanges = &pushRange;
+    VK_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_));
+
+    if (!templateEntries.empty()) {
+        VkDescriptorUpdateTemplateCreateInfo templateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
+        templateInfo.descriptorUpdateEntryCount = uint32_t(templateEntries.size());
+        templateInfo.pDescriptorUpdateEntries = templateEntries.data();
+        templateInfo.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR;
+        templateInfo.pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
+        templateInfo.pipelineLayout = layout_;
+        templateInfo.set = 0;
+        VK_CHECK(vkCreateDescriptorUpdateTemplate(device, &templateInfo, nullptr, &updateTemplate_));
+    }
+
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = shader.spirv.size_bytes();
+    moduleInfo.pCode = shader.spirv.data();
+    VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), data.size() * sizeof(uint32_t),
+                                        data.data()};
+
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    requiredSize.requiredSubgroupSize = info.subgroupSize;
+    VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    if (info.subgroupSizeControl) {
+        stage.pNext = &requiredSize;
+        if (info.computeFullSubgroups && localSize_[0] % info.subgroupSize == 0)
+            stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    }
+    stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    stage.pName = "main";
+    stage.pSpecializationInfo = &specialization;
+
+    VkShaderModule module = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &module));
+    stage.module = module;
+    VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    pipelineInfo.stage = stage;
+    pipelineInfo.layout = layout_;
+    VkResult result = vkCreateComputePipelines(device, context.pipelineCache(), 1, &pipelineInfo, nullptr, &pipeline_);
+    vkDestroyShaderModule(device, module, nullptr);
+    VK_CHECK(result);
+}
+
+ComputeProgram::~ComputeProgram()
+{
+    VkDevice device = context_.device();
+    vkDestroyPipeline(device, pipeline_, nullptr);
+    vkDestroyDescriptorUpdateTemplate(device, updateTemplate_, nullptr);
+    vkDestroyPipelineLayout(device, layout_, nullptr);
+    vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
+}
+
+void ComputeProgram::bind(VkCommandBuffer cmd, std::initializer_list<DescriptorInfo> descriptors,
+                          const void* pushConstants, uint32_t pushConstantBytes) const
+{
+    if (descriptors.size() != bindings_.size())
+        fail("shader " + name_ + " has " + std::to_string(bindings_.size()) + " bindings but " +
+             std::to_string(descriptors.size()) + " descriptors were given (engine bug)");
+    if (pushConstantBytes != pushConstantSize_)
+        fail("shader " + name_ + " takes " + std::to_string(pushConstantSize_) + " bytes of push constants, not " +
+             std::to_string(pushConstantBytes) + " (engine bug)");
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    if (updateTemplate_)
+        vkCmdPushDescriptorSetWithTemplateKHR(cmd, updateTemplate_, layout_, 0, descriptors.begin());
+    if (pushConstantSize_)
+        vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstantSize_, pushConstants);
+}
+
+void ComputeProgram::dispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y, uint32_t z) const
+{
+    const DeviceInfo& info = context_.info();
+    if (x > info.maxComputeWorkGroupCount[0] || y > info.maxComputeWorkGroupCount[1] ||
+        z > info.maxComputeWorkGroupCount[2])
+        fail("dispatch of " + std::to_string(x) + "x" + std::to_string(y) + "x" + std::to_string(z) +
+             " workgroups of " + name_ + " exceeds the device's limit (engine bug: split the dispatch)");
+    if (x && y && z)
+        vkCmdDispatch(cmd, x, y, z);
+}
+
+} // namespace isoscope

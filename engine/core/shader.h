@@ -1,0 +1,101 @@
+#pragma once
+// Shaders and compute programs, with every layout taken from the SPIR-V.
+//
+// A Shader is an embedded SPIR-V module (compiled from shaders/ at build time)
+// plus what SPIRV-Cross reflects from it: descriptor bindings of set 0, the
+// push-constant size, the workgroup size and the specialization constants by
+// name. A ComputeProgram builds its descriptor-set layout (push descriptors),
+// pipeline layout and pipeline from that reflection, so a shader and its C++
+// binding cannot drift apart.
+//
+// Specialization: a constant named SUBGROUP_SIZE always receives the size the
+// device runs compute shaders at, and where the device can, the pipeline
+// requires exactly that size (VK_EXT_subgroup_size_control, core in 1.3), so
+// shader arithmetic on it is exact on every vendor.
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <volk.h>
+
+namespace isoscope {
+
+class Context;
+
+struct ShaderBinding {
+    uint32_t binding = 0;
+    VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+};
+
+struct SpecConstant {
+    uint32_t constantId = 0;
+    std::string name;
+    uint32_t defaultValue = 0;
+};
+
+struct Shader {
+    std::string name;
+    std::span<const uint32_t> spirv;
+    VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    std::vector<ShaderBinding> bindings; // set 0, sorted by binding
+    uint32_t pushConstantSize = 0;
+    std::array<uint32_t, 3> localSize{1, 1, 1};          // default values
+    std::array<int32_t, 3> localSizeConstantIds{-1, -1, -1}; // -1: a literal size
+    std::vector<SpecConstant> specConstants;
+};
+
+// The embedded shader "dir/name" (shaders/dir/name.comp), reflected.
+// Throws Error if no such shader was compiled in.
+Shader loadShader(std::string_view name);
+
+using SpecValues = std::vector<std::pair<std::string, uint32_t>>;
+
+// One descriptor for pushDescriptors(): a buffer range or an image view.
+struct DescriptorInfo {
+    union {
+        VkDescriptorBufferInfo buffer;
+        VkDescriptorImageInfo image;
+    };
+    DescriptorInfo(VkBuffer b, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE) : buffer{b, offset, range} {}
+    DescriptorInfo(VkSampler sampler, VkImageView view, VkImageLayout layout) : image{sampler, view, layout} {}
+};
+
+class ComputeProgram {
+public:
+    ComputeProgram(Context& context, const Shader& shader, const SpecValues& values = {});
+    ~ComputeProgram();
+    ComputeProgram(const ComputeProgram&) = delete;
+    ComputeProgram& operator=(const ComputeProgram&) = delete;
+
+    VkPipeline pipeline() const { return pipeline_; }
+    VkPipelineLayout layout() const { return layout_; }
+    const std::array<uint32_t, 3>& localSize() const { return localSize_; } // after specialization
+    uint32_t bindingCount() const { return uint32_t(bindings_.size()); }
+
+    // Binds the pipeline, pushes one descriptor per binding (in binding order)
+    // and the push constants (their size must match the shader's).
+    void bind(VkCommandBuffer cmd, std::initializer_list<DescriptorInfo> descriptors, const void* pushConstants = nullptr,
+              uint32_t pushConstantBytes = 0) const;
+    void dispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y = 1, uint32_t z = 1) const;
+
+private:
+    Context& context_;
+    std::string name_;
+    std::vector<ShaderBinding> bindings_;
+    uint32_t pushConstantSize_ = 0;
+    std::array<uint32_t, 3> localSize_{1, 1, 1};
+    VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    VkDescriptorUpdateTemplate updateTemplate_ = VK_NULL_HANDLE;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+};
+
+// Workgroups needed to cover `threads` invocations with groups of `localSize`.
+inline uint32_t groupCount(uint64_t threads, uint32_t localSize) { return uint32_t((threads + localSize - 1) / localSize); }
+
+} // namespace isoscope

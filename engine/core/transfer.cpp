@@ -1,0 +1,127 @@
+#include "core/transfer.h"
+
+#include "core/context.h"
+#include "core/error.h"
+#include "core/memory.h"
+#include "core/vk_check.h"
+
+namespace isoscope {
+
+namespace {
+
+// After a copy: make transfer writes visible to whatever runs next.
+void barrierAfterTransferWrite(VkCommandBuffer cmd)
+{
+    VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    barrier.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
+    barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    barrier.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    barrier.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+    VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dependency.memoryBarrierCount = 1;
+    dependency.pMemoryBarriers = &barrier;
+    vkCmdPipelineBarrier2(cmd, &dependency);
+}
+
+void checkRange(const Buffer& buffer, VkDeviceSize offset, VkDeviceSize bytes, const char* what)
+{
+    if (offset + bytes > buffer.size)
+        fail(std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
+             " overruns a buffer of " + std::to_string(buffer.size) + " bytes (engine bug: please report)");
+}
+
+} // namespace
+
+void uploadToBuffer(Context& context, const Buffer& destination, const void* data, size_t bytes, VkDeviceSize offset)
+{
+    if (bytes == 0)
+        return;
+    checkRange(destination, offset, bytes, "upload");
+    Buffer staging = context.allocator().createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload,
+                                                      "staging buffer");
+    std::memcpy(staging.mapped, data, bytes);
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        VkBufferCopy region{0, offset, bytes};
+        vkCmdCopyBuffer(cmd, staging.buffer, destination.buffer, 1, &region);
+        barrierAfterTransferWrite(cmd);
+    });
+}
+
+void fillBuffer(Context& context, const Buffer& destination, uint32_t value)
+{
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        vkCmdFillBuffer(cmd, destination.buffer, 0, VK_WHOLE_SIZE, value);
+        barrierAfterTransferWrite(cmd);
+    });
+}
+
+std::vector<std::byte> downloadBuffer(Context& context, const Buffer& source, VkDeviceSize bytes, VkDeviceSize offset)
+{
+    std::vector<std::byte> result(bytes);
+    if (bytes == 0)
+        return result;
+    checkRange(source, offset, bytes, "download");
+    Buffer staging = context.allocator().createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
+                                                      "read-back buffer");
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        VkMemoryBarrier2 before{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+        before.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        before.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
+        before.dstStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
+        before.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+        VkMemoryBarrier2 after{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+        after.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
+        after.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        after.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+        after.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+        VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        dependency.memoryBarrierCount = 1;
+        dependency.pMemoryBarriers = &before;
+        vkCmdPipelineBarrier2(cmd, &dependency);
+        VkBufferCopy region{offset, 0, bytes};
+        vkCmdCopyBuffer(cmd, source.buffer, staging.buffer, 1, &region);
+        dependency.pMemoryBarriers = &after;
+        vkCmdPipelineBarrier2(cmd, &dependency);
+    });
+    std::memcpy(result.data(), staging.mapped, bytes);
+    return result;
+}
+
+void uploadToImage(Context& context, Image& image, const void* data, size_t bytes, VkImageLayout finalLayout)
+{
+    Buffer staging = context.allocator().createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload,
+                                                      "staging buffer");
+    std::memcpy(staging.mapped, data, bytes);
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        VkImageMemoryBarrier2 toTransfer{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+        toTransfer.srcStageMask = VK_PIPELINE_STAGE_2_NONE;
+        toTransfer.dstStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
+        toTransfer.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        toTransfer.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        toTransfer.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        toTransfer.srcQueueFamilyIndex = toTransfer.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        toTransfer.image = image.image;
+        toTransfer.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        dependency.imageMemoryBarrierCount = 1;
+        dependency.pImageMemoryBarriers = &toTransfer;
+        vkCmdPipelineBarrier2(cmd, &dependency);
+
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = image.extent;
+        vkCmdCopyBufferToImage(cmd, staging.buffer, image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+
+        VkImageMemoryBarrier2 toFinal = toTransfer;
+        toFinal.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
+        toFinal.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        toFinal.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        toFinal.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+        toFinal.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        toFinal.newLayout = finalLayout;
+        dependency.pImageMemoryBarriers = &toFinal;
+        vkCmdPipelineBarrier2(cmd, &dependency);
+    });
+}
+
+} // namespace isoscope

@@ -1,0 +1,77 @@
+#include "extract/extract.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "extract/cpu/marching_cubes.h"
+
+namespace isoscope {
+
+std::vector<std::string> extractionMethods() { return {"cpu"}; }
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 0.0;
+    size_t middle = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + middle, values.end());
+    double upper = values[middle];
+    if (values.size() % 2)
+        return upper;
+    return 0.5 * (upper + *std::max_element(values.begin(), values.begin() + middle));
+}
+
+ExtractionReport extractIsosurface(const Volume& volume, float iso, const ExtractOptions& options)
+{
+    std::vector<std::string> methods = extractionMethods();
+    if (std::find(methods.begin(), methods.end(), options.method) == methods.end()) {
+        std::string known;
+        for (const std::string& m : methods)
+            known += (known.empty() ? "" : ", ") + m;
+        fail("unknown extraction method '" + options.method + "': choose one of " + known);
+    }
+    if (options.repeat == 0)
+        fail("--repeat must be at least 1");
+
+    ExtractionReport report;
+    report.method = options.method;
+    report.device = "cpu";
+    report.repeat = options.repeat;
+    std::vector<double> times;
+    for (uint32_t run = 0; run < options.repeat; ++run) {
+        auto start = std::chrono::steady_clock::now();
+        report.mesh = extractMarchingCubes(volume, iso);
+        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    report.cpuMs = median(times);
+    return report;
+}
+
+nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, float iso)
+{
+    nlohmann::json passes = nlohmann::json::object();
+    for (const auto& [name, ms] : report.gpuMsPerPass)
+        passes[name] = ms;
+    nlohmann::json json = {
+        {"method", report.method},
+        {"device", report.device},
+        {"subgroup_size", report.subgroupSize ? nlohmann::json(*report.subgroupSize) : nlohmann::json(nullptr)},
+        {"dims", volume.dims},
+        {"scalar_type", std::string(scalarName(volume.type))},
+        {"iso", iso},
+        {"vertices", report.mesh.positions.size()},
+        {report.mesh.faceSize == 4 ? "quads" : "triangles", report.mesh.faceCount()},
+        {"gpu_ms", passes},
+        {"total_gpu_ms", report.totalGpuMs ? nlohmann::json(*report.totalGpuMs) : nlohmann::json(nullptr)},
+        {"cpu_ms", report.cpuMs},
+        {"repeat", report.repeat},
+        {"aux_device_bytes", report.auxDeviceBytes},
+        {"peak_device_bytes", report.peakDeviceBytes},
+    };
+    return json;
+}
+
+} // namespace isoscope

@@ -1,0 +1,45 @@
+#pragma once
+// One entry point for every isosurface extraction method, and the report the
+// CLI's --stats JSON is made from. Methods: "cpu" (the reference, see
+// cpu/marching_cubes.h); the GPU methods join here as they land.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "mesh/mesh.h"
+#include "volume/volume.h"
+
+namespace isoscope {
+
+struct ExtractOptions {
+    std::string method = "cpu";
+    uint32_t repeat = 1; // timings are medians over this many runs
+};
+
+struct ExtractionReport {
+    std::string method;
+    std::string device;                     // "cpu" for the CPU reference
+    std::optional<uint32_t> subgroupSize;   // GPU methods only
+    Mesh mesh;
+    std::vector<std::pair<std::string, double>> gpuMsPerPass; // medians; empty for CPU methods
+    std::optional<double> totalGpuMs;       // median of the per-run totals
+    double cpuMs = 0.0;                     // median wall-clock time of the CPU method
+    uint64_t auxDeviceBytes = 0;            // device bytes beyond the input volume and output mesh
+    uint64_t peakDeviceBytes = 0;
+    uint32_t repeat = 1;
+};
+
+std::vector<std::string> extractionMethods();
+
+// Throws Error for an unknown method, with the list of known ones.
+ExtractionReport extractIsosurface(const Volume& volume, float iso, const ExtractOptions& options = {});
+
+nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, float iso);
+
+// The median of `values` (which it reorders); 0 for none.
+double median(std::vector<double> values);
+
+} // namespace isoscope

@@ -1,0 +1,55 @@
+#pragma once
+// A volume on the GPU: a 3D image that passes sample with hardware trilinear
+// filtering or read and write as a storage image, and, where a pass needs
+// raw samples, a storage buffer holding the file's bytes.
+//
+// Image formats keep the data's precision: uint8 → R8_UNORM, uint16 →
+// R16_UNORM, int16 → R16_SNORM, float32 → R32_SFLOAT; shaders multiply what
+// they read by `valueScale` to get the data's own units (so −32768 in int16
+// data reads as −32767). Where the device cannot filter or store a format,
+// the image falls back to R32_SFLOAT (converted on upload, valueScale 1).
+#include <array>
+#include <cstdint>
+
+#include "core/memory.h"
+#include "volume/volume.h"
+
+namespace isoscope {
+
+class Context;
+
+struct GpuVolumeUsage {
+    bool image = true;
+    bool buffer = false;
+};
+
+class GpuVolume {
+public:
+    GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usage = {});
+    ~GpuVolume();
+    GpuVolume(const GpuVolume&) = delete;
+    GpuVolume& operator=(const GpuVolume&) = delete;
+
+    const Image& image() const { return image_; }     // in VK_IMAGE_LAYOUT_GENERAL
+    const Buffer& buffer() const { return buffer_; }  // empty unless usage.buffer
+    VkSampler linearSampler() const { return sampler_; } // trilinear, clamp to edge, normalized coordinates
+    float valueScale() const { return valueScale_; }
+    std::array<uint32_t, 3> dims() const { return dims_; }
+    ScalarType type() const { return type_; }
+    uint64_t deviceBytes() const { return image_.allocated + buffer_.allocated; }
+
+private:
+    Context& context_;
+    Image image_;
+    Buffer buffer_;
+    VkSampler sampler_ = VK_NULL_HANDLE;
+    float valueScale_ = 1.0f;
+    std::array<uint32_t, 3> dims_{};
+    ScalarType type_ = ScalarType::Float32;
+};
+
+// Throws Error, with the numbers, when the device cannot hold the volume
+// (image dimensions, buffer range, memory budget) in the requested forms.
+void checkVolumeFitsDevice(const Context& context, const Volume& volume, GpuVolumeUsage usage);
+
+} // namespace isoscope

@@ -1,0 +1,58 @@
+// isoscope extract: an isosurface as a mesh file and a stats JSON.
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "core/error.h"
+#include "extract/extract.h"
+#include "io/mesh_io.h"
+#include "volume_options.h"
+
+namespace isoscope::cli {
+
+Run addExtractCommand(CLI::App& app)
+{
+    std::string methods;
+    for (const std::string& m : extractionMethods())
+        methods += (methods.empty() ? "" : ", ") + m;
+    auto* command = app.add_subcommand("extract", "Extract an isosurface");
+    auto args = addVolumeArguments(command);
+    struct Options {
+        double iso = 0.0;
+        std::string method = "cpu";
+        std::string output;
+        std::string stats;
+        uint32_t repeat = 1;
+    };
+    auto options = std::make_shared<Options>();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")->required();
+    command->add_option("--method", options->method, "Extraction method: " + methods)
+        ->check(CLI::IsMember(extractionMethods()))
+        ->capture_default_str();
+    command->add_option("-o,--output", options->output, "Mesh file to write: .ply (binary) or .obj");
+    command->add_option("--stats", options->stats, "Write statistics as JSON to this file ('-' for stdout)");
+    command->add_option("--repeat", options->repeat, "Run the extraction N times; timings are medians")
+        ->check(CLI::PositiveNumber);
+    return [args, options]() {
+        Volume volume = args->load();
+        float iso = float(options->iso);
+        ExtractOptions extractOptions;
+        extractOptions.method = options->method;
+        extractOptions.repeat = options->repeat;
+        ExtractionReport report = extractIsosurface(volume, iso, extractOptions);
+        if (!options->output.empty())
+            writeMesh(report.mesh, options->output);
+        nlohmann::json stats = toJson(report, volume, iso);
+        if (!options->stats.empty())
+            writeJson(stats.dump(2), options->stats == "-" ? "" : options->stats);
+        if (options->stats != "-")
+            std::printf("%s: %llu vertices, %llu %s, %.3f ms %s\n", report.method.c_str(),
+                        (unsigned long long)report.mesh.positions.size(), (unsigned long long)report.mesh.faceCount(),
+                        report.mesh.faceSize == 4 ? "quads" : "triangles",
+                        report.totalGpuMs ? *report.totalGpuMs : report.cpuMs, report.totalGpuMs ? "GPU" : "CPU");
+        return 0;
+    };
+}
+
+} // namespace isoscope::cli

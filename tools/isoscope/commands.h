@@ -1,0 +1,21 @@
+#pragma once
+// The `isoscope` command line: one file per subcommand, each registering its
+// options on the CLI11 app and returning the function that runs it.
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace isoscope::cli {
+
+using Run = std::function<int()>;
+
+Run addInfoCommand(CLI::App& app);
+Run addVolinfoCommand(CLI::App& app);
+Run addConvertCommand(CLI::App& app);
+Run addExtractCommand(CLI::App& app);
+Run addMeshcheckCommand(CLI::App& app);
+
+// Prints JSON to stdout, or writes it to `path` when not empty.
+void writeJson(const std::string& text, const std::string& path);
+
+} // namespace isoscope::cli

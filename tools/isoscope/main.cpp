@@ -1,0 +1,67 @@
+// isoscope: GPU isosurface extraction and volume rendering from the command line.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "commands.h"
+#include "core/error.h"
+
+namespace isoscope::cli {
+
+void writeJson(const std::string& text, const std::string& path)
+{
+    if (path.empty()) {
+        std::cout << text << "\n";
+        return;
+    }
+    std::ofstream out(path);
+    if (!(out << text << "\n"))
+        fail("cannot write " + path + ": check that its folder exists and is writable");
+}
+
+} // namespace isoscope::cli
+
+int main(int argc, char** argv)
+{
+    using namespace isoscope;
+    CLI::App app{"isoscope: isosurfaces and volume rendering on the GPU with Vulkan compute.\n"
+                 "VOLUME is a file (.raw, .nrrd, .nhdr, .mhd, .mha, .vtk) or a synthetic field such as\n"
+                 "cayley:128, sphere:64, torus:96x96x48, gyroid:100, marschner-lobb:41."};
+    app.require_subcommand(1);
+    std::map<CLI::App*, cli::Run> commands;
+    auto add = [&](const char* name, cli::Run (*addCommand)(CLI::App&)) {
+        cli::Run run = addCommand(app);
+        commands[app.get_subcommand(name)] = run;
+    };
+    add("info", cli::addInfoCommand);
+    add("volinfo", cli::addVolinfoCommand);
+    add("convert", cli::addConvertCommand);
+    add("extract", cli::addExtractCommand);
+    add("meshcheck", cli::addMeshcheckCommand);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        // One line: what was wrong. Exit code 2, as for any usage error.
+        std::fprintf(stderr, "isoscope: %s (see isoscope --help)\n", e.what());
+        return 2;
+    }
+
+    try {
+        for (auto& [command, run] : commands)
+            if (command->parsed())
+                return run();
+    } catch (const Error& e) {
+        std::fprintf(stderr, "isoscope: %s\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "isoscope: out of host memory: use a smaller volume\n");
+        return 1;
+    }
+    return 2;
+}
