@@ -1,6 +1,6 @@
 // Workgroup-wide exclusive prefix sums built from subgroup scans, as the
 // extractors use them to turn per-invocation counts (vertices, triangles,
-// active blocks) into output offsets (PMB paper, section 4.3: warp-level scan,
+// active blocks) into output offsets (Parallel Marching Blocks paper, sections 4.2 and 4.3.2: warp-level scan,
 // then a scan of the per-warp sums through shared memory).
 //
 // Before including, declare the specialization constants SUBGROUP_SIZE and

@@ -1,0 +1,43 @@
+// Choosing a reader: by extension for files, by form for synthetic specs.
+#include <system_error>
+
+#include "core/error.h"
+#include "volume/read_support.h"
+#include "volume/readers.h"
+#include "volume/synthetic.h"
+
+namespace isoscope {
+
+namespace fs = std::filesystem;
+
+Volume readVolumeFile(const fs::path& path, const RawOptions& options)
+{
+    std::string extension = readsupport::lowercase(path.extension().string());
+    if (extension == ".raw")
+        return readRaw(path, options);
+    if (extension == ".nrrd" || extension == ".nhdr")
+        return readNrrd(path);
+    if (extension == ".mhd" || extension == ".mha")
+        return readMetaImage(path);
+    if (extension == ".vtk")
+        return readVtk(path);
+    readsupport::failFile(path, "unknown volume format '" + extension +
+                                    "'; isoscope reads .raw, .nrrd, .nhdr, .mhd, .mha and .vtk (structured points)");
+}
+
+Volume loadVolume(std::string_view pathOrSpec, const RawOptions& options)
+{
+    fs::path path(pathOrSpec);
+    std::error_code error;
+    if (fs::exists(path, error))
+        return readVolumeFile(path, options);
+    if (isSyntheticSpec(pathOrSpec))
+        return makeSyntheticVolume(pathOrSpec);
+    std::string names;
+    for (const std::string& name : syntheticFieldNames())
+        names += (names.empty() ? "" : ", ") + name;
+    fail("'" + std::string(pathOrSpec) + "': no such file, and not a synthetic volume (NAME:N or NAME:NXxNYxNZ, NAME one of " +
+         names + ")");
+}
+
+} // namespace isoscope

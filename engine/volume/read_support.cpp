@@ -1,0 +1,283 @@
+#include "volume/read_support.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <system_error>
+
+#include <zlib.h>
+
+#include "core/error.h"
+
+namespace isoscope::readsupport {
+
+namespace fs = std::filesystem;
+
+void failFile(const fs::path& path, const std::string& problem)
+{
+    fail("'" + path.string() + "': " + problem);
+}
+
+uint64_t fileSize(const fs::path& path)
+{
+    std::error_code error;
+    fs::file_status status = fs::status(path, error);
+    if (!fs::exists(status))
+        failFile(path, "no such file");
+    if (fs::is_directory(status))
+        failFile(path, "is a folder, not a volume file");
+    uintmax_t size = fs::file_size(path, error);
+    if (error)
+        failFile(path, "cannot read its size: " + error.message());
+    return uint64_t(size);
+}
+
+std::vector<std::byte> readBytes(const fs::path& path, uint64_t offset, uint64_t count)
+{
+    uint64_t size = fileSize(path);
+    if (offset > size || count > size - offset)
+        failFile(path, "truncated: needs " + std::to_string(count) + " bytes of data at offset " +
+                           std::to_string(offset) + " but the file has " + std::to_string(size) +
+                           " bytes; check the sizes and type in the header, or re-copy the file");
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        failFile(path, "cannot open for reading");
+    std::vector<std::byte> bytes(static_cast<size_t>(count));
+    file.seekg(std::streamoff(offset));
+    file.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(count));
+    if (uint64_t(file.gcount()) != count)
+        failFile(path, "read failed after " + std::to_string(file.gcount()) + " of " + std::to_string(count) + " bytes");
+    return bytes;
+}
+
+std::string readHeaderText(const fs::path& path, size_t maxBytes)
+{
+    uint64_t size = fileSize(path);
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        failFile(path, "cannot open for reading");
+    std::string text(size_t(std::min<uint64_t>(size, maxBytes)), '\0');
+    file.read(text.data(), std::streamsize(text.size()));
+    text.resize(size_t(file.gcount()));
+    return text;
+}
+
+bool LineCursor::next(std::string_view& line)
+{
+    size_t end = text.find('\n', offset);
+    if (end == std::string_view::npos) {
+        if (!lastLineMayBeOpen || offset >= text.size())
+            return false;
+        end = text.size();
+    }
+    line = text.substr(offset, end - offset);
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    offset = std::min(end + 1, text.size());
+    return true;
+}
+
+std::string_view trim(std::string_view text)
+{
+    size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return {};
+    size_t last = text.find_last_not_of(" \t\r\n");
+    return text.substr(first, last - first + 1);
+}
+
+std::string lowercase(std::string_view text)
+{
+    std::string lower(text);
+    for (char& c : lower)
+        if (c >= 'A' && c <= 'Z')
+            c = char(c - 'A' + 'a');
+    return lower;
+}
+
+std::string printable(std::string_view text)
+{
+    std::string shown(text.substr(0, 60));
+    for (char& c : shown)
+        if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126)
+            c = '?';
+    return text.size() > 60 ? shown + "..." : shown;
+}
+
+std::vector<std::string_view> splitWords(std::string_view text)
+{
+    std::vector<std::string_view> words;
+    size_t position = 0;
+    while (true) {
+        size_t first = text.find_first_not_of(" \t\r\n", position);
+        if (first == std::string_view::npos)
+            break;
+        size_t last = text.find_first_of(" \t\r\n", first);
+        if (last == std::string_view::npos)
+            last = text.size();
+        words.push_back(text.substr(first, last - first));
+        position = last;
+    }
+    return words;
+}
+
+int64_t parseInteger(const fs::path& path, std::string_view field, std::string_view word)
+{
+    if (!word.empty() && word.front() == '+')
+        word.remove_prefix(1);
+    int64_t value = 0;
+    auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+    if (error == std::errc::result_out_of_range)
+        failFile(path, std::string(field) + ": '" + printable(word) + "' is too large");
+    if (error != std::errc() || end != word.data() + word.size())
+        failFile(path, std::string(field) + ": '" + printable(word) + "' is not an integer");
+    return value;
+}
+
+double parseNumber(const fs::path& path, std::string_view field, std::string_view word)
+{
+    if (!word.empty() && word.front() == '+')
+        word.remove_prefix(1);
+    double value = 0.0;
+    auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+    if (error != std::errc() || end != word.data() + word.size())
+        failFile(path, std::string(field) + ": '" + printable(word) + "' is not a number");
+    return value;
+}
+
+std::array<uint32_t, 3> parseDims(const fs::path& path, std::string_view field, std::span<const std::string_view> words)
+{
+    if (words.size() != 3)
+        failFile(path, std::string(field) + " has " + std::to_string(words.size()) +
+                           " values; isoscope reads 3D volumes only (three sizes, x y z)");
+    return {parseSize(path, field, words[0]), parseSize(path, field, words[1]), parseSize(path, field, words[2])};
+}
+
+uint32_t parseSize(const fs::path& path, std::string_view field, std::string_view word)
+{
+    int64_t size = parseInteger(path, field, word);
+    if (size <= 0)
+        failFile(path, std::string(field) + ": size " + std::to_string(size) + " must be positive");
+    if (size > int64_t(UINT32_MAX))
+        failFile(path, std::string(field) + ": size " + std::to_string(size) + " is too large");
+    return uint32_t(size);
+}
+
+std::array<double, 3> parseTriple(const fs::path& path, std::string_view field, std::span<const std::string_view> words)
+{
+    if (words.size() != 3)
+        failFile(path, std::string(field) + " has " + std::to_string(words.size()) + " values, expected 3 (x y z)");
+    std::array<double, 3> values{};
+    for (int axis = 0; axis < 3; ++axis) {
+        values[axis] = parseNumber(path, field, words[axis]);
+        if (!std::isfinite(values[axis]))
+            failFile(path, std::string(field) + ": '" + printable(words[axis]) + "' is not finite");
+    }
+    return values;
+}
+
+void checkSpacing(const fs::path& path, std::string_view field, const std::array<double, 3>& spacing)
+{
+    for (double value : spacing)
+        if (!(std::isfinite(value) && value > 0.0))
+            failFile(path, std::string(field) + ": spacing " + std::to_string(value) + " must be positive");
+}
+
+uint64_t checkedByteSize(const fs::path& path, const std::array<uint32_t, 3>& dims, ScalarType type)
+{
+    // Three sizes below 2^32 and a size of 4 fit in 128 bits.
+    unsigned __int128 bytes = (unsigned __int128)dims[0] * dims[1] * dims[2] * scalarSize(type);
+    if (bytes == 0)
+        failFile(path, "the volume has no samples");
+    if (bytes > maxVolumeBytes)
+        failFile(path, "sizes " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+                           std::to_string(dims[2]) + " " + std::string(scalarName(type)) +
+                           " need more than 1 TiB; isoscope refuses volumes this large (a corrupt header?)");
+    return uint64_t(bytes);
+}
+
+std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std::byte> compressed, uint64_t expected)
+{
+    // Deflate cannot expand by more than 1032:1, so a header that claims more
+    // is wrong; refusing here avoids allocating for it.
+    if (expected / 1032 > compressed.size())
+        failFile(path, std::to_string(compressed.size()) + " bytes of compressed data cannot hold the " +
+                           std::to_string(expected) + " bytes the header describes (truncated data or wrong sizes)");
+
+    z_stream stream{};
+    if (inflateInit2(&stream, 15 + 32) != Z_OK) // +32: detect zlib or gzip header
+        failFile(path, "zlib could not start");
+    std::vector<std::byte> output(static_cast<size_t>(expected));
+    uint64_t inputDone = 0, outputDone = 0;
+    int status = Z_OK;
+    constexpr uint64_t chunk = uint64_t(1) << 30; // avail_in/avail_out are 32-bit
+    while (true) {
+        if (stream.avail_in == 0 && inputDone < compressed.size()) {
+            uint64_t take = std::min<uint64_t>(chunk, compressed.size() - inputDone);
+            stream.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(compressed.data() + inputDone));
+            stream.avail_in = uInt(take);
+            inputDone += take;
+        }
+        // One spare byte beyond `expected` reveals data that is too long.
+        std::byte spare{};
+        bool full = outputDone == expected;
+        uint64_t room = full ? 1 : std::min<uint64_t>(chunk, expected - outputDone);
+        stream.next_out = reinterpret_cast<Bytef*>(full ? &spare : output.data() + outputDone);
+        stream.avail_out = uInt(room);
+        status = inflate(&stream, Z_NO_FLUSH);
+        uint64_t produced = room - stream.avail_out;
+        if (full && produced > 0) {
+            inflateEnd(&stream);
+            failFile(path, "the compressed data hold more than the " + std::to_string(expected) +
+                               " bytes the header describes; check the sizes and type");
+        }
+        outputDone += produced;
+        if (status == Z_STREAM_END) {
+            bool moreInput = stream.avail_in > 0 || inputDone < compressed.size();
+            if (outputDone == expected || !moreInput)
+                break;
+            inflateReset(&stream); // the next member of a concatenated gzip file
+            continue;
+        }
+        // zlib says Z_BUF_ERROR only when no progress is possible with input
+        // and output room both given: here, the input ended before the stream.
+        if (status == Z_BUF_ERROR)
+            break;
+        if (status != Z_OK) {
+            std::string message = stream.msg ? stream.msg : "error " + std::to_string(status);
+            inflateEnd(&stream);
+            failFile(path, "corrupt compressed data (zlib: " + message + ")");
+        }
+    }
+    inflateEnd(&stream);
+    if (outputDone != expected)
+        failFile(path, "compressed data end after " + std::to_string(outputDone) + " of the " +
+                           std::to_string(expected) + " bytes the header describes (truncated file or wrong sizes)");
+    return output;
+}
+
+void toHostOrder(std::vector<std::byte>& data, ScalarType type, bool fileIsBigEndian)
+{
+    size_t size = scalarSize(type);
+    if (size == 1 || fileIsBigEndian == (std::endian::native == std::endian::big))
+        return;
+    for (size_t i = 0; i + size <= data.size(); i += size)
+        std::reverse(data.begin() + i, data.begin() + i + size);
+}
+
+fs::path dataFileBeside(const fs::path& header, std::string_view name)
+{
+    fs::path file(name);
+    return file.is_absolute() ? file : header.parent_path() / file;
+}
+
+Volume finishVolume(Volume volume, const fs::path& path)
+{
+    volume.source = path.string();
+    computeStats(volume);
+    return volume;
+}
+
+} // namespace isoscope::readsupport

@@ -1,0 +1,83 @@
+#pragma once
+// What the volume readers share: errors that name the file, checked sizes,
+// bounded reads, header lines, number parsing, inflation and byte order.
+// Internal to engine/volume.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "volume/volume.h"
+
+namespace isoscope::readsupport {
+
+// Larger volumes are refused before anything is allocated: no device holds
+// them, and a corrupt header must not turn into a huge allocation.
+constexpr uint64_t maxVolumeBytes = uint64_t(1) << 40;
+
+[[noreturn]] void failFile(const std::filesystem::path& path, const std::string& problem);
+
+// The size in bytes of an existing regular file; fails when it cannot be opened.
+uint64_t fileSize(const std::filesystem::path& path);
+
+// count bytes at offset; fails, with the numbers, when the file is shorter.
+std::vector<std::byte> readBytes(const std::filesystem::path& path, uint64_t offset, uint64_t count);
+
+// The first min(file size, maxBytes) bytes as text, for header parsing.
+std::string readHeaderText(const std::filesystem::path& path, size_t maxBytes = 1 << 20);
+
+// Walks text line by line; a line excludes its '\n' and a trailing '\r'.
+// offset is the byte after the last line returned. Returns false at the end
+// of text, and at a last line without '\n' unless lastLineMayBeOpen (so a
+// header cut off by readHeaderText's limit is never taken as complete).
+struct LineCursor {
+    std::string_view text;
+    bool lastLineMayBeOpen = false;
+    size_t offset = 0;
+    bool next(std::string_view& line);
+};
+
+std::string_view trim(std::string_view text);
+std::string lowercase(std::string_view text);
+// Text safe to quote in a message: at most 60 characters, control and
+// non-ASCII bytes (a binary file read as a header) shown as '?'.
+std::string printable(std::string_view text);
+std::vector<std::string_view> splitWords(std::string_view text); // on spaces and tabs
+
+int64_t parseInteger(const std::filesystem::path& path, std::string_view field, std::string_view word);
+double parseNumber(const std::filesystem::path& path, std::string_view field, std::string_view word);
+
+// One size, 1..2^32-1.
+uint32_t parseSize(const std::filesystem::path& path, std::string_view field, std::string_view word);
+// Three sizes from words (exactly three, each 1..2^32-1), named field in errors.
+std::array<uint32_t, 3> parseDims(const std::filesystem::path& path, std::string_view field,
+                                  std::span<const std::string_view> words);
+// Three numbers (exactly three, finite), named field in errors.
+std::array<double, 3> parseTriple(const std::filesystem::path& path, std::string_view field,
+                                  std::span<const std::string_view> words);
+// Fails unless every spacing is finite and positive.
+void checkSpacing(const std::filesystem::path& path, std::string_view field, const std::array<double, 3>& spacing);
+
+// dims product × type size, failing on overflow or above maxVolumeBytes.
+uint64_t checkedByteSize(const std::filesystem::path& path, const std::array<uint32_t, 3>& dims, ScalarType type);
+
+// Inflates a zlib or gzip stream (detected from its header; concatenated gzip
+// members are joined) into exactly `expected` bytes, failing on corrupt,
+// short or long data.
+std::vector<std::byte> inflateExactly(const std::filesystem::path& path, std::span<const std::byte> compressed,
+                                      uint64_t expected);
+
+// Swaps each sample to host order when the file's order differs.
+void toHostOrder(std::vector<std::byte>& data, ScalarType type, bool fileIsBigEndian);
+
+// The path relative to the header's folder, as NRRD and MetaImage specify.
+std::filesystem::path dataFileBeside(const std::filesystem::path& header, std::string_view name);
+
+// Fills source and stats; the last step of every reader.
+Volume finishVolume(Volume volume, const std::filesystem::path& path);
+
+} // namespace isoscope::readsupport

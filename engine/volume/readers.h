@@ -1,0 +1,60 @@
+#pragma once
+// Reading volumes from files: raw, NRRD (.nrrd/.nhdr), MetaImage (.mhd/.mha)
+// and VTK legacy structured points (.vtk).
+//
+// Every reader checks sizes before it allocates or reads: a truncated file,
+// a header that does not match the data, an unknown type or encoding, a
+// missing field, zero, negative or overflowing sizes, data that is not 3D, or
+// a missing data file is an Error whose message names the file, the problem
+// and what to do. Volumes over 2^40 bytes are refused. NaN and ±Inf samples
+// are kept and counted in stats.nonFinite. The result is in host byte order
+// with stats computed.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string_view>
+
+#include "volume/volume.h"
+
+namespace isoscope {
+
+// What a raw file cannot say about itself. For other formats only the
+// fields a header leaves out are used (none today).
+struct RawOptions {
+    std::optional<std::array<uint32_t, 3>> dims;
+    std::optional<ScalarType> type;
+    std::optional<std::array<double, 3>> spacing; // default 1 1 1
+    bool bigEndian = false;
+    uint64_t headerBytes = 0; // skipped at the start of the file
+};
+
+// A raw file of exactly headerBytes + dims product × type size bytes. Sizes
+// and type come from options, or else from the name, as in
+// `engine_256x256x128_uint8.raw` (any scalarName or parseScalarName spelling).
+Volume readRaw(const std::filesystem::path& path, const RawOptions& options = {});
+
+// NRRD, attached (.nrrd) or detached (.nhdr, `data file:` relative to the
+// header's folder): 3D, encodings raw and gzip, either endian, `byte skip`
+// (-1: the data are the file's last bytes), `line skip`; spacing from
+// `spacings` or the norms of `space directions`; origin from `space origin`.
+Volume readNrrd(const std::filesystem::path& path);
+
+// MetaImage: .mhd (ElementDataFile names the data) or .mha (ElementDataFile
+// = LOCAL); NDims 3, MET_UCHAR/USHORT/SHORT/FLOAT, either byte order,
+// CompressedData (zlib).
+Volume readMetaImage(const std::filesystem::path& path);
+
+// VTK legacy file, DATASET STRUCTURED_POINTS with one POINT_DATA SCALARS
+// array of unsigned_char, unsigned_short, short or float; BINARY (big-endian,
+// as the format prescribes) or ASCII.
+Volume readVtk(const std::filesystem::path& path);
+
+// Picks the reader by extension: .raw, .nrrd/.nhdr, .mhd/.mha, .vtk.
+Volume readVolumeFile(const std::filesystem::path& path, const RawOptions& options = {});
+
+// A file path, or a synthetic spec such as `cayley:64` (see synthetic.h).
+// A file that exists wins over a spec of the same text.
+Volume loadVolume(std::string_view pathOrSpec, const RawOptions& options = {});
+
+} // namespace isoscope

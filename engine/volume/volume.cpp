@@ -1,0 +1,115 @@
+#include "volume/volume.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace isoscope {
+
+size_t scalarSize(ScalarType type)
+{
+    switch (type) {
+    case ScalarType::UInt8: return 1;
+    case ScalarType::UInt16: return 2;
+    case ScalarType::Int16: return 2;
+    case ScalarType::Float32: return 4;
+    }
+    return 0;
+}
+
+std::string_view scalarName(ScalarType type)
+{
+    switch (type) {
+    case ScalarType::UInt8: return "uint8";
+    case ScalarType::UInt16: return "uint16";
+    case ScalarType::Int16: return "int16";
+    case ScalarType::Float32: return "float32";
+    }
+    return "unknown";
+}
+
+// The names isoscope writes, plus the C spellings users type on the command
+// line. Format-specific spellings (NRRD's "unsigned short int", MetaImage's
+// MET_USHORT, VTK's unsigned_short) stay in their readers.
+std::optional<ScalarType> parseScalarName(std::string_view name)
+{
+    struct Spelling {
+        std::string_view name;
+        ScalarType type;
+    };
+    static const Spelling spellings[] = {
+        {"uint8", ScalarType::UInt8},     {"uchar", ScalarType::UInt8},    {"unsigned char", ScalarType::UInt8},
+        {"u8", ScalarType::UInt8},        {"uint16", ScalarType::UInt16},  {"ushort", ScalarType::UInt16},
+        {"unsigned short", ScalarType::UInt16}, {"u16", ScalarType::UInt16}, {"int16", ScalarType::Int16},
+        {"short", ScalarType::Int16},     {"i16", ScalarType::Int16},      {"float32", ScalarType::Float32},
+        {"float", ScalarType::Float32},   {"f32", ScalarType::Float32},
+    };
+    for (const Spelling& spelling : spellings)
+        if (spelling.name == name)
+            return spelling.type;
+    return std::nullopt;
+}
+
+template <typename T>
+static T loadSample(const std::byte* data, uint64_t i)
+{
+    T value;
+    std::memcpy(&value, data + i * sizeof(T), sizeof(T)); // data has no alignment guarantee for T
+    return value;
+}
+
+float Volume::valueAt(uint64_t i) const
+{
+    switch (type) {
+    case ScalarType::UInt8: return float(loadSample<uint8_t>(data.data(), i));
+    case ScalarType::UInt16: return float(loadSample<uint16_t>(data.data(), i));
+    case ScalarType::Int16: return float(loadSample<int16_t>(data.data(), i));
+    case ScalarType::Float32: return loadSample<float>(data.data(), i);
+    }
+    return 0.0f;
+}
+
+template <typename T>
+static VolumeStats statsOf(const std::byte* data, uint64_t count)
+{
+    double min = std::numeric_limits<double>::infinity();
+    double max = -std::numeric_limits<double>::infinity();
+    double sum = 0.0;
+    uint64_t nonFinite = 0;
+    for (uint64_t i = 0; i < count; ++i) {
+        double value = double(loadSample<T>(data, i));
+        if constexpr (std::is_floating_point_v<T>) {
+            if (!std::isfinite(value)) {
+                ++nonFinite;
+                continue;
+            }
+        }
+        min = std::min(min, value);
+        max = std::max(max, value);
+        sum += value;
+    }
+    VolumeStats stats;
+    stats.nonFinite = nonFinite;
+    uint64_t finite = count - nonFinite;
+    if (finite > 0) {
+        stats.min = min;
+        stats.max = max;
+        stats.mean = sum / double(finite);
+    }
+    return stats;
+}
+
+void computeStats(Volume& volume)
+{
+    uint64_t count = std::min<uint64_t>(volume.sampleCount(), volume.data.size() / scalarSize(volume.type));
+    switch (volume.type) {
+    case ScalarType::UInt8: volume.stats = statsOf<uint8_t>(volume.data.data(), count); break;
+    case ScalarType::UInt16: volume.stats = statsOf<uint16_t>(volume.data.data(), count); break;
+    case ScalarType::Int16: volume.stats = statsOf<int16_t>(volume.data.data(), count); break;
+    case ScalarType::Float32: volume.stats = statsOf<float>(volume.data.data(), count); break;
+    }
+}
+
+} // namespace isoscope

@@ -1,0 +1,368 @@
+// Bad files: every reader answers with an Error that names the file and the
+// problem, never a crash, a hang or a read past the end.
+#include "volume/readers.h"
+#include "volume_test_support.h"
+
+using namespace isoscope;
+using namespace volumetest;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// Reads path and requires an Error naming the file and mentioning problem.
+void requireReadError(const fs::path& path, const std::string& problem, const RawOptions& options = {})
+{
+    INFO(path.filename().string());
+    std::string message = errorMessage([&] { readVolumeFile(path, options); });
+    CHECK_THAT(message, Contains(path.filename().string()) && Contains(problem));
+}
+
+const Volume& sample()
+{
+    static Volume volume = makeTestVolume(ScalarType::Int16);
+    return volume;
+}
+
+std::string nrrdHeader(const std::string& fields)
+{
+    return "NRRD0004\n" + fields;
+}
+
+const std::string goodNrrdFields = "type: short\ndimension: 3\nsizes: 5 4 3\nendian: little\nencoding: raw\n";
+
+std::vector<std::byte> firstBytes(const std::vector<std::byte>& bytes, size_t count)
+{
+    return {bytes.begin(), bytes.begin() + count};
+}
+
+std::string vtkHeader(const std::string& format, const std::string& body)
+{
+    return "# vtk DataFile Version 3.0\nbad\n" + format + "\nDATASET STRUCTURED_POINTS\n" + body;
+}
+
+const std::string goodVtkBody = "DIMENSIONS 5 4 3\nSPACING 1 1 1\nORIGIN 0 0 0\nPOINT_DATA 60\nSCALARS s short 1\n"
+                                "LOOKUP_TABLE default\n";
+
+} // namespace
+
+TEST_CASE("truncated files are refused with the sizes involved, in every format", "[volume]")
+{
+    std::vector<std::byte> shortData = firstBytes(sample().data, sample().data.size() - 2);
+
+    fs::path nrrd = tmpPath("truncated.nrrd");
+    writeFile(nrrd, nrrdHeader(goodNrrdFields) + "\n", shortData);
+    requireReadError(nrrd, "truncated");
+
+    fs::path raw = tmpPath("truncated_data.raw");
+    writeFile(raw, "", shortData);
+    fs::path nhdr = tmpPath("truncated.nhdr");
+    writeFile(nhdr, nrrdHeader(goodNrrdFields) + "data file: truncated_data.raw\n");
+    requireReadError(nhdr, "truncated");
+
+    fs::path mha = tmpPath("truncated.mha");
+    writeFile(mha, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nElementDataFile = LOCAL\n", shortData);
+    requireReadError(mha, "truncated");
+
+    fs::path vtkBinary = tmpPath("truncated_binary.vtk");
+    writeFile(vtkBinary, vtkHeader("BINARY", goodVtkBody), shortData);
+    requireReadError(vtkBinary, "truncated");
+
+    fs::path vtkAscii = tmpPath("truncated_ascii.vtk");
+    std::string values;
+    for (int i = 0; i < 59; ++i)
+        values += "70 ";
+    writeFile(vtkAscii, vtkHeader("ASCII", goodVtkBody) + values);
+    requireReadError(vtkAscii, "found 59 of the 60 values");
+
+    fs::path named = tmpPath("cut_5x4x3_int16.raw");
+    writeFile(named, "", shortData);
+    requireReadError(named, "needs exactly 120");
+}
+
+TEST_CASE("truncated or corrupt compressed data are refused", "[volume]")
+{
+    std::vector<std::byte> gzip = compress(sample().data, true);
+    fs::path cut = tmpPath("cut_gzip.nrrd");
+    writeFile(cut, nrrdHeader("type: short\ndimension: 3\nsizes: 5 4 3\nendian: little\nencoding: gzip\n\n"),
+              firstBytes(gzip, gzip.size() / 2));
+    requireReadError(cut, "compressed data");
+
+    std::vector<std::byte> corrupt = gzip;
+    for (size_t i = 12; i < corrupt.size(); i += 3)
+        corrupt[i] ^= std::byte{0x5a};
+    fs::path bad = tmpPath("corrupt.mha");
+    writeFile(bad, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nCompressedData = True\nElementDataFile = LOCAL\n",
+              corrupt);
+    requireReadError(bad, "compressed data");
+
+    // A tiny stream that claims a huge volume is refused before allocating.
+    fs::path bomb = tmpPath("claims_too_much.nrrd");
+    writeFile(bomb, nrrdHeader("type: float\ndimension: 3\nsizes: 4096 4096 4096\nendian: little\nencoding: gz\n\n"),
+              gzip);
+    requireReadError(bomb, "cannot hold");
+}
+
+TEST_CASE("data that do not match the header's sizes are refused", "[volume]")
+{
+    std::vector<std::byte> longer = sample().data;
+    longer.resize(longer.size() + 10);
+    fs::path nrrd = tmpPath("too_long.nrrd");
+    writeFile(nrrd, nrrdHeader(goodNrrdFields) + "\n", longer);
+    requireReadError(nrrd, "check sizes");
+
+    fs::path mhd = tmpPath("too_long.mhd");
+    fs::path data = tmpPath("too_long_data.raw");
+    writeFile(data, "", longer);
+    writeFile(mhd, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nElementDataFile = too_long_data.raw\n");
+    requireReadError(mhd, "check DimSize");
+
+    fs::path vtk = tmpPath("point_count.vtk");
+    writeFile(vtk, vtkHeader("BINARY", "DIMENSIONS 5 4 3\nPOINT_DATA 61\nSCALARS s short\nLOOKUP_TABLE default\n"),
+              sample().data);
+    requireReadError(vtk, "does not match DIMENSIONS");
+
+    fs::path raw = tmpPath("wrong_6x4x3_int16.raw");
+    writeFile(raw, "", sample().data);
+    requireReadError(raw, "needs exactly 144");
+}
+
+TEST_CASE("unknown sample types are refused, listing the supported ones", "[volume]")
+{
+    fs::path nrrd = tmpPath("double.nrrd");
+    writeFile(nrrd, nrrdHeader("type: double\ndimension: 3\nsizes: 1 1 1\nendian: little\nencoding: raw\n\n"),
+              std::vector<std::byte>(8));
+    requireReadError(nrrd, "uchar, ushort, short and float");
+
+    fs::path mha = tmpPath("double.mha");
+    writeFile(mha, "NDims = 3\nDimSize = 1 1 1\nElementType = MET_DOUBLE\nElementDataFile = LOCAL\n",
+              std::vector<std::byte>(8));
+    requireReadError(mha, "MET_UCHAR, MET_USHORT, MET_SHORT and MET_FLOAT");
+
+    fs::path vtk = tmpPath("double.vtk");
+    writeFile(vtk, vtkHeader("ASCII", "DIMENSIONS 1 1 1\nPOINT_DATA 1\nSCALARS s double 1\nLOOKUP_TABLE default\n1\n"));
+    requireReadError(vtk, "unsigned_char, unsigned_short, short and float");
+
+    fs::path raw = tmpPath("volume_2x2x2_float64.raw");
+    writeFile(raw, "", std::vector<std::byte>(64));
+    requireReadError(raw, "--type");
+}
+
+TEST_CASE("unknown NRRD encodings are refused", "[volume]")
+{
+    fs::path path = tmpPath("bzip2.nrrd");
+    writeFile(path, nrrdHeader("type: short\ndimension: 3\nsizes: 5 4 3\nendian: little\nencoding: bzip2\n\n"),
+              sample().data);
+    requireReadError(path, "encoding 'bzip2'");
+}
+
+TEST_CASE("missing required fields are named", "[volume]")
+{
+    fs::path nrrd = tmpPath("no_sizes.nrrd");
+    writeFile(nrrd, nrrdHeader("type: short\ndimension: 3\nendian: little\nencoding: raw\n\n"), sample().data);
+    requireReadError(nrrd, "'sizes:'");
+
+    fs::path endian = tmpPath("no_endian.nrrd");
+    writeFile(endian, nrrdHeader("type: short\ndimension: 3\nsizes: 5 4 3\nencoding: raw\n\n"), sample().data);
+    requireReadError(endian, "'endian:'");
+
+    fs::path mha = tmpPath("no_dimsize.mha");
+    writeFile(mha, "NDims = 3\nElementType = MET_SHORT\nElementDataFile = LOCAL\n", sample().data);
+    requireReadError(mha, "DimSize");
+
+    fs::path mhaEnd = tmpPath("no_datafile.mha");
+    writeFile(mhaEnd, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\n");
+    requireReadError(mhaEnd, "ElementDataFile");
+
+    fs::path vtk = tmpPath("no_dimensions.vtk");
+    writeFile(vtk, vtkHeader("BINARY", "POINT_DATA 60\nSCALARS s short 1\nLOOKUP_TABLE default\n"), sample().data);
+    requireReadError(vtk, "DIMENSIONS");
+
+    fs::path raw = tmpPath("anonymous.raw");
+    writeFile(raw, "", sample().data);
+    requireReadError(raw, "does not say its sizes and type");
+}
+
+TEST_CASE("zero and negative sizes are refused", "[volume]")
+{
+    fs::path zero = tmpPath("zero.nrrd");
+    writeFile(zero, nrrdHeader("type: uchar\ndimension: 3\nsizes: 5 0 3\nencoding: raw\n\n"));
+    requireReadError(zero, "must be positive");
+
+    fs::path negative = tmpPath("negative.mha");
+    writeFile(negative, "NDims = 3\nDimSize = 5 -4 3\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n");
+    requireReadError(negative, "must be positive");
+
+    fs::path vtk = tmpPath("negative.vtk");
+    writeFile(vtk, vtkHeader("ASCII", "DIMENSIONS -5 4 3\nPOINT_DATA 60\nSCALARS s short\n"));
+    requireReadError(vtk, "must be positive");
+
+    RawOptions options;
+    options.dims = std::array<uint32_t, 3>{5, 0, 3};
+    options.type = ScalarType::UInt8;
+    fs::path raw = tmpPath("zero.raw");
+    writeFile(raw, "", sample().data);
+    requireReadError(raw, "must be positive", options);
+}
+
+TEST_CASE("sizes whose product overflows or passes 1 TiB are refused before allocating", "[volume]")
+{
+    fs::path overflow = tmpPath("overflow.nrrd");
+    writeFile(overflow, nrrdHeader("type: float\ndimension: 3\nsizes: 4294967295 4294967295 4294967295\n"
+                                   "endian: little\nencoding: raw\n\n"));
+    requireReadError(overflow, "more than 1 TiB");
+
+    fs::path huge = tmpPath("huge.mha");
+    writeFile(huge, "NDims = 3\nDimSize = 16384 16384 4097\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n");
+    requireReadError(huge, "more than 1 TiB");
+
+    fs::path hugeVtk = tmpPath("huge.vtk");
+    writeFile(hugeVtk, vtkHeader("BINARY", "DIMENSIONS 100000 100000 100000\nPOINT_DATA 1\nSCALARS s float\n"));
+    requireReadError(hugeVtk, "more than 1 TiB");
+
+    fs::path notANumber = tmpPath("too_large.nrrd");
+    writeFile(notANumber, nrrdHeader("type: uchar\ndimension: 3\nsizes: 99999999999999999999 1 1\nencoding: raw\n\n"));
+    requireReadError(notANumber, "too large");
+
+    fs::path beyond32 = tmpPath("beyond32.nrrd");
+    writeFile(beyond32, nrrdHeader("type: uchar\ndimension: 3\nsizes: 4294967296 1 1\nencoding: raw\n\n"));
+    requireReadError(beyond32, "too large");
+}
+
+TEST_CASE("data that are not 3D are refused", "[volume]")
+{
+    fs::path twoD = tmpPath("image.nrrd");
+    writeFile(twoD, nrrdHeader("type: uchar\ndimension: 2\nsizes: 5 4\nencoding: raw\n\n"), std::vector<std::byte>(20));
+    requireReadError(twoD, "3D");
+
+    fs::path fourD = tmpPath("series.nrrd");
+    writeFile(fourD, nrrdHeader("type: uchar\ndimension: 3\nsizes: 5 4 3 2\nencoding: raw\n\n"),
+              std::vector<std::byte>(120));
+    requireReadError(fourD, "3D");
+
+    fs::path mha = tmpPath("image.mha");
+    writeFile(mha, "NDims = 2\nDimSize = 5 4\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n",
+              std::vector<std::byte>(20));
+    requireReadError(mha, "3D");
+
+    fs::path channels = tmpPath("rgb.mha");
+    writeFile(channels, "NDims = 3\nDimSize = 5 4 3\nElementNumberOfChannels = 3\nElementType = MET_UCHAR\n"
+                        "ElementDataFile = LOCAL\n", std::vector<std::byte>(180));
+    requireReadError(channels, "channels");
+
+    fs::path grid = tmpPath("grid.vtk");
+    writeFile(grid, "# vtk DataFile Version 3.0\nbad\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 1 float\n0 0 0\n");
+    requireReadError(grid, "STRUCTURED_POINTS");
+
+    fs::path vectors = tmpPath("vectors.vtk");
+    writeFile(vectors, vtkHeader("ASCII", "DIMENSIONS 1 1 1\nPOINT_DATA 1\nSCALARS s float 3\n1 2 3\n"));
+    requireReadError(vectors, "components");
+}
+
+TEST_CASE("a missing data file is named, with the header", "[volume]")
+{
+    fs::path nhdr = tmpPath("orphan.nhdr");
+    writeFile(nhdr, nrrdHeader(goodNrrdFields) + "data file: orphan_gone.raw\n");
+    std::string message = errorMessage([&] { readVolumeFile(nhdr); });
+    CHECK_THAT(message, Contains("orphan.nhdr") && Contains("orphan_gone.raw") && Contains("missing"));
+
+    fs::path mhd = tmpPath("orphan.mhd");
+    writeFile(mhd, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nElementDataFile = orphan_gone.raw\n");
+    message = errorMessage([&] { readVolumeFile(mhd); });
+    CHECK_THAT(message, Contains("orphan.mhd") && Contains("orphan_gone.raw") && Contains("missing"));
+}
+
+TEST_CASE("files that are not what their extension says are refused", "[volume]")
+{
+    fs::path nrrd = tmpPath("not_nrrd.nrrd");
+    writeFile(nrrd, "P5\n5 4\n255\n", sample().data);
+    requireReadError(nrrd, "not a NRRD file");
+
+    fs::path vtk = tmpPath("not_vtk.vtk");
+    writeFile(vtk, "solid stl\n");
+    requireReadError(vtk, "not a VTK legacy file");
+
+    fs::path mha = tmpPath("not_mha.mha");
+    writeFile(mha, "", sample().data);
+    requireReadError(mha, "is this a MetaImage file");
+
+    fs::path endless = tmpPath("endless.nrrd"); // no blank line ends the header
+    writeFile(endless, nrrdHeader(goodNrrdFields));
+    requireReadError(endless, "does not end");
+
+    fs::path empty = tmpPath("empty.nrrd");
+    writeFile(empty, "");
+    requireReadError(empty, "not a NRRD file");
+}
+
+TEST_CASE("bad ASCII VTK values are refused with their position", "[volume]")
+{
+    fs::path range = tmpPath("out_of_range.vtk");
+    writeFile(range, vtkHeader("ASCII", "DIMENSIONS 2 1 1\nPOINT_DATA 2\nSCALARS s unsigned_char\n12 300\n"));
+    requireReadError(range, "value 1 '300'");
+
+    fs::path garbage = tmpPath("garbage.vtk");
+    writeFile(garbage, vtkHeader("ASCII", "DIMENSIONS 2 1 1\nPOINT_DATA 2\nSCALARS s float\n1.5 abc\n"));
+    requireReadError(garbage, "value 1 'abc");
+}
+
+TEST_CASE("unknown extensions, folders and missing files are refused", "[volume]")
+{
+    fs::path unknown = tmpPath("scan.dcm");
+    writeFile(unknown, "DICM");
+    requireReadError(unknown, "unknown volume format '.dcm'");
+
+    fs::path folder = tmpPath("folder.nrrd");
+    fs::create_directories(folder);
+    requireReadError(folder, "folder");
+
+    requireReadError(tmpPath("never_written.nrrd"), "no such file");
+}
+
+TEST_CASE("every prefix of a valid file is an Error or the full volume, never a crash", "[volume]")
+{
+    // Cutting a file anywhere, header included, must not read past the end.
+    Volume expected = makeTestVolume(ScalarType::Float32, {4, 3, 2});
+    std::vector<std::byte> big = encodeSamples(expected, true);
+    std::string vtkBody = "DIMENSIONS 4 3 2\nSPACING 0.5 1.25 2\nORIGIN -3 0.125 10\nPOINT_DATA 24\n"
+                          "SCALARS s float 1\nLOOKUP_TABLE default\n";
+    std::string ascii;
+    for (uint64_t i = 0; i < expected.sampleCount(); ++i)
+        ascii += std::to_string(expected.valueAt(i)) + " ";
+    struct Whole {
+        std::string name;
+        std::string header;
+        std::vector<std::byte> data;
+    };
+    const Whole files[] = {
+        {"prefix.nrrd", "NRRD0004\ntype: float\ndimension: 3\nsizes: 4 3 2\nendian: big\nencoding: raw\n\n", big},
+        {"prefix_gz.nrrd", "NRRD0004\ntype: float\ndimension: 3\nsizes: 4 3 2\nendian: big\nencoding: gzip\n\n",
+         compress(big, true)},
+        {"prefix.mha", "NDims = 3\nDimSize = 4 3 2\nElementType = MET_FLOAT\nElementByteOrderMSB = True\n"
+                       "CompressedData = True\nElementDataFile = LOCAL\n",
+         compress(big, false)},
+        {"prefix_binary.vtk", vtkHeader("BINARY", vtkBody), big},
+        {"prefix_ascii.vtk", vtkHeader("ASCII", vtkBody + ascii), {}},
+    };
+    for (const Whole& whole : files) {
+        std::vector<std::byte> bytes;
+        for (char c : whole.header)
+            bytes.push_back(std::byte(c));
+        bytes.insert(bytes.end(), whole.data.begin(), whole.data.end());
+        fs::path path = tmpPath(whole.name);
+        uint64_t errors = 0;
+        for (size_t length = 0; length < bytes.size(); ++length) {
+            writeFile(path, "", firstBytes(bytes, length));
+            try {
+                readVolumeFile(path);
+            } catch (const Error& error) {
+                ++errors;
+                CHECK_THAT(error.what(), Contains(whole.name));
+            }
+        }
+        INFO(whole.name);
+        // Only an ASCII file cut inside its last number can still parse.
+        CHECK(errors >= bytes.size() - 12);
+        writeFile(path, "", bytes);
+        CHECK(readVolumeFile(path).sampleCount() == 24);
+    }
+}
