@@ -36,6 +36,9 @@ Run addExtractCommand(CLI::App& app)
         ->check(CLI::PositiveNumber);
     return [args, options]() {
         Volume volume = args->load();
+        if (volume.stats.nonFinite)
+            std::fprintf(stderr, "isoscope: %s has %llu NaN or infinite samples: they count as outside the surface\n",
+                         volume.source.c_str(), (unsigned long long)volume.stats.nonFinite);
         float iso = float(options->iso);
         ExtractOptions extractOptions;
         extractOptions.method = options->method;

@@ -1,0 +1,49 @@
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "core/error.h"
+#include "io/mesh_io.h"
+
+namespace isoscope {
+
+void writeObj(const Mesh& mesh, const std::filesystem::path& path)
+{
+    if (mesh.faceSize != 3 && mesh.faceSize != 4)
+        fail("cannot write " + path.string() + ": faceSize is " + std::to_string(mesh.faceSize) + ", expected 3 or 4");
+    bool hasNormals = !mesh.normals.empty();
+    if (hasNormals && mesh.normals.size() != mesh.positions.size())
+        fail("cannot write " + path.string() + ": " + std::to_string(mesh.normals.size()) + " normals for " +
+             std::to_string(mesh.positions.size()) + " vertices");
+
+    // stdio rather than iostreams: several times faster for millions of lines.
+    std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.string().c_str(), "wb"), std::fclose);
+    if (!file)
+        fail("cannot write " + path.string() + ": " + std::strerror(errno));
+    FILE* out = file.get();
+    std::fprintf(out, "# written by isoscope: %zu vertices, %llu faces\n", mesh.positions.size(),
+                 static_cast<unsigned long long>(mesh.faceCount()));
+    // %.9g: 9 significant digits round-trip every float exactly.
+    for (const auto& p : mesh.positions)
+        std::fprintf(out, "v %.9g %.9g %.9g\n", p.x, p.y, p.z);
+    if (hasNormals)
+        for (const auto& n : mesh.normals)
+            std::fprintf(out, "vn %.9g %.9g %.9g\n", n.x, n.y, n.z);
+    for (uint64_t face = 0; face < mesh.faceCount(); ++face) {
+        std::fputc('f', out);
+        for (uint32_t i = 0; i < mesh.faceSize; ++i) {
+            unsigned long long index = mesh.indices[face * mesh.faceSize + i] + 1ull;
+            if (hasNormals)
+                std::fprintf(out, " %llu//%llu", index, index);
+            else
+                std::fprintf(out, " %llu", index);
+        }
+        std::fputc('\n', out);
+    }
+    if (std::ferror(out) || std::fflush(out) != 0)
+        fail("cannot write " + path.string() + ": " + std::strerror(errno) + " (disk full?)");
+}
+
+} // namespace isoscope

@@ -1,0 +1,87 @@
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "io/mesh_io.h"
+
+namespace isoscope {
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the PLY writer stores host floats as little-endian");
+
+template <typename T>
+void append(std::vector<char>& bytes, const T& value)
+{
+    const char* raw = reinterpret_cast<const char*>(&value);
+    bytes.insert(bytes.end(), raw, raw + sizeof(T));
+}
+
+std::string lowerExtension(const std::filesystem::path& path)
+{
+    std::string extension = path.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return extension;
+}
+
+} // namespace
+
+void writePly(const Mesh& mesh, const std::filesystem::path& path)
+{
+    if (mesh.faceSize != 3 && mesh.faceSize != 4)
+        fail("cannot write " + path.string() + ": faceSize is " + std::to_string(mesh.faceSize) + ", expected 3 or 4");
+    bool hasNormals = !mesh.normals.empty();
+    if (hasNormals && mesh.normals.size() != mesh.positions.size())
+        fail("cannot write " + path.string() + ": " + std::to_string(mesh.normals.size()) + " normals for " +
+             std::to_string(mesh.positions.size()) + " vertices");
+
+    std::string header = "ply\nformat binary_little_endian 1.0\ncomment written by isoscope\n";
+    header += "element vertex " + std::to_string(mesh.positions.size()) + "\n";
+    header += "property float x\nproperty float y\nproperty float z\n";
+    if (hasNormals)
+        header += "property float nx\nproperty float ny\nproperty float nz\n";
+    header += "element face " + std::to_string(mesh.faceCount()) + "\n";
+    header += "property list uchar uint vertex_indices\nend_header\n";
+
+    std::vector<char> body;
+    body.reserve(mesh.positions.size() * (hasNormals ? 24 : 12) + mesh.faceCount() * (1 + 4 * mesh.faceSize));
+    for (size_t v = 0; v < mesh.positions.size(); ++v) {
+        append(body, mesh.positions[v]);
+        if (hasNormals)
+            append(body, mesh.normals[v]);
+    }
+    for (uint64_t face = 0; face < mesh.faceCount(); ++face) {
+        append(body, uint8_t(mesh.faceSize));
+        for (uint32_t i = 0; i < mesh.faceSize; ++i)
+            append(body, mesh.indices[face * mesh.faceSize + i]);
+    }
+
+    std::ofstream file(path, std::ios::binary);
+    if (!file)
+        fail("cannot write " + path.string() + ": " + std::strerror(errno));
+    file.write(header.data(), std::streamsize(header.size()));
+    file.write(body.data(), std::streamsize(body.size()));
+    if (!file)
+        fail("cannot write " + path.string() + ": writing " + std::to_string(header.size() + body.size()) +
+             " bytes failed (disk full?)");
+}
+
+void writeMesh(const Mesh& mesh, const std::filesystem::path& path)
+{
+    std::string extension = lowerExtension(path);
+    if (extension == ".ply")
+        writePly(mesh, path);
+    else if (extension == ".obj")
+        writeObj(mesh, path);
+    else
+        fail("cannot write " + path.string() + ": unknown mesh extension '" + extension + "'; use .ply or .obj");
+}
+
+} // namespace isoscope

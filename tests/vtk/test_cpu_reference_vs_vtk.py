@@ -1,0 +1,296 @@
+#!/usr/bin/python3
+"""The CPU reference extractor (isoscope extract --method cpu) against VTK.
+
+Checked, through the CLI:
+  1. all 256 cases of a single cell: our triangle count per case equals
+     vtkMarchingCubes' (the case table's ambiguous-face rule, "separate the
+     inside corners", was chosen to match it);
+  2. synthetic fields and the real volumes of $ISOSCOPE_DATASETS at isovalues
+     no sample equals: the same triangle count as vtkMarchingCubes and the same
+     vertices (one per crossed grid edge, matched by edge, position within
+     1e-5 of a spacing); ambiguous cells are counted and printed, since they
+     are where two case tables could disagree;
+  3. samples equal to iso: our count equals vtkFlyingEdges3D's (every edge
+     vertex kept), vtkMarchingCubes reports fewer (it merges coincident points
+     and drops the degenerate triangles);
+  4. meshcheck: surfaces that should be closed are.
+Exit 77 (skipped) when the CLI has not been built.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import vtk
+from vtk.util import numpy_support
+
+BIN = os.environ.get("ISOSCOPE_BIN", "")
+DATASETS = os.environ.get("ISOSCOPE_DATASETS", "")
+TMP = os.path.join(os.environ.get("ISOSCOPE_TEST_TMP", "/tmp"), "cpu_reference_vs_vtk")
+
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message, flush=True)
+    if not condition:
+        failures.append(message)
+
+
+def isoscope(*args):
+    result = subprocess.run([BIN, *args], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"isoscope {' '.join(args)} failed ({result.returncode}):\n{result.stderr}")
+    return result.stdout
+
+
+# ---- volumes as numpy arrays, indexed [z, y, x] ----
+
+NRRD_TYPES = {"float": "f4", "uchar": "u1", "unsigned char": "u1", "ushort": "u2", "unsigned short": "u2",
+              "short": "i2", "int16": "i2", "uint8": "u1", "uint16": "u2", "float32": "f4"}
+
+
+def read_nrrd(path):
+    """A raw-encoded NRRD (attached or detached): (array[z, y, x] as float32, spacing, origin)."""
+    with open(path, "rb") as f:
+        content = f.read()
+    # A detached header may end without the blank line.
+    header_end = content.index(b"\n\n") + 2 if b"\n\n" in content else len(content)
+    fields = {}
+    for line in content[:header_end].decode().splitlines()[1:]:
+        if line and not line.startswith("#") and ":" in line:
+            key, value = line.split(":", 1)
+            fields[key.strip()] = value.strip()
+    assert fields.get("encoding", "raw") == "raw", f"{path}: only raw NRRD is read here"
+    sizes = [int(s) for s in fields["sizes"].split()]
+    endian = "<" if fields.get("endian", "little") == "little" else ">"
+    dtype = np.dtype(endian + NRRD_TYPES[fields["type"]])
+    if "data file" in fields:
+        with open(os.path.join(os.path.dirname(path), fields["data file"]), "rb") as f:
+            raw = f.read()
+        raw = raw[len(raw) - dtype.itemsize * int(np.prod(sizes)):]
+    else:
+        raw = content[header_end:]
+    data = np.frombuffer(raw, dtype=dtype, count=int(np.prod(sizes))).reshape(sizes[::-1]).astype(np.float32)
+    if "spacings" in fields:
+        spacing = [float(s) for s in fields["spacings"].split()]
+    else:
+        vectors = [[float(c) for c in v.strip("()").split(",")] for v in fields["space directions"].split()]
+        spacing = [float(np.linalg.norm(v)) for v in vectors]
+    origin = [0.0, 0.0, 0.0]
+    if "space origin" in fields:
+        origin = [float(c) for c in fields["space origin"].strip("()").split(",")]
+    return data, spacing, origin
+
+
+def write_nrrd(path, data, spacing=(1.0, 1.0, 1.0)):
+    """An attached float32 or uint8 NRRD of array[z, y, x]."""
+    kind = {np.dtype("float32"): "float", np.dtype("uint8"): "uchar"}[data.dtype]
+    header = (f"NRRD0004\ntype: {kind}\ndimension: 3\nsizes: {data.shape[2]} {data.shape[1]} {data.shape[0]}\n"
+              f"spacings: {spacing[0]} {spacing[1]} {spacing[2]}\nencoding: raw\nendian: little\n\n")
+    with open(path, "wb") as f:
+        f.write(header.encode())
+        f.write(np.ascontiguousarray(data).astype(data.dtype.newbyteorder("<")).tobytes())
+
+
+# ---- VTK ----
+
+def vtk_image(data, spacing, origin):
+    image = vtk.vtkImageData()
+    image.SetDimensions(data.shape[2], data.shape[1], data.shape[0])
+    image.SetSpacing(*spacing)
+    image.SetOrigin(*origin)
+    scalars = numpy_support.numpy_to_vtk(data.ravel(), deep=1)
+    scalars.SetName("scalars")
+    image.GetPointData().SetScalars(scalars)
+    return image
+
+
+def vtk_extract(algorithm, image, iso):
+    filter = algorithm()
+    filter.SetInputData(image)
+    filter.SetValue(0, iso)
+    filter.ComputeNormalsOff()
+    filter.ComputeGradientsOff()
+    filter.Update()
+    output = filter.GetOutput()
+    points = numpy_support.vtk_to_numpy(output.GetPoints().GetData()) if output.GetNumberOfPoints() else np.zeros((0, 3))
+    return output.GetNumberOfCells(), points
+
+
+# ---- our side ----
+
+def our_extract(volume, iso, name):
+    mesh = os.path.join(TMP, name + ".ply")
+    stats = os.path.join(TMP, name + ".json")
+    isoscope("extract", volume, "--iso", repr(float(iso)), "--method", "cpu", "-o", mesh, "--stats", stats)
+    with open(stats) as f:
+        return json.load(f), mesh
+
+
+def read_ply_positions(path):
+    with open(path, "rb") as f:
+        content = f.read()
+    end = content.index(b"end_header\n") + len(b"end_header\n")
+    header = content[:end].decode()
+    vertices = int(header.split("element vertex ")[1].split()[0])
+    floats = header.split("element face")[0].count("property float")
+    return np.frombuffer(content, dtype="<f4", count=vertices * floats, offset=end).reshape(vertices, floats)[:, :3]
+
+
+def meshcheck(mesh):
+    return json.loads(isoscope("meshcheck", mesh, "--json"))
+
+
+# ---- cell analysis with numpy ----
+
+def inside(data, iso):
+    return np.isfinite(data) & (data >= iso)
+
+
+def count_ambiguous_cells(data, iso):
+    """Cells with at least one ambiguous face (diagonal corners equal, the other diagonal different)."""
+    s = inside(data, iso)
+    ambiguous_face = []
+    for axis in range(3):  # faces normal to axis: 2x2 blocks in the other two axes
+        a, b = [ax for ax in range(3) if ax != axis]
+        def take(da, db):
+            index = [slice(None)] * 3
+            index[a] = slice(da, s.shape[a] - 1 + da)
+            index[b] = slice(db, s.shape[b] - 1 + db)
+            return s[tuple(index)]
+        c00, c10, c01, c11 = take(0, 0), take(1, 0), take(0, 1), take(1, 1)
+        ambiguous_face.append((c00 == c11) & (c10 == c01) & (c00 != c10))
+    cells = np.zeros(tuple(n - 1 for n in s.shape), bool)
+    for axis, faces in enumerate(ambiguous_face):
+        index_low = [slice(None)] * 3
+        index_high = [slice(None)] * 3
+        index_low[axis] = slice(0, s.shape[axis] - 1)
+        index_high[axis] = slice(1, s.shape[axis])
+        for index in (index_low, index_high):
+            part = faces[tuple(index)]
+            trim = [slice(0, n - 1) for n in s.shape]
+            trim[axis] = slice(None)
+            cells |= part[tuple(trim)]
+    return int(cells.sum())
+
+
+def vertex_keys(points, spacing, origin, shape):
+    """Each vertex as (grid edge id, t): the edge is the one axis on which its index is not an integer."""
+    index = (points.astype(np.float64) - np.asarray(origin)) / np.asarray(spacing)  # (x, y, z) order
+    low = np.floor(index + 1e-6)
+    frac = index - low
+    axis = np.argmax(frac, axis=1)
+    low = low.astype(np.int64)
+    nx, ny, nz = shape[2], shape[1], shape[0]
+    key = ((axis * nz + low[:, 2]) * ny + low[:, 1]) * nx + low[:, 0]
+    order = np.argsort(key, kind="stable")
+    return key[order], frac[np.arange(len(frac)), axis][order]
+
+
+def compare_vertices(ours, theirs, spacing, origin, shape, label):
+    key_a, t_a = vertex_keys(ours, spacing, origin, shape)
+    key_b, t_b = vertex_keys(theirs, spacing, origin, shape)
+    same_edges = len(key_a) == len(key_b) and np.array_equal(key_a, key_b)
+    check(same_edges, f"{label}: vertices on the same {len(key_a)} grid edges as vtkMarchingCubes' {len(key_b)}")
+    if same_edges and len(t_a):
+        worst = float(np.max(np.abs(t_a - t_b)))
+        check(worst < 1e-5, f"{label}: vertex positions along their edges agree within {worst:.2e} spacings")
+
+
+def compare_with_vtk_marching_cubes(volume_path, iso, label, closed=None):
+    start = time.time()
+    data, spacing, origin = read_nrrd(volume_path)
+    stats, mesh = our_extract(volume_path, iso, label.replace(" ", "_").replace(":", "_"))
+    image = vtk_image(data, spacing, origin)
+    vtk_triangles, vtk_points = vtk_extract(vtk.vtkMarchingCubes, image, iso)
+    exact = int(np.count_nonzero(data == np.float32(iso)))
+    ambiguous = count_ambiguous_cells(data, np.float32(iso))
+    ours = stats["triangles"]
+    if exact == 0:
+        check(ours == vtk_triangles, f"{label} iso {iso}: {ours} triangles, vtkMarchingCubes {vtk_triangles} "
+                                     f"({ambiguous} ambiguous cells)")
+        compare_vertices(read_ply_positions(mesh), vtk_points, spacing, origin, data.shape, label)
+    else:
+        fe_triangles, _ = vtk_extract(vtk.vtkFlyingEdges3D, image, iso)
+        check(ours == fe_triangles and vtk_triangles <= ours,
+              f"{label} iso {iso}: {exact} samples equal iso; {ours} triangles, vtkFlyingEdges3D {fe_triangles}, "
+              f"vtkMarchingCubes {vtk_triangles} (merges and drops degenerate ones)")
+    report = meshcheck(mesh)
+    check(report["non_manifold_edges"] == 0 and report["inconsistent_edges"] == 0,
+          f"{label}: meshcheck finds no non-manifold or flipped edges")
+    if closed is not None:
+        check(report["closed"] == closed, f"{label}: closed is {report['closed']}, expected {closed}")
+    print(f"     ({time.time() - start:.1f} s)", flush=True)
+    return report
+
+
+def check_all_256_cases():
+    counts = []
+    for case in range(256):
+        data = np.zeros((2, 2, 2), np.float32)
+        for corner in range(8):  # corner c = x + 2y + 4z
+            if case >> corner & 1:
+                data[corner >> 2 & 1, corner >> 1 & 1, corner & 1] = 1.0
+        path = os.path.join(TMP, "case.nrrd")
+        write_nrrd(path, data)
+        stats, _ = our_extract(path, 0.5, "case")
+        vtk_triangles, _ = vtk_extract(vtk.vtkMarchingCubes, vtk_image(data, (1, 1, 1), (0, 0, 0)), 0.5)
+        counts.append((stats["triangles"], vtk_triangles))
+    matching = sum(ours == theirs for ours, theirs in counts)
+    mismatches = [case for case, (ours, theirs) in enumerate(counts) if ours != theirs]
+    check(matching == 256, f"single cell: {matching} of 256 cases have vtkMarchingCubes' triangle count"
+                           + (f" (differ: {mismatches})" if mismatches else ""))
+
+
+def check_exact_iso_blob():
+    # 2 at the centre, 1 around it, 0 outside; at iso 1 the ring samples equal iso.
+    z, y, x = np.mgrid[0:7, 0:7, 0:7]
+    distance = abs(x - 3) + abs(y - 3) + abs(z - 3)
+    data = np.where(distance == 0, 2, np.where(distance <= 2, 1, 0)).astype(np.uint8)
+    path = os.path.join(TMP, "blob.nrrd")
+    write_nrrd(path, data)
+    report = compare_with_vtk_marching_cubes(path, 1.0, "exact-iso blob", closed=True)
+    check(report["degenerate_faces"] > 0 and report["vertices_sharing_position"] > 0,
+          f"exact-iso blob: {report['degenerate_faces']} zero-area faces, "
+          f"{report['vertices_sharing_position']} vertices sharing a position, Euler {report['euler_characteristic']}")
+
+
+def main():
+    if not BIN or not os.access(BIN, os.X_OK):
+        print(f"skipped: the isoscope CLI is not built (ISOSCOPE_BIN='{BIN}')")
+        return 77
+    os.makedirs(TMP, exist_ok=True)
+
+    check_all_256_cases()
+    check_exact_iso_blob()
+
+    synthetic = [("sphere:40", 0.6, True), ("torus:48", 0.04, True), ("cayley:64", -0.012, False),
+                 ("gyroid:40", 0.0, False), ("gyroid:33x41x29", 0.3, False), ("marschner-lobb:41", 0.5, None)]
+    for spec, iso, closed in synthetic:
+        path = os.path.join(TMP, spec.replace(":", "_") + ".nhdr")
+        isoscope("convert", spec, "-o", path)
+        compare_with_vtk_marching_cubes(path, iso, spec, closed)
+
+    manifest = os.path.join(DATASETS, "MANIFEST.md")
+    if not DATASETS or not os.path.exists(manifest):
+        print(f"WARN skipped the real volumes: no MANIFEST.md in ISOSCOPE_DATASETS='{DATASETS}'")
+    else:
+        real = [("anatomical_33x41x25_int16.nhdr", [5000.5, 5000.0, 2000.5]),
+                ("fmri_128x96x24_int16.nhdr", [300.5, 300.0, 1000.5]),
+                ("engine_256x256x128_uint8.nhdr", [60.5, 150.5, 150.0])]
+        for name, isovalues in real:
+            for iso in isovalues:
+                compare_with_vtk_marching_cubes(os.path.join(DATASETS, name), iso, name.split("_")[0])
+
+    if failures:
+        print(f"{len(failures)} checks failed")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
