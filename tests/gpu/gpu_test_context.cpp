@@ -29,7 +29,7 @@ Context& gpuContext()
     return *context;
 }
 
-bool gpuContextCreated() { return context != nullptr; }
+void destroyGpuContext() { context.reset(); }
 
 std::vector<std::string> takeValidationMessages()
 {

@@ -12,7 +12,9 @@ namespace isoscope::test {
 
 Context& gpuContext();
 std::vector<std::string> takeValidationMessages();
-bool gpuContextCreated();
+// Destroys the context before static destruction: drivers unload their own
+// state at exit, and a device destroyed after that crashes (seen on NVIDIA).
+void destroyGpuContext();
 
 } // namespace isoscope::test
 

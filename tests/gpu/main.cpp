@@ -10,6 +10,7 @@
 int main(int argc, char* argv[])
 {
     int failures = Catch::Session().run(argc, argv);
+    isoscope::test::destroyGpuContext(); // its destruction may report too
     auto messages = isoscope::test::takeValidationMessages();
     for (const auto& message : messages)
         std::fprintf(stderr, "unclaimed %s\n", message.c_str());
