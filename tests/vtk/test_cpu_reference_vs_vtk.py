@@ -18,8 +18,10 @@ Exit 77 (skipped) when the CLI has not been built.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -28,7 +30,10 @@ from vtk.util import numpy_support
 
 BIN = os.environ.get("ISOSCOPE_BIN", "")
 DATASETS = os.environ.get("ISOSCOPE_DATASETS", "")
-TMP = os.path.join(os.environ.get("ISOSCOPE_TEST_TMP", "/tmp"), "cpu_reference_vs_vtk")
+# A folder of this run's own, so concurrent runs never read each other's files.
+_base = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
+os.makedirs(_base, exist_ok=True)
+TMP = tempfile.mkdtemp(prefix="cpu_reference_vs_vtk-", dir=_base)
 
 failures = []
 
@@ -286,8 +291,9 @@ def main():
                 compare_with_vtk_marching_cubes(os.path.join(DATASETS, name), iso, name.split("_")[0])
 
     if failures:
-        print(f"{len(failures)} checks failed")
+        print(f"{len(failures)} checks failed; files kept in {TMP}")
         return 1
+    shutil.rmtree(TMP, ignore_errors=True)
     print("all checks passed")
     return 0
 
