@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/pipeline_cache.h"
+#include "core/text.h"
 #include "core/vk_check.h"
 
 namespace isoscope {
@@ -26,17 +27,6 @@ VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBits
     message += data->pMessage ? data->pMessage : "";
     static_cast<Context*>(user)->reportValidationMessage(message);
     return VK_FALSE;
-}
-
-int typeRank(VkPhysicalDeviceType type)
-{
-    switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
-    }
 }
 
 bool hasDeviceExtension(VkPhysicalDevice physical, const char* name)
@@ -67,10 +57,48 @@ uint32_t findQueueFamily(VkPhysicalDevice physical)
     return UINT32_MAX;
 }
 
-std::string lowercase(std::string text)
+// Discrete first, then integrated, virtual, CPU (lavapipe), other.
+int typeRank(const std::string& type)
 {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return text;
+    static const char* order[] = {"discrete", "integrated", "virtual", "cpu"};
+    for (int rank = 0; rank < 4; ++rank)
+        if (type == order[rank])
+            return rank;
+    return 4;
+}
+
+// What a device lacks for isoscope, or "" when it has all of it. Queried
+// with 1.3 structures only where the device reports 1.3.
+std::string missingRequirement(VkPhysicalDevice physical, const VkPhysicalDeviceProperties& properties)
+{
+    if (properties.apiVersion < VK_API_VERSION_1_3)
+        return "supports Vulkan " + std::to_string(VK_API_VERSION_MAJOR(properties.apiVersion)) + "." +
+               std::to_string(VK_API_VERSION_MINOR(properties.apiVersion)) + ", isoscope needs 1.3";
+    VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features13};
+    vkGetPhysicalDeviceFeatures2(physical, &features);
+    VkPhysicalDeviceSubgroupSizeControlProperties sizeControl{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, &sizeControl};
+    VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+    vkGetPhysicalDeviceProperties2(physical, &properties2);
+    const VkSubgroupFeatureFlags operations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                              VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                              VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+    if (findQueueFamily(physical) == UINT32_MAX)
+        return "has no compute queue";
+    if (!features13.synchronization2 || !features13.maintenance4)
+        return "lacks synchronization2 or maintenance4";
+    // Shaders are specialized on the subgroup size, so it must be fixed per
+    // pipeline: Vulkan 1.3 devices have subgroup size control for compute.
+    if (!features13.subgroupSizeControl || !(sizeControl.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT))
+        return "cannot fix the subgroup size of compute shaders (subgroupSizeControl)";
+    if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+        (subgroup.supportedOperations & operations) != operations)
+        return "lacks subgroup vote, arithmetic, ballot or shuffle operations in compute shaders";
+    if (!hasDeviceExtension(physical, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+        return "lacks VK_KHR_push_descriptor";
+    return "";
 }
 
 } // namespace
@@ -86,16 +114,23 @@ Context::Context(const ContextOptions& options) : options_(options)
     if (volkInitialize() != VK_SUCCESS)
         fail("no Vulkan loader found (libvulkan.so.1): install libvulkan1 and a driver "
              "(mesa-vulkan-drivers gives the lavapipe CPU device)");
-    createInstance(options.validation || validationRequestedByEnvironment());
-    std::string selector = options.deviceSelector;
-    if (selector.empty())
-        if (const char* env = std::getenv("ISOSCOPE_DEVICE"))
-            selector = env;
-    chooseDevice(selector);
-    createDevice();
+    try {
+        createInstance(options.validation || validationRequestedByEnvironment());
+        std::string selector = options.deviceSelector;
+        if (selector.empty())
+            if (const char* env = std::getenv("ISOSCOPE_DEVICE"))
+                selector = env;
+        chooseDevice(selector);
+        createDevice();
+    } catch (...) {
+        destroy(); // a destructor does not run for a constructor that throws
+        throw;
+    }
 }
 
-Context::~Context()
+Context::~Context() { destroy(); }
+
+void Context::destroy() noexcept
 {
     if (device_) {
         vkDeviceWaitIdle(device_);
@@ -104,11 +139,14 @@ Context::~Context()
         vkDestroyFence(device_, fence_, nullptr);
         vkDestroyCommandPool(device_, commandPool_, nullptr);
         vkDestroyDevice(device_, nullptr);
+        device_ = VK_NULL_HANDLE;
     }
     if (messenger_)
         vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+    messenger_ = VK_NULL_HANDLE;
     if (instance_)
         vkDestroyInstance(instance_, nullptr);
+    instance_ = VK_NULL_HANDLE;
 }
 
 void Context::reportValidationMessage(const std::string& message)
@@ -190,32 +228,17 @@ void Context::chooseDevice(const std::string& selector)
     if (count == 0)
         fail("no Vulkan device found: install a GPU driver, or mesa-vulkan-drivers for the lavapipe CPU device");
 
-    std::vector<VkPhysicalDeviceType> types;
     for (uint32_t i = 0; i < count; ++i) {
         VkPhysicalDeviceProperties properties;
         vkGetPhysicalDeviceProperties(physicals[i], &properties);
-        VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-        VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features13};
-        if (properties.apiVersion >= VK_API_VERSION_1_3)
-            vkGetPhysicalDeviceFeatures2(physicals[i], &features);
-
         PhysicalDeviceSummary summary;
         summary.index = i;
         summary.name = properties.deviceName;
-        summary.type = queryDeviceInfo(physicals[i], 0, false).type;
+        summary.type = deviceTypeName(properties.deviceType);
         summary.apiVersion = properties.apiVersion;
-        if (properties.apiVersion < VK_API_VERSION_1_3)
-            summary.whyNot = "supports Vulkan " + std::to_string(VK_API_VERSION_MAJOR(properties.apiVersion)) + "." +
-                             std::to_string(VK_API_VERSION_MINOR(properties.apiVersion)) + ", isoscope needs 1.3";
-        else if (findQueueFamily(physicals[i]) == UINT32_MAX)
-            summary.whyNot = "has no compute queue";
-        else if (!features13.synchronization2 || !features13.maintenance4)
-            summary.whyNot = "lacks synchronization2 or maintenance4";
-        else if (!hasDeviceExtension(physicals[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
-            summary.whyNot = "lacks VK_KHR_push_descriptor";
+        summary.whyNot = missingRequirement(physicals[i], properties);
         summary.usable = summary.whyNot.empty();
         devices_.push_back(summary);
-        types.push_back(properties.deviceType);
     }
 
     int chosen = -1;
@@ -237,7 +260,7 @@ void Context::chooseDevice(const std::string& selector)
                  ": give an index or a part of a name as `isoscope info` lists them");
     } else {
         for (const PhysicalDeviceSummary& d : devices_)
-            if (d.usable && (chosen < 0 || typeRank(types[d.index]) < typeRank(types[size_t(chosen)])))
+            if (d.usable && (chosen < 0 || typeRank(d.type) < typeRank(devices_[size_t(chosen)].type)))
                 chosen = int(d.index);
         if (chosen < 0) {
             std::string reasons;
@@ -278,10 +301,11 @@ void Context::createDevice()
     VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &enable11};
     enable.features.shaderInt16 = supported.features.shaderInt16;
     enable.features.shaderInt64 = supported.features.shaderInt64;
+    enable.features.shaderStorageImageWriteWithoutFormat = supported.features.shaderStorageImageWriteWithoutFormat;
 
     std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
-    memoryBudget_ = hasDeviceExtension(physical_, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
-    if (memoryBudget_)
+    bool memoryBudget = hasDeviceExtension(physical_, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    if (memoryBudget)
         extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
 
     float priority = 1.0f;
@@ -299,7 +323,7 @@ void Context::createDevice()
     volkLoadDevice(device_);
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
 
-    info_ = queryDeviceInfo(physical_, queueFamily_, memoryBudget_);
+    info_ = queryDeviceInfo(physical_, queueFamily_, memoryBudget);
     info_.features.shaderInt8 = enable12.shaderInt8;
     info_.features.shaderInt16 = enable.features.shaderInt16;
     info_.features.shaderInt64 = enable.features.shaderInt64;
@@ -309,6 +333,7 @@ void Context::createDevice()
     info_.features.hostQueryReset = enable12.hostQueryReset;
     info_.features.dynamicRendering = enable13.dynamicRendering;
     info_.features.bufferDeviceAddress = enable12.bufferDeviceAddress;
+    info_.features.storageImageWriteWithoutFormat = enable.features.shaderStorageImageWriteWithoutFormat;
 
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;

@@ -71,6 +71,7 @@ private:
     void createInstance(bool validation);
     void chooseDevice(const std::string& selector);
     void createDevice();
+    void destroy() noexcept;
 
     ContextOptions options_;
     VkInstance instance_ = VK_NULL_HANDLE;
@@ -80,7 +81,6 @@ private:
     VkQueue queue_ = VK_NULL_HANDLE;
     uint32_t queueFamily_ = 0;
     uint32_t chosenIndex_ = 0;
-    bool memoryBudget_ = false;
     DeviceInfo info_;
     std::vector<PhysicalDeviceSummary> devices_;
     VkCommandPool commandPool_ = VK_NULL_HANDLE;

@@ -6,8 +6,6 @@
 
 namespace isoscope {
 
-namespace {
-
 const char* deviceTypeName(VkPhysicalDeviceType type)
 {
     switch (type) {
@@ -19,6 +17,8 @@ const char* deviceTypeName(VkPhysicalDeviceType type)
     }
 }
 
+namespace {
+
 std::string versionString(uint32_t v)
 {
     return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
@@ -26,14 +26,6 @@ std::string versionString(uint32_t v)
 }
 
 } // namespace
-
-uint64_t DeviceInfo::deviceLocalBytes() const
-{
-    uint64_t total = 0;
-    for (const MemoryHeapInfo& heap : heaps)
-        total += heap.deviceLocal ? heap.size : 0;
-    return total;
-}
 
 uint32_t DeviceInfo::maxWorkgroupInvocations() const
 {
@@ -188,7 +180,8 @@ nlohmann::json toJson(const DeviceInfo& info)
           {"scalar_block_layout", info.features.scalarBlockLayout},
           {"host_query_reset", info.features.hostQueryReset},
           {"dynamic_rendering", info.features.dynamicRendering},
-          {"buffer_device_address", info.features.bufferDeviceAddress}}},
+          {"buffer_device_address", info.features.bufferDeviceAddress},
+          {"storage_image_write_without_format", info.features.storageImageWriteWithoutFormat}}},
         {"memory_budget_reported", info.memoryBudget},
         {"memory_heaps", heaps},
     };

@@ -60,18 +60,19 @@ struct DeviceInfo {
         bool hostQueryReset = false;
         bool dynamicRendering = false;
         bool bufferDeviceAddress = false;
+        bool storageImageWriteWithoutFormat = false; // one store shader for every volume format
     } features;
 
     bool memoryBudget = false;          // VK_EXT_memory_budget enabled
     std::vector<MemoryHeapInfo> heaps;
 
-    uint64_t deviceLocalBytes() const;  // sum of device-local heaps
     // The largest workgroup a compute pipeline may have: with a required
     // subgroup size it is also bounded by subgroupSize × maxComputeWorkgroupSubgroups
     // (128 on lavapipe at size 4).
     uint32_t maxWorkgroupInvocations() const;
 };
 
+const char* deviceTypeName(VkPhysicalDeviceType type); // "discrete", "integrated", "virtual", "cpu", "other"
 std::vector<std::string> subgroupOperationNames(VkSubgroupFeatureFlags operations);
 nlohmann::json toJson(const DeviceInfo& info);
 

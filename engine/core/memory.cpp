@@ -81,6 +81,25 @@ uint64_t Allocator::deviceBudgetBytes() const
     return best;
 }
 
+uint64_t Allocator::availableDeviceBytes() const
+{
+    uint32_t largest = 0;
+    for (uint32_t i = 0; i < memory_.memoryHeapCount; ++i)
+        if ((memory_.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+            memory_.memoryHeaps[i].size > memory_.memoryHeaps[largest].size)
+            largest = i;
+    if (info_.memoryBudget) {
+        VkPhysicalDeviceMemoryBudgetPropertiesEXT budget{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+        VkPhysicalDeviceMemoryProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, &budget};
+        vkGetPhysicalDeviceMemoryProperties2(physical_, &properties);
+        uint64_t total = budget.heapBudget[largest], used = budget.heapUsage[largest];
+        return total > used ? total - used : 0;
+    }
+    uint64_t size = memory_.memoryHeaps[largest].size;
+    return size > currentDevice_ ? size - currentDevice_ : 0;
+}
+
 VkDeviceMemory Allocator::allocate(const VkMemoryRequirements& requirements, MemoryUsage usage,
                                    const std::string& what, bool& deviceLocal)
 {

@@ -77,6 +77,10 @@ public:
     // What the device lets the engine use: the memory budget where the device
     // reports one, else the size of the largest device-local heap.
     uint64_t deviceBudgetBytes() const;
+    // What is left for new allocations now: the budget minus the heap's usage
+    // (both read afresh) where the device reports a budget, else the largest
+    // device-local heap minus what this allocator holds.
+    uint64_t availableDeviceBytes() const;
 
     void release(Buffer& buffer);
     void release(Image& image);

@@ -158,18 +158,20 @@ Shader loadShader(std::string_view name)
     return shader;
 }
 
-ComputeProgram::ComputeProgram(Context& context, const Shader& shader, const SpecValues& values)
-    : context_(context), name_(shader.name), bindings_(shader.bindings), pushConstantSize_(shader.pushConstantSize),
-      localSize_(shader.localSize)
-{
-    if (shader.stage != VK_SHADER_STAGE_COMPUTE_BIT)
-        fail("shader " + shader.name + " is not a compute shader");
-    const DeviceInfo& info = context.info();
-    VkDevice device = context.device();
+// The specialization constants a pipeline gets: SUBGROUP_SIZE from the
+// device, the rest by name from `values`; a workgroup size that is a constant
+// always gets a value, so the pipeline runs at the size the GLSL declares as
+// the constant's default.
+struct Specialization {
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<uint32_t> data;
+    std::array<uint32_t, 3> localSize{1, 1, 1};
+};
 
-    // Specialization: SUBGROUP_SIZE from the device, the rest by name from
-    // `values`; a workgroup size that is a constant always gets a value, so the
-    // pipeline runs at the size the GLSL declares as the constant's default.
+namespace {
+
+Specialization specialize(const Shader& shader, const SpecValues& values, const DeviceInfo& info)
+{
     std::map<uint32_t, uint32_t> constantValues;
     for (const SpecConstant& constant : shader.specConstants)
         if (constant.name == "SUBGROUP_SIZE")
@@ -181,26 +183,49 @@ ComputeProgram::ComputeProgram(Context& context, const Shader& shader, const Spe
             fail("shader " + shader.name + " has no specialization constant named " + name + " (engine bug)");
         constantValues[it->constantId] = value;
     }
+    Specialization result;
+    result.localSize = shader.localSize;
     for (unsigned axis = 0; axis < 3; ++axis) {
         if (shader.localSizeConstantIds[axis] < 0)
             continue;
         uint32_t id = uint32_t(shader.localSizeConstantIds[axis]);
         constantValues.try_emplace(id, shader.localSize[axis]);
-        localSize_[axis] = constantValues[id];
+        result.localSize[axis] = constantValues[id];
     }
-    std::vector<VkSpecializationMapEntry> entries;
-    std::vector<uint32_t> data;
     for (auto [id, value] : constantValues) {
-        entries.push_back({id, uint32_t(data.size() * sizeof(uint32_t)), sizeof(uint32_t)});
-        data.push_back(value);
+        result.entries.push_back({id, uint32_t(result.data.size() * sizeof(uint32_t)), sizeof(uint32_t)});
+        result.data.push_back(value);
     }
-    uint32_t invocations = localSize_[0] * localSize_[1] * localSize_[2];
+    uint32_t invocations = result.localSize[0] * result.localSize[1] * result.localSize[2];
     if (invocations > info.maxWorkgroupInvocations())
         fail("shader " + shader.name + " asks for workgroups of " + std::to_string(invocations) +
              " invocations; " + info.name + " allows " + std::to_string(info.maxWorkgroupInvocations()) +
-             " at subgroup size " + std::to_string(info.subgroupSize) + " (engine bug: size workgroups by "
-             "DeviceInfo::maxWorkgroupInvocations)");
+             " at subgroup size " + std::to_string(info.subgroupSize) +
+             " (engine bug: size workgroups by DeviceInfo::maxWorkgroupInvocations)");
+    return result;
+}
 
+} // namespace
+
+ComputeProgram::ComputeProgram(Context& context, const Shader& shader, const SpecValues& values)
+    : context_(context), name_(shader.name), bindings_(shader.bindings), pushConstantSize_(shader.pushConstantSize)
+{
+    if (shader.stage != VK_SHADER_STAGE_COMPUTE_BIT)
+        fail("shader " + shader.name + " is not a compute shader");
+    Specialization specialization = specialize(shader, values, context.info());
+    localSize_ = specialization.localSize;
+    try {
+        createLayouts();
+        createPipeline(shader, specialization);
+    } catch (...) {
+        destroy(); // a destructor does not run for a constructor that throws
+        throw;
+    }
+}
+
+void ComputeProgram::createLayouts()
+{
+    VkDevice device = context_.device();
     std::vector<VkDescriptorSetLayoutBinding> layoutBindings;
     std::vector<VkDescriptorUpdateTemplateEntry> templateEntries;
     for (const ShaderBinding& binding : bindings_) {
@@ -232,38 +257,42 @@ ComputeProgram::ComputeProgram(Context& context, const Shader& shader, const Spe
         templateInfo.set = 0;
         VK_CHECK(vkCreateDescriptorUpdateTemplate(device, &templateInfo, nullptr, &updateTemplate_));
     }
+}
+
+void ComputeProgram::createPipeline(const Shader& shader, const Specialization& specialization)
+{
+    const DeviceInfo& info = context_.info();
+    VkDevice device = context_.device();
+    VkSpecializationInfo specializationInfo{uint32_t(specialization.entries.size()), specialization.entries.data(),
+                                            specialization.data.size() * sizeof(uint32_t),
+                                            specialization.data.data()};
+    // Every usable device can fix the subgroup size (Context checks it), so
+    // gl_SubgroupSize always equals the SUBGROUP_SIZE the shader was given.
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    requiredSize.requiredSubgroupSize = info.subgroupSize;
+    VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &requiredSize};
+    if (info.computeFullSubgroups && localSize_[0] % info.subgroupSize == 0)
+        stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    stage.pName = "main";
+    stage.pSpecializationInfo = &specializationInfo;
 
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     moduleInfo.codeSize = shader.spirv.size_bytes();
     moduleInfo.pCode = shader.spirv.data();
-    VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), data.size() * sizeof(uint32_t),
-                                        data.data()};
-
-    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
-        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
-    requiredSize.requiredSubgroupSize = info.subgroupSize;
-    VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    if (info.subgroupSizeControl) {
-        stage.pNext = &requiredSize;
-        if (info.computeFullSubgroups && localSize_[0] % info.subgroupSize == 0)
-            stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
-    }
-    stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    stage.pName = "main";
-    stage.pSpecializationInfo = &specialization;
-
-    VkShaderModule module = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &module));
-    stage.module = module;
+    VK_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &stage.module));
     VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     pipelineInfo.stage = stage;
     pipelineInfo.layout = layout_;
-    VkResult result = vkCreateComputePipelines(device, context.pipelineCache(), 1, &pipelineInfo, nullptr, &pipeline_);
-    vkDestroyShaderModule(device, module, nullptr);
+    VkResult result = vkCreateComputePipelines(device, context_.pipelineCache(), 1, &pipelineInfo, nullptr, &pipeline_);
+    vkDestroyShaderModule(device, stage.module, nullptr);
     VK_CHECK(result);
 }
 
-ComputeProgram::~ComputeProgram()
+ComputeProgram::~ComputeProgram() { destroy(); }
+
+void ComputeProgram::destroy() noexcept
 {
     VkDevice device = context_.device();
     vkDestroyPipeline(device, pipeline_, nullptr);

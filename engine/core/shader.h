@@ -65,6 +65,8 @@ struct DescriptorInfo {
     DescriptorInfo(VkSampler sampler, VkImageView view, VkImageLayout layout) : image{sampler, view, layout} {}
 };
 
+struct Specialization; // shader.cpp
+
 class ComputeProgram {
 public:
     ComputeProgram(Context& context, const Shader& shader, const SpecValues& values = {});
@@ -72,10 +74,7 @@ public:
     ComputeProgram(const ComputeProgram&) = delete;
     ComputeProgram& operator=(const ComputeProgram&) = delete;
 
-    VkPipeline pipeline() const { return pipeline_; }
-    VkPipelineLayout layout() const { return layout_; }
     const std::array<uint32_t, 3>& localSize() const { return localSize_; } // after specialization
-    uint32_t bindingCount() const { return uint32_t(bindings_.size()); }
 
     // Binds the pipeline, pushes one descriptor per binding (in binding order)
     // and the push constants (their size must match the shader's).
@@ -84,6 +83,10 @@ public:
     void dispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y = 1, uint32_t z = 1) const;
 
 private:
+    void createLayouts();
+    void createPipeline(const Shader& shader, const Specialization& specialization);
+    void destroy() noexcept;
+
     Context& context_;
     std::string name_;
     std::vector<ShaderBinding> bindings_;

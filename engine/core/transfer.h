@@ -1,9 +1,12 @@
 #pragma once
 // Moving data between the CPU and device-local resources through staging
 // buffers. Each call submits and waits: these are for set-up and read-back
-// outside a frame, never inside one.
+// outside a frame, never inside one. Uploads go through one staging buffer of
+// at most kStagingBytes, reused chunk after chunk, so a volume of many GiB
+// never needs as much host-visible memory again.
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include <volk.h>
@@ -13,6 +16,8 @@ namespace isoscope {
 class Context;
 struct Buffer;
 struct Image;
+
+constexpr size_t kStagingBytes = size_t(64) << 20;
 
 void uploadToBuffer(Context& context, const Buffer& destination, const void* data, size_t bytes,
                     VkDeviceSize offset = 0);
@@ -30,8 +35,15 @@ std::vector<T> downloadBufferAs(Context& context, const Buffer& source, size_t c
     return result;
 }
 
-// Uploads tightly packed texels (x fastest) to the whole image and leaves it
-// in `finalLayout`, visible to every later command.
+// Writes z-slices [firstSlice, firstSlice + sliceCount) of an image, tightly
+// packed (x fastest), to `destination`.
+using SliceWriter = std::function<void(uint32_t firstSlice, uint32_t sliceCount, std::byte* destination)>;
+
+// Fills the whole image, slab of z-slices by slab, from `writeSlices` and
+// leaves it in `finalLayout`, visible to every later command.
+void uploadToImage(Context& context, Image& image, size_t texelBytes, const SliceWriter& writeSlices,
+                   VkImageLayout finalLayout);
+// The same from tightly packed texels; `bytes` must be the image's size.
 void uploadToImage(Context& context, Image& image, const void* data, size_t bytes, VkImageLayout finalLayout);
 
 } // namespace isoscope

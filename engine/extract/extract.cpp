@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "extract/cpu/marching_cubes.h"
 
 namespace isoscope {
@@ -28,10 +29,7 @@ ExtractionReport extractIsosurface(const Volume& volume, float iso, const Extrac
 {
     std::vector<std::string> methods = extractionMethods();
     if (std::find(methods.begin(), methods.end(), options.method) == methods.end()) {
-        std::string known;
-        for (const std::string& m : methods)
-            known += (known.empty() ? "" : ", ") + m;
-        fail("unknown extraction method '" + options.method + "': choose one of " + known);
+        fail("unknown extraction method '" + options.method + "': choose one of " + join(methods, ", "));
     }
     if (options.repeat == 0)
         fail("--repeat must be at least 1");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/mesh_file_support.h"
 #include "io/mesh_io.h"
 
 namespace isoscope {
@@ -167,8 +168,13 @@ PlyHeader parsePlyHeader(const std::string& text, const std::filesystem::path& p
             formatSeen = true;
         } else if (keyword == "element") {
             PlyElement element;
-            if (!(words >> element.name >> element.count))
+            std::string count;
+            if (!(words >> element.name >> count))
                 bad("expected 'element NAME COUNT'");
+            // from_chars, not >> into uint64_t: that reads "-1" as 2^64-1.
+            auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), element.count);
+            if (error != std::errc() || end != count.data() + count.size())
+                bad("the count '" + count + "' is not a number of items (0 or more)");
             header.elements.push_back(element);
         } else if (keyword == "property") {
             if (header.elements.empty())
@@ -196,6 +202,35 @@ PlyHeader parsePlyHeader(const std::string& text, const std::filesystem::path& p
         failFile(path, "the PLY header has no format line");
     header.dataOffset = position;
     return header;
+}
+
+// The fewest bytes one item of element can take in the file: binary, each
+// scalar at its size and each list at its count alone (no items); ascii, a
+// digit and a separator per property.
+uint64_t minimumItemBytes(const PlyElement& element, bool binary)
+{
+    uint64_t bytes = 0;
+    for (const PlyProperty& property : element.properties)
+        bytes += binary ? plyTypeSize(property.isList ? property.countType : property.type) : 2;
+    return bytes;
+}
+
+// Fails unless the element counts fit in the bytes after the header, so
+// that a corrupt or hostile count is never trusted with an allocation.
+void checkElementCounts(const PlyHeader& header, uint64_t dataBytes, const std::filesystem::path& path)
+{
+    uint64_t left = header.binary ? dataBytes : dataBytes + 1; // ascii: the last value needs no separator
+    for (const PlyElement& element : header.elements) {
+        uint64_t itemBytes = minimumItemBytes(element, header.binary);
+        if (itemBytes == 0)
+            continue; // nothing to read per item
+        if (element.count > left / itemBytes)
+            failFile(path, "the PLY header says " + std::to_string(element.count) + " " + element.name +
+                               " items of at least " + std::to_string(itemBytes) + " bytes each, but only " +
+                               std::to_string(dataBytes) + " bytes of data follow the header "
+                               "(truncated file or corrupt header)");
+        left -= element.count * itemBytes;
+    }
 }
 
 // Reads the values of the body one at a time, in either encoding.
@@ -275,6 +310,7 @@ Mesh readPly(const std::filesystem::path& path)
 {
     std::string text = readWholeFile(path);
     PlyHeader header = parsePlyHeader(text, path);
+    checkElementCounts(header, text.size() - header.dataOffset, path);
     PlyValues values(text, header.dataOffset, header.binary, path);
     Mesh mesh;
     Polygons polygons;
@@ -296,6 +332,8 @@ Mesh readPly(const std::filesystem::path& path)
                 mesh.normals.reserve(element.count);
         }
         std::vector<double> row(element.properties.size());
+        if (element.properties.empty())
+            continue; // items of nothing: no bytes to read, however many
         for (uint64_t item = 0; item < element.count; ++item) {
             for (size_t p = 0; p < element.properties.size(); ++p) {
                 const PlyProperty& property = element.properties[p];
@@ -397,14 +435,6 @@ Mesh readObj(const std::filesystem::path& path)
     if (normalsMatchVertices && normals.size() == mesh.positions.size())
         mesh.normals = std::move(normals);
     return mesh;
-}
-
-std::string lowerExtension(const std::filesystem::path& path)
-{
-    std::string extension = path.extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return extension;
 }
 
 } // namespace

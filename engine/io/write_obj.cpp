@@ -5,18 +5,15 @@
 #include <string>
 
 #include "core/error.h"
+#include "io/mesh_file_support.h"
 #include "io/mesh_io.h"
 
 namespace isoscope {
 
 void writeObj(const Mesh& mesh, const std::filesystem::path& path)
 {
-    if (mesh.faceSize != 3 && mesh.faceSize != 4)
-        fail("cannot write " + path.string() + ": faceSize is " + std::to_string(mesh.faceSize) + ", expected 3 or 4");
+    checkMeshForWriting(mesh, path);
     bool hasNormals = !mesh.normals.empty();
-    if (hasNormals && mesh.normals.size() != mesh.positions.size())
-        fail("cannot write " + path.string() + ": " + std::to_string(mesh.normals.size()) + " normals for " +
-             std::to_string(mesh.positions.size()) + " vertices");
 
     // stdio rather than iostreams: several times faster for millions of lines.
     std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.string().c_str(), "wb"), std::fclose);

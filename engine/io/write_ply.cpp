@@ -1,6 +1,4 @@
-#include <algorithm>
 #include <bit>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -8,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/mesh_file_support.h"
 #include "io/mesh_io.h"
 
 namespace isoscope {
@@ -23,24 +22,12 @@ void append(std::vector<char>& bytes, const T& value)
     bytes.insert(bytes.end(), raw, raw + sizeof(T));
 }
 
-std::string lowerExtension(const std::filesystem::path& path)
-{
-    std::string extension = path.extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return extension;
-}
-
 } // namespace
 
 void writePly(const Mesh& mesh, const std::filesystem::path& path)
 {
-    if (mesh.faceSize != 3 && mesh.faceSize != 4)
-        fail("cannot write " + path.string() + ": faceSize is " + std::to_string(mesh.faceSize) + ", expected 3 or 4");
+    checkMeshForWriting(mesh, path);
     bool hasNormals = !mesh.normals.empty();
-    if (hasNormals && mesh.normals.size() != mesh.positions.size())
-        fail("cannot write " + path.string() + ": " + std::to_string(mesh.normals.size()) + " normals for " +
-             std::to_string(mesh.positions.size()) + " vertices");
 
     std::string header = "ply\nformat binary_little_endian 1.0\ncomment written by isoscope\n";
     header += "element vertex " + std::to_string(mesh.positions.size()) + "\n";

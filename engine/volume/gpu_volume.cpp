@@ -44,6 +44,9 @@ ImageFormat chooseFormat(const Context& context, ScalarType type)
     return {VK_FORMAT_R32_SFLOAT, 1.0f};
 }
 
+// Shaders read 8- and 16-bit samples through 32-bit words: whole words.
+uint64_t storageBufferBytes(const Volume& volume) { return (volume.byteSize() + 3) & ~uint64_t(3); }
+
 std::string describe(const Volume& volume)
 {
     return "volume " + std::to_string(volume.dims[0]) + "×" + std::to_string(volume.dims[1]) + "×" +
@@ -65,15 +68,17 @@ void checkVolumeFitsDevice(const Context& context, const Volume& volume, GpuVolu
         needed += volume.sampleCount() * (format.format == VK_FORMAT_R32_SFLOAT ? 4 : scalarSize(volume.type));
     }
     if (usage.buffer) {
-        if (volume.byteSize() > info.maxStorageBufferRange)
-            fail(describe(volume) + " needs a storage buffer of " + formatBytes(volume.byteSize()) + "; " + info.name +
+        uint64_t bytes = storageBufferBytes(volume);
+        if (bytes > info.maxStorageBufferRange)
+            fail(describe(volume) + " needs a storage buffer of " + formatBytes(bytes) + "; " + info.name +
                  " binds at most " + formatBytes(info.maxStorageBufferRange) + ": crop or downsample it");
-        needed += volume.byteSize();
+        needed += bytes;
     }
-    uint64_t budget = context.allocator().deviceBudgetBytes();
-    if (needed > budget)
-        fail(describe(volume) + " needs " + formatBytes(needed) + ", device budget " + formatBytes(budget) + " on " +
-             info.name + ": crop or downsample it");
+    uint64_t available = context.allocator().availableDeviceBytes();
+    if (needed > available)
+        fail(describe(volume) + " needs " + formatBytes(needed) + ", device budget " +
+             formatBytes(context.allocator().deviceBudgetBytes()) + " with " + formatBytes(available) +
+             " available on " + info.name + ": crop or downsample it");
 }
 
 GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usage)
@@ -90,10 +95,13 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
         if (format.format == nativeFormat(volume.type).format) {
             uploadToImage(context, image_, volume.data.data(), volume.data.size(), VK_IMAGE_LAYOUT_GENERAL);
         } else {
-            std::vector<float> converted(volume.sampleCount());
-            for (uint64_t i = 0; i < converted.size(); ++i)
-                converted[i] = volume.valueAt(i);
-            uploadToImage(context, image_, converted.data(), converted.size() * sizeof(float), VK_IMAGE_LAYOUT_GENERAL);
+            const uint64_t sliceSamples = uint64_t(volume.dims[0]) * volume.dims[1];
+            auto convertSlices = [&](uint32_t firstSlice, uint32_t sliceCount, std::byte* destination) {
+                float* out = reinterpret_cast<float*>(destination);
+                for (uint64_t i = 0; i < sliceCount * sliceSamples; ++i)
+                    out[i] = volume.valueAt(firstSlice * sliceSamples + i);
+            };
+            uploadToImage(context, image_, sizeof(float), convertSlices, VK_IMAGE_LAYOUT_GENERAL);
         }
 
         VkSamplerCreateInfo samplerInfo{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
@@ -106,8 +114,7 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
         VK_CHECK(vkCreateSampler(context.device(), &samplerInfo, nullptr, &sampler_));
     }
     if (usage.buffer) {
-        // Rounded up to whole 32-bit words: shaders read 8- and 16-bit samples through uint words.
-        buffer_ = context.allocator().createBuffer((volume.byteSize() + 3) & ~uint64_t(3),
+        buffer_ = context.allocator().createBuffer(storageBufferBytes(volume),
                                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                    MemoryUsage::DeviceLocal, describe(volume) + " buffer");
         uploadToBuffer(context, buffer_, volume.data.data(), volume.data.size());

@@ -2,6 +2,7 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "volume/read_support.h"
 #include "volume/readers.h"
 #include "volume/synthetic.h"
@@ -12,7 +13,7 @@ namespace fs = std::filesystem;
 
 Volume readVolumeFile(const fs::path& path, const RawOptions& options)
 {
-    std::string extension = readsupport::lowercase(path.extension().string());
+    std::string extension = lowercase(path.extension().string());
     if (extension == ".raw")
         return readRaw(path, options);
     if (extension == ".nrrd" || extension == ".nhdr")
@@ -33,11 +34,10 @@ Volume loadVolume(std::string_view pathOrSpec, const RawOptions& options)
         return readVolumeFile(path, options);
     if (isSyntheticSpec(pathOrSpec))
         return makeSyntheticVolume(pathOrSpec);
-    std::string names;
-    for (const std::string& name : syntheticFieldNames())
-        names += (names.empty() ? "" : ", ") + name;
-    fail("'" + std::string(pathOrSpec) + "': no such file, and not a synthetic volume (NAME:N or NAME:NXxNYxNZ, NAME one of " +
-         names + ")");
+    std::string problem = error ? "cannot look at the file (" + error.message() + ")" : "no such file";
+    fail("'" + std::string(pathOrSpec) + "': " + problem +
+         ", and not a synthetic volume (NAME:N or NAME:NXxNYxNZ, NAME one of " +
+         join(syntheticFieldNames(), ", ") + ")");
 }
 
 } // namespace isoscope

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "volume/read_support.h"
 #include "volume/readers.h"
 
@@ -18,7 +19,7 @@ namespace {
 // Every spelling the NRRD format allows for the four supported types.
 std::optional<ScalarType> parseNrrdType(std::string_view text)
 {
-    std::string lower = lowercase(text);
+    std::string lower = lowercase(std::string(text));
     std::string name;
     for (std::string_view word : splitWords(lower)) // "unsigned  char" → "unsigned char"
         name += (name.empty() ? "" : " ") + std::string(word);
@@ -79,9 +80,9 @@ std::vector<std::vector<double>> parseVectors(const fs::path& path, std::string_
 }
 
 struct NrrdHeader {
-    std::map<std::string, std::string, std::less<>> fields; // lowercase name → value
-    uint64_t headerBytes = 0;                               // where attached data start
-    bool ended = false;                                     // a blank line closed the header
+    HeaderFields fields;      // lowercase name → value
+    uint64_t headerBytes = 0; // where attached data start
+    bool ended = false;       // a blank line closed the header
 };
 
 NrrdHeader parseHeader(const fs::path& path)
@@ -103,7 +104,7 @@ NrrdHeader parseHeader(const fs::path& path)
         size_t colon = line.find(':'); // the format says ": ", some writers omit the space
         if (colon == std::string_view::npos)
             failFile(path, "cannot read the header line '" + printable(line) + "' (expected 'field: value')");
-        std::string name = lowercase(trim(line.substr(0, colon)));
+        std::string name = lowercase(std::string(trim(line.substr(0, colon))));
         if (name == "datafile" || name == "data file")
             name = "data file";
         if (name == "byteskip")
@@ -116,24 +117,16 @@ NrrdHeader parseHeader(const fs::path& path)
     return header;
 }
 
-const std::string& requireField(const fs::path& path, const NrrdHeader& header, std::string_view name)
+// A field isoscope needs, named in errors as the format spells it ("sizes:").
+std::string_view requireNrrdField(const fs::path& path, const NrrdHeader& header, std::string_view name)
 {
-    auto found = header.fields.find(name);
-    if (found == header.fields.end())
-        failFile(path, "the header has no '" + std::string(name) + ":' field, which isoscope needs");
-    return found->second;
-}
-
-std::optional<std::string_view> optionalField(const NrrdHeader& header, std::string_view name)
-{
-    auto found = header.fields.find(name);
-    return found == header.fields.end() ? std::nullopt : std::optional<std::string_view>(found->second);
+    return requireField(path, header.fields, name, "'" + std::string(name) + ":'");
 }
 
 std::array<double, 3> spacingOf(const fs::path& path, const NrrdHeader& header)
 {
     std::array<double, 3> spacing{1.0, 1.0, 1.0};
-    if (auto directions = optionalField(header, "space directions")) {
+    if (auto directions = optionalField(header.fields, "space directions")) {
         std::vector<std::vector<double>> vectors = parseVectors(path, "space directions", *directions);
         if (vectors.size() != 3)
             failFile(path, "space directions has " + std::to_string(vectors.size()) + " vectors, expected 3");
@@ -146,7 +139,7 @@ std::array<double, 3> spacingOf(const fs::path& path, const NrrdHeader& header)
             spacing[axis] = vectors[axis].empty() ? 1.0 : std::sqrt(squared);
         }
         checkSpacing(path, "space directions", spacing);
-    } else if (auto spacings = optionalField(header, "spacings")) {
+    } else if (auto spacings = optionalField(header.fields, "spacings")) {
         std::vector<std::string_view> words = splitWords(*spacings);
         if (words.size() != 3)
             failFile(path, "spacings has " + std::to_string(words.size()) + " values, expected 3");
@@ -161,7 +154,7 @@ std::array<double, 3> spacingOf(const fs::path& path, const NrrdHeader& header)
 
 std::array<double, 3> originOf(const fs::path& path, const NrrdHeader& header)
 {
-    auto text = optionalField(header, "space origin");
+    auto text = optionalField(header.fields, "space origin");
     if (!text)
         return {0.0, 0.0, 0.0};
     std::vector<std::vector<double>> vectors = parseVectors(path, "space origin", *text);
@@ -170,18 +163,102 @@ std::array<double, 3> originOf(const fs::path& path, const NrrdHeader& header)
     return {vectors[0][0], vectors[0][1], vectors[0][2]};
 }
 
-// Bytes to step over at the start of a detached data file for `line skip`.
-uint64_t bytesOfLines(const fs::path& dataPath, int64_t lines)
+// Bytes to step over for `line skip`: `lines` lines from offset (the start
+// of the data file, or of the data after an attached header).
+uint64_t bytesOfLines(const fs::path& dataPath, uint64_t offset, int64_t lines)
 {
     std::ifstream file(dataPath, std::ios::binary);
+    if (!file)
+        failFile(dataPath, "cannot open for reading");
+    file.seekg(std::streamoff(offset));
     uint64_t bytes = 0;
     std::string line;
     for (int64_t i = 0; i < lines; ++i) {
         if (!std::getline(file, line))
-            failFile(dataPath, "line skip: the file has fewer than " + std::to_string(lines) + " lines");
+            failFile(dataPath, "line skip: the data have fewer than " + std::to_string(lines) + " lines");
         bytes += line.size() + 1;
     }
     return bytes;
+}
+
+// The grid and sample type the header describes.
+Volume describeGrid(const fs::path& path, const NrrdHeader& header)
+{
+    int64_t dimension = parseInteger(path, "dimension", requireNrrdField(path, header, "dimension"));
+    if (dimension != 3)
+        failFile(path, "dimension is " + std::to_string(dimension) + "; isoscope reads 3D scalar volumes only");
+
+    Volume volume;
+    std::string_view typeText = requireNrrdField(path, header, "type");
+    std::optional<ScalarType> type = parseNrrdType(typeText);
+    if (!type)
+        failFile(path, "type '" + printable(typeText) + "' is not supported; isoscope reads uchar, ushort, short and float "
+                                             "(convert with e.g. `unu convert -t float`)");
+    volume.type = *type;
+    volume.dims = parseDims(path, "sizes", splitWords(requireNrrdField(path, header, "sizes")));
+    volume.spacing = spacingOf(path, header);
+    volume.origin = originOf(path, header);
+    return volume;
+}
+
+// Where and how the samples are stored.
+struct NrrdEncoding {
+    bool gzip = false;
+    bool bigEndian = false;
+    fs::path dataPath;
+    uint64_t offset = 0;  // where the stored (maybe compressed) data start, line skip included
+    int64_t byteSkip = 0; // after offset; for gzip, in decompressed bytes (format spec)
+};
+
+NrrdEncoding describeEncoding(const fs::path& path, const NrrdHeader& header, ScalarType type)
+{
+    NrrdEncoding encoding;
+    std::string name = lowercase(std::string(requireNrrdField(path, header, "encoding")));
+    encoding.gzip = name == "gzip" || name == "gz";
+    if (name != "raw" && !encoding.gzip)
+        failFile(path, "encoding '" + printable(name) + "' is not supported; isoscope reads raw and gzip "
+                                             "(convert with `unu save -e raw`)");
+    if (scalarSize(type) > 1) {
+        std::string endian = lowercase(std::string(requireNrrdField(path, header, "endian")));
+        if (endian != "little" && endian != "big")
+            failFile(path, "endian '" + printable(endian) + "' must be little or big");
+        encoding.bigEndian = endian == "big";
+    }
+
+    encoding.dataPath = path;
+    encoding.offset = header.headerBytes;
+    if (auto dataFile = optionalField(header.fields, "data file")) {
+        encoding.dataPath = dataFileBeside(path, "data file", *dataFile);
+        encoding.offset = 0;
+    } else if (!header.ended) {
+        failFile(path, "the header does not end (no blank line before the data, within the first MiB)");
+    }
+    if (auto lineSkip = optionalField(header.fields, "line skip")) {
+        int64_t lines = parseInteger(path, "line skip", *lineSkip);
+        if (lines < 0)
+            failFile(path, "line skip must not be negative");
+        encoding.offset += bytesOfLines(encoding.dataPath, encoding.offset, lines);
+    }
+    if (auto skip = optionalField(header.fields, "byte skip"))
+        encoding.byteSkip = parseInteger(path, "byte skip", *skip);
+    if (encoding.byteSkip < -1 || (encoding.byteSkip == -1 && encoding.gzip))
+        failFile(path, "byte skip " + std::to_string(encoding.byteSkip) +
+                           " is not supported (-1 only with raw encoding)");
+    return encoding;
+}
+
+std::vector<std::byte> readSamples(const fs::path& path, const NrrdEncoding& encoding, uint64_t bytes)
+{
+    if (!encoding.gzip)
+        return readRawSamples(path, encoding.dataPath, encoding.offset, encoding.byteSkip, bytes,
+                              {"sizes", "type", "byte skip"});
+    uint64_t available = fileSize(encoding.dataPath);
+    uint64_t skip = uint64_t(encoding.byteSkip);
+    std::vector<std::byte> compressed =
+        readBytes(encoding.dataPath, encoding.offset, available - std::min(encoding.offset, available));
+    std::vector<std::byte> data = inflateExactly(encoding.dataPath, compressed, bytes + skip);
+    data.erase(data.begin(), data.begin() + std::ptrdiff_t(skip));
+    return data;
 }
 
 } // namespace
@@ -189,83 +266,11 @@ uint64_t bytesOfLines(const fs::path& dataPath, int64_t lines)
 Volume readNrrd(const fs::path& path)
 {
     NrrdHeader header = parseHeader(path);
-
-    int64_t dimension = parseInteger(path, "dimension", requireField(path, header, "dimension"));
-    if (dimension != 3)
-        failFile(path, "dimension is " + std::to_string(dimension) + "; isoscope reads 3D scalar volumes only");
-
-    Volume volume;
-    const std::string& typeText = requireField(path, header, "type");
-    std::optional<ScalarType> type = parseNrrdType(typeText);
-    if (!type)
-        failFile(path, "type '" + printable(typeText) + "' is not supported; isoscope reads uchar, ushort, short and float "
-                                             "(convert with e.g. `unu convert -t float`)");
-    volume.type = *type;
-    volume.dims = parseDims(path, "sizes", splitWords(requireField(path, header, "sizes")));
-    volume.spacing = spacingOf(path, header);
-    volume.origin = originOf(path, header);
+    Volume volume = describeGrid(path, header);
     uint64_t bytes = checkedByteSize(path, volume.dims, volume.type);
-
-    std::string encoding = lowercase(requireField(path, header, "encoding"));
-    bool gzip = encoding == "gzip" || encoding == "gz";
-    if (encoding != "raw" && !gzip)
-        failFile(path, "encoding '" + printable(encoding) + "' is not supported; isoscope reads raw and gzip "
-                                                 "(convert with `unu save -e raw`)");
-
-    bool bigEndian = false;
-    if (scalarSize(volume.type) > 1) {
-        std::string endian = lowercase(requireField(path, header, "endian"));
-        if (endian != "little" && endian != "big")
-            failFile(path, "endian '" + printable(endian) + "' must be little or big");
-        bigEndian = endian == "big";
-    }
-
-    fs::path dataPath = path;
-    uint64_t offset = header.headerBytes;
-    if (auto dataFile = optionalField(header, "data file")) {
-        if (dataFile->find(' ') != std::string_view::npos || *dataFile == "LIST")
-            failFile(path, "data file '" + printable(*dataFile) +
-                               "' names several files; isoscope reads one data file per volume");
-        dataPath = dataFileBeside(path, *dataFile);
-        if (!fs::exists(dataPath))
-            failFile(path, "its data file '" + dataPath.string() + "' is missing; keep it beside the header");
-        offset = 0;
-    } else if (!header.ended) {
-        failFile(path, "the header does not end (no blank line before the data, within the first MiB)");
-    }
-    if (auto lineSkip = optionalField(header, "line skip")) {
-        int64_t lines = parseInteger(path, "line skip", *lineSkip);
-        if (lines < 0)
-            failFile(path, "line skip must not be negative");
-        offset += bytesOfLines(dataPath, lines);
-    }
-    int64_t byteSkip = 0;
-    if (auto skip = optionalField(header, "byte skip"))
-        byteSkip = parseInteger(path, "byte skip", *skip);
-    if (byteSkip < -1 || (byteSkip == -1 && gzip))
-        failFile(path, "byte skip " + std::to_string(byteSkip) + " is not supported (-1 only with raw encoding)");
-
-    uint64_t available = fileSize(dataPath);
-    if (gzip) {
-        // For compressed data, byte skip counts decompressed bytes (format spec).
-        std::vector<std::byte> compressed = readBytes(dataPath, offset, available - std::min(offset, available));
-        std::vector<std::byte> data = inflateExactly(dataPath, compressed, bytes + uint64_t(byteSkip));
-        data.erase(data.begin(), data.begin() + byteSkip);
-        volume.data = std::move(data);
-    } else {
-        if (byteSkip == -1) // the data are the file's last bytes
-            offset = available >= bytes ? available - bytes : 0;
-        else
-            offset += uint64_t(byteSkip);
-        uint64_t remaining = available - std::min(offset, available);
-        if (remaining != bytes)
-            failFile(dataPath, "holds " + std::to_string(remaining) + " bytes of data but the header '" +
-                                   path.filename().string() + "' describes " + std::to_string(bytes) +
-                                   " (sizes × type size); " +
-                                   (remaining < bytes ? "the file is truncated" : "check sizes, type and byte skip"));
-        volume.data = readBytes(dataPath, offset, bytes);
-    }
-    toHostOrder(volume.data, volume.type, bigEndian);
+    NrrdEncoding encoding = describeEncoding(path, header, volume.type);
+    volume.data = readSamples(path, encoding, bytes);
+    toHostOrder(volume.data, volume.type, encoding.bigEndian);
     return finishVolume(std::move(volume), path);
 }
 

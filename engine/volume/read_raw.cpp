@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "volume/read_support.h"
 #include "volume/readers.h"
 
@@ -30,7 +31,7 @@ std::optional<NamedLayout> layoutFromName(const fs::path& path)
         start = end + 1;
     }
     for (size_t w = 0; w + 1 < words.size(); ++w) {
-        std::optional<ScalarType> type = parseScalarName(lowercase(words[w + 1]));
+        std::optional<ScalarType> type = parseScalarName(lowercase(std::string(words[w + 1])));
         std::string_view sizes = words[w];
         if (!type || std::count(sizes.begin(), sizes.end(), 'x') != 2 ||
             sizes.find_first_not_of("0123456789x") != std::string_view::npos)
@@ -52,7 +53,7 @@ Volume readRaw(const fs::path& path, const RawOptions& options)
     uint64_t size = fileSize(path);
     std::optional<NamedLayout> named = layoutFromName(path);
     if (!(options.dims || named) || !(options.type || named))
-        failFile(path, "a raw file does not say its sizes and type; give them (e.g. --dims 256x256x128 "
+        failFile(path, "a raw file does not say its sizes and type; give them (e.g. --dims 256 256 128 "
                        "--type uint8) or name the file like name_256x256x128_uint8.raw");
 
     Volume volume;

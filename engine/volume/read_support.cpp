@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace isoscope::readsupport {
 
@@ -24,6 +25,8 @@ uint64_t fileSize(const fs::path& path)
 {
     std::error_code error;
     fs::file_status status = fs::status(path, error);
+    if (error && status.type() != fs::file_type::not_found)
+        failFile(path, "cannot look at the file: " + error.message());
     if (!fs::exists(status))
         failFile(path, "no such file");
     if (fs::is_directory(status))
@@ -86,15 +89,6 @@ std::string_view trim(std::string_view text)
         return {};
     size_t last = text.find_last_not_of(" \t\r\n");
     return text.substr(first, last - first + 1);
-}
-
-std::string lowercase(std::string_view text)
-{
-    std::string lower(text);
-    for (char& c : lower)
-        if (c >= 'A' && c <= 'Z')
-            c = char(c - 'A' + 'a');
-    return lower;
 }
 
 std::string printable(std::string_view text)
@@ -267,10 +261,56 @@ void toHostOrder(std::vector<std::byte>& data, ScalarType type, bool fileIsBigEn
         std::reverse(data.begin() + i, data.begin() + i + size);
 }
 
-fs::path dataFileBeside(const fs::path& header, std::string_view name)
+std::optional<std::string_view> optionalField(const HeaderFields& fields, std::string_view name)
 {
+    auto found = fields.find(name);
+    return found == fields.end() ? std::nullopt : std::optional<std::string_view>(found->second);
+}
+
+std::string_view requireField(const fs::path& path, const HeaderFields& fields, std::string_view name,
+                              std::string_view spelling)
+{
+    auto value = optionalField(fields, name);
+    if (!value)
+        failFile(path, "the header has no " + std::string(spelling) + " field, which isoscope needs");
+    return *value;
+}
+
+fs::path dataFileBeside(const fs::path& header, std::string_view field, std::string_view name)
+{
+    if (name == "LIST" || name.find(' ') != std::string_view::npos)
+        failFile(header, std::string(field) + " '" + printable(name) +
+                             "' names several files; isoscope reads one data file per volume");
     fs::path file(name);
-    return file.is_absolute() ? file : header.parent_path() / file;
+    fs::path path = file.is_absolute() ? file : header.parent_path() / file;
+    std::error_code error;
+    bool exists = fs::exists(path, error); // the error_code form: a too-long name must not throw
+    if (error)
+        failFile(header, "cannot look at its data file '" + printable(path.string()) + "': " + error.message());
+    if (!exists)
+        failFile(header, "its data file '" + path.string() + "' is missing; keep it beside the header");
+    return path;
+}
+
+std::vector<std::byte> readRawSamples(const fs::path& header, const fs::path& dataPath, uint64_t offset, int64_t skip,
+                                      uint64_t bytes, const SizeFieldNames& names)
+{
+    uint64_t available = fileSize(dataPath);
+    if (skip == -1) // the data are the file's last bytes
+        offset = available >= bytes ? available - bytes : 0;
+    else if (skip >= 0)
+        offset += uint64_t(skip);
+    else
+        failFile(header, std::string(names.skip) + " " + std::to_string(skip) + " is not supported");
+    uint64_t remaining = available - std::min(offset, available);
+    if (remaining != bytes)
+        failFile(dataPath, "holds " + std::to_string(remaining) + " bytes of data but the header '" +
+                               header.filename().string() + "' describes " + std::to_string(bytes) + " (" +
+                               std::string(names.sizes) + " × " + std::string(names.type) + " size); " +
+                               (remaining < bytes ? "the file is truncated"
+                                                  : "check " + std::string(names.sizes) + ", " +
+                                                        std::string(names.type) + " and " + std::string(names.skip)));
+    return readBytes(dataPath, offset, bytes);
 }
 
 Volume finishVolume(Volume volume, const fs::path& path)

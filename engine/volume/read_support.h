@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,7 +44,6 @@ struct LineCursor {
 };
 
 std::string_view trim(std::string_view text);
-std::string lowercase(std::string_view text);
 // Text safe to quote in a message: at most 60 characters, control and
 // non-ASCII bytes (a binary file read as a header) shown as '?'.
 std::string printable(std::string_view text);
@@ -74,8 +75,33 @@ std::vector<std::byte> inflateExactly(const std::filesystem::path& path, std::sp
 // Swaps each sample to host order when the file's order differs.
 void toHostOrder(std::vector<std::byte>& data, ScalarType type, bool fileIsBigEndian);
 
-// The path relative to the header's folder, as NRRD and MetaImage specify.
-std::filesystem::path dataFileBeside(const std::filesystem::path& header, std::string_view name);
+// A header's "name: value" or "Name = Value" fields, by lowercase name.
+using HeaderFields = std::map<std::string, std::string, std::less<>>;
+
+std::optional<std::string_view> optionalField(const HeaderFields& fields, std::string_view name);
+// Fails, naming the field as the format spells it, when it is absent.
+std::string_view requireField(const std::filesystem::path& path, const HeaderFields& fields, std::string_view name,
+                              std::string_view spelling);
+
+// The data file a detached header names (NRRD `data file`, MetaImage
+// `ElementDataFile`), relative to the header's folder as both formats
+// specify. Fails for a list of files (LIST, or several names) and when the
+// file is missing or cannot be looked at.
+std::filesystem::path dataFileBeside(const std::filesystem::path& header, std::string_view field, std::string_view name);
+
+// How a format names its fields, for the message when the data do not fit.
+struct SizeFieldNames {
+    std::string_view sizes; // "sizes", "DimSize"
+    std::string_view type;  // "type", "ElementType"
+    std::string_view skip;  // "byte skip", "HeaderSize"
+};
+
+// `bytes` bytes of uncompressed samples from dataPath: `skip` bytes after
+// offset, or, for skip -1 (NRRD `byte skip`, MetaImage `HeaderSize`), the
+// file's last `bytes` bytes. Fails, naming the data file and the header,
+// unless exactly `bytes` bytes are left for the samples.
+std::vector<std::byte> readRawSamples(const std::filesystem::path& header, const std::filesystem::path& dataPath,
+                                      uint64_t offset, int64_t skip, uint64_t bytes, const SizeFieldNames& names);
 
 // Fills source and stats; the last step of every reader.
 Volume finishVolume(Volume volume, const std::filesystem::path& path);

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "volume/read_support.h"
 #include "volume/readers.h"
 
@@ -19,7 +20,7 @@ namespace {
 
 std::optional<ScalarType> parseVtkType(std::string_view name)
 {
-    std::string lower = lowercase(name);
+    std::string lower = lowercase(std::string(name));
     if (lower == "unsigned_char")
         return ScalarType::UInt8;
     if (lower == "unsigned_short")
@@ -55,7 +56,7 @@ VtkHeader parseHeader(const fs::path& path)
     std::string text = readHeaderText(path);
     LineCursor cursor{text};
     std::string_view line;
-    if (!cursor.next(line) || lowercase(line).find("# vtk datafile") != 0)
+    if (!cursor.next(line) || lowercase(std::string(line)).find("# vtk datafile") != 0)
         failFile(path, "not a VTK legacy file: the first line should be '# vtk DataFile Version ...'");
     if (!cursor.next(line)) // the title, free text
         failFile(path, "the header ends after the first line");
@@ -63,7 +64,7 @@ VtkHeader parseHeader(const fs::path& path)
     VtkHeader header;
     if (!nextContentLine(cursor, line))
         failFile(path, "the header ends before ASCII or BINARY");
-    std::string format = lowercase(trim(line));
+    std::string format = lowercase(std::string(trim(line)));
     if (format != "ascii" && format != "binary")
         failFile(path, "the third line is '" + printable(trim(line)) + "', expected ASCII or BINARY");
     header.binary = format == "binary";
@@ -71,15 +72,15 @@ VtkHeader parseHeader(const fs::path& path)
     if (!nextContentLine(cursor, line))
         failFile(path, "the header ends before DATASET");
     std::vector<std::string_view> words = splitWords(line);
-    if (words.size() != 2 || lowercase(words[0]) != "dataset")
+    if (words.size() != 2 || lowercase(std::string(words[0])) != "dataset")
         failFile(path, "expected 'DATASET STRUCTURED_POINTS', got '" + printable(trim(line)) + "'");
-    if (lowercase(words[1]) != "structured_points")
+    if (lowercase(std::string(words[1])) != "structured_points")
         failFile(path, "dataset " + printable(words[1]) +
                            " is not supported; isoscope reads STRUCTURED_POINTS (a regular grid) only");
 
     while (nextContentLine(cursor, line)) {
         words = splitWords(line);
-        std::string keyword = lowercase(words[0]);
+        std::string keyword = lowercase(std::string(words[0]));
         std::span<const std::string_view> values = std::span(words).subspan(1);
         if (keyword == "dimensions") {
             header.dims = parseDims(path, "DIMENSIONS", values);
@@ -109,7 +110,7 @@ VtkHeader parseHeader(const fs::path& path)
                                    " components per point; isoscope reads one");
             // LOOKUP_TABLE is optional before the values.
             LineCursor peek = cursor;
-            if (nextContentLine(peek, line) && lowercase(splitWords(line)[0]) == "lookup_table")
+            if (nextContentLine(peek, line) && lowercase(std::string(splitWords(line)[0])) == "lookup_table")
                 cursor = peek;
             header.dataOffset = cursor.offset;
             return header;

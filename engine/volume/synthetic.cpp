@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace isoscope {
 
@@ -67,10 +68,8 @@ FieldFunction findField(std::string_view name)
 
 std::string validForms()
 {
-    std::string names;
-    for (const Field& field : fields)
-        names += (names.empty() ? "" : ", ") + std::string(field.name);
-    return "valid forms are NAME:N (N³ samples) or NAME:NXxNYxNZ with every size at least 2, NAME one of " + names +
+    return "valid forms are NAME:N (N³ samples) or NAME:NXxNYxNZ with every size at least 2, NAME one of " +
+           join(syntheticFieldNames(), ", ") +
            " (e.g. cayley:64, torus:128x128x64)";
 }
 

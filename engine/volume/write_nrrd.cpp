@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdio>
 #include <fstream>
+#include <system_error>
 
 #include "core/error.h"
 
@@ -77,6 +78,17 @@ void writeFile(const fs::path& path, const std::string& text, const std::vector<
         fail("writing '" + path.string() + "' failed (disk full?)");
 }
 
+// Whether path names the file the volume was read from: writing the .raw of
+// an .nhdr must not overwrite its own input (a raw volume named like the
+// output). A synthetic spec or a file that does not exist yet is never the same.
+bool isSourceFile(const Volume& volume, const fs::path& path)
+{
+    if (volume.source.empty())
+        return false;
+    std::error_code error; // the error_code form: a missing file or a too-long name is "not the same"
+    return fs::equivalent(path, fs::path(volume.source), error) && !error;
+}
+
 } // namespace
 
 void writeNrrd(const Volume& volume, const fs::path& path)
@@ -89,6 +101,10 @@ void writeNrrd(const Volume& volume, const fs::path& path)
         writeFile(path, header(volume, ""), &volume.data);
     } else if (extension == ".nhdr") {
         fs::path dataPath = fs::path(path).replace_extension(".raw");
+        if (isSourceFile(volume, dataPath))
+            fail("cannot write '" + path.string() + "': its data file '" + dataPath.string() +
+                 "' is the volume's own source file and would be overwritten; write the .nhdr under another name, "
+                 "or as one .nrrd");
         writeFile(dataPath, "", &volume.data);
         writeFile(path, header(volume, dataPath.filename().string()), nullptr);
     } else {

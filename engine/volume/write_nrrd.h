@@ -11,7 +11,11 @@ namespace isoscope {
 // data in a `.raw` of the same stem beside it. Little-endian, raw encoding;
 // spacing and origin as `space directions` (diagonal) and `space origin`,
 // printed with 17 significant digits so readVolumeFile round-trips exactly.
-// Throws Error for another extension or when a file cannot be written.
+// An .nhdr's .raw replaces any file of that name, except the volume's own
+// source (volume.source, compared with std::filesystem::equivalent): writing
+// `scan.nhdr` from `scan.raw` is refused rather than overwriting its input.
+// Throws Error for another extension, for that case, or when a file cannot
+// be written.
 void writeNrrd(const Volume& volume, const std::filesystem::path& path);
 
 } // namespace isoscope

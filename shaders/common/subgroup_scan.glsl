@@ -6,9 +6,17 @@
 // Before including, declare the specialization constants SUBGROUP_SIZE and
 // WORKGROUP_SIZE and enable GL_KHR_shader_subgroup_arithmetic and
 // GL_KHR_shader_subgroup_basic. Every invocation of the workgroup must call
-// these functions (they contain barriers). Nothing assumes a subgroup size:
-// the second level loops over the subgroup sums in chunks of gl_SubgroupSize,
-// one chunk on NVIDIA/AMD, several on lavapipe's 4-wide subgroups.
+// these functions (they contain barriers).
+//
+// Subgroup size: SUBGROUP_SIZE only sizes the shared array; it is exact
+// because ComputeProgram requires the device's size for every pipeline. The
+// second level loops over the subgroup sums in chunks of gl_SubgroupSize: one
+// chunk on NVIDIA/AMD, several on lavapipe's 4-wide subgroups.
+//
+// Order: offsets follow (gl_SubgroupID, gl_SubgroupInvocationID). With full
+// subgroups in a 1D workgroup that is gl_LocalInvocationIndex order on every
+// driver tested, but the spec does not promise it; callers rely only on the
+// offsets being a packing of the counts (unique, gap-free, summing to total).
 
 shared uvec2 scanSubgroupSums[(WORKGROUP_SIZE + SUBGROUP_SIZE - 1) / SUBGROUP_SIZE];
 shared uvec2 scanWorkgroupTotal;

@@ -231,3 +231,44 @@ TEST_CASE("bad mesh files are errors that name the file and the problem", "[mesh
     writeText(badObj, "v 0 0 0\nv 1 0 0\nf 1 2 3\n");
     CHECK_THAT(errorOf([&] { readMesh(badObj); }), Catch::Contains("bad.obj") && Catch::Contains("line 3"));
 }
+
+TEST_CASE("PLY element counts that the file cannot hold are errors, not huge allocations", "[mesh]")
+{
+    const std::string vertexProperties = "property float x\nproperty float y\nproperty float z\n";
+
+    fs::path negative = tmpPath("negative_count.ply");
+    writeText(negative, "ply\nformat ascii 1.0\nelement vertex -1\n" + vertexProperties + "end_header\n0 0 0\n");
+    CHECK_THAT(errorOf([&] { readMesh(negative); }), Catch::Contains("negative_count.ply") && Catch::Contains("'-1'"));
+
+    // 10^12 vertices of 12 bytes would be 12 TB; the file holds 24 bytes.
+    fs::path huge = tmpPath("huge_count.ply");
+    writeText(huge, "ply\nformat binary_little_endian 1.0\nelement vertex 1000000000000\n" + vertexProperties +
+                        "end_header\n" + std::string(24, '\0'));
+    CHECK_THAT(errorOf([&] { readMesh(huge); }),
+               Catch::Contains("huge_count.ply") && Catch::Contains("1000000000000") && Catch::Contains("24 bytes"));
+
+    // Counts that overflow when multiplied by the record size.
+    fs::path overflow = tmpPath("overflow_count.ply");
+    writeText(overflow, "ply\nformat binary_little_endian 1.0\nelement vertex 18446744073709551615\n" +
+                            vertexProperties + "end_header\n");
+    CHECK_THAT(errorOf([&] { readMesh(overflow); }), Catch::Contains("overflow_count.ply"));
+
+    fs::path ascii = tmpPath("ascii_count.ply");
+    writeText(ascii, "ply\nformat ascii 1.0\nelement vertex 1000000\n" + vertexProperties + "end_header\n0 0 0\n");
+    CHECK_THAT(errorOf([&] { readMesh(ascii); }), Catch::Contains("ascii_count.ply") && Catch::Contains("1000000"));
+
+    // Faces counted against what is left after the vertices: 3 vertices use all
+    // 36 bytes, so even one face (at least its 1-byte list count) does not fit.
+    fs::path faces = tmpPath("face_count.ply");
+    writeText(faces, "ply\nformat binary_little_endian 1.0\nelement vertex 3\n" + vertexProperties +
+                         "element face 1000000000\nproperty list uchar uint vertex_indices\nend_header\n" +
+                         std::string(36, '\0'));
+    CHECK_THAT(errorOf([&] { readMesh(faces); }), Catch::Contains("face_count.ply") && Catch::Contains("face"));
+
+    // The smallest ascii file that holds its counts still reads.
+    fs::path tight = tmpPath("tight.ply");
+    writeText(tight, "ply\nformat ascii 1.0\nelement vertex 1\n" + vertexProperties + "end_header\n1 2 3");
+    Mesh mesh = readMesh(tight);
+    REQUIRE(mesh.positions.size() == 1);
+    CHECK(mesh.positions[0] == glm::vec3(1, 2, 3));
+}

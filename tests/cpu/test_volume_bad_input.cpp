@@ -271,6 +271,27 @@ TEST_CASE("a missing data file is named, with the header", "[volume]")
     CHECK_THAT(message, Contains("orphan.mhd") && Contains("orphan_gone.raw") && Contains("missing"));
 }
 
+TEST_CASE("a data file name the file system refuses (too long) is an Error naming the header", "[volume]")
+{
+    // NAME_MAX is 255 on Linux: looking this name up fails with ENAMETOOLONG,
+    // which the throwing std::filesystem calls turn into filesystem_error.
+    std::string tooLong = std::string(300, 'a') + ".raw";
+
+    fs::path nhdr = tmpPath("long_name.nhdr");
+    writeFile(nhdr, nrrdHeader(goodNrrdFields) + "data file: " + tooLong + "\n");
+    std::string message = errorMessage([&] { readVolumeFile(nhdr); });
+    CHECK_THAT(message, Contains("long_name.nhdr") && Contains("data file"));
+
+    fs::path mhd = tmpPath("long_name.mhd");
+    writeFile(mhd, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nElementDataFile = " + tooLong + "\n");
+    message = errorMessage([&] { readVolumeFile(mhd); });
+    CHECK_THAT(message, Contains("long_name.mhd") && Contains("data file"));
+
+    fs::path direct = tmpPath("unused").parent_path() / (std::string(300, 'b') + ".nrrd"); // tmpPath would remove it
+    message = errorMessage([&] { readVolumeFile(direct); });
+    CHECK_THAT(message, Contains("bbbb.nrrd"));
+}
+
 TEST_CASE("files that are not what their extension says are refused", "[volume]")
 {
     fs::path nrrd = tmpPath("not_nrrd.nrrd");

@@ -159,6 +159,28 @@ TEST_CASE("NRRD byte skip and line skip step over a data file's own header", "[v
     requireSameVolume(readVolumeFile(path), expected);
 }
 
+TEST_CASE("NRRD line skip in an attached file counts lines after the header, not from the file's start", "[volume]")
+{
+    Volume expected = makeTestVolume(ScalarType::Int16);
+    std::string header = "NRRD0004\ntype: short\ndimension: 3\nsizes: " + sizes(expected.dims) +
+                         "\nspacings: " + numbers(expected.spacing) + "\nspace origin: " + vector(expected.origin) +
+                         "\nendian: little\nencoding: raw\n";
+    fs::path path = tmpPath("attached_line_skip.nrrd");
+    writeFile(path, header + "line skip: 2\n\nfirst line of the data's own header\nsecond\n",
+              encodeSamples(expected, false));
+    requireSameVolume(readVolumeFile(path), expected);
+
+    writeFile(path, header + "line skip: 1\nbyte skip: 3\n\na line\nxyz", encodeSamples(expected, false));
+    requireSameVolume(readVolumeFile(path), expected);
+
+    // gzip: line skip counts lines of the file, before the compressed data.
+    writeFile(path, "NRRD0004\ntype: short\ndimension: 3\nsizes: " + sizes(expected.dims) + "\nspacings: " +
+                        numbers(expected.spacing) + "\nspace origin: " + vector(expected.origin) +
+                        "\nendian: little\nencoding: gzip\nline skip: 1\n\nskipped\n",
+              compress(encodeSamples(expected, false), true));
+    requireSameVolume(readVolumeFile(path), expected);
+}
+
 TEST_CASE("NRRD gzip byte skip counts decompressed bytes", "[volume]")
 {
     Volume expected = makeTestVolume(ScalarType::Float32);
@@ -213,4 +235,31 @@ TEST_CASE("writeNrrd refuses other extensions, naming the file", "[volume]")
     Volume volume = makeTestVolume(ScalarType::UInt8);
     std::string message = errorMessage([&] { writeNrrd(volume, tmpPath("out.vti")); });
     CHECK_THAT(message, Catch::Contains("out.vti") && Catch::Contains(".nhdr"));
+}
+
+TEST_CASE("writeNrrd refuses an .nhdr whose .raw is the volume's own source file, and leaves it intact", "[volume]")
+{
+    Volume expected = makeTestVolume(ScalarType::UInt16);
+    fs::path raw = tmpPath("source_5x4x3_uint16.raw");
+    writeFile(raw, "", encodeSamples(expected, false));
+    Volume read = readVolumeFile(raw);
+    REQUIRE(read.source == raw.string());
+    read.spacing = {2.0, 2.0, 2.0}; // changed, so a rewrite would not be a no-op for the header
+
+    fs::path nhdr = fs::path(raw).replace_extension(".nhdr");
+    fs::remove(nhdr); // left by an earlier run
+    std::string message = errorMessage([&] { writeNrrd(read, nhdr); });
+    CHECK_THAT(message, Catch::Contains("source_5x4x3_uint16.raw") && Catch::Contains("source"));
+    CHECK_FALSE(fs::exists(nhdr));
+    CHECK(fs::file_size(raw) == expected.byteSize());
+
+    // Through another spelling of the same path, too.
+    fs::path dotted = raw.parent_path() / "." / nhdr.filename();
+    CHECK_THAT(errorMessage([&] { writeNrrd(read, dotted); }), Catch::Contains("source"));
+
+    // Another volume may replace a .raw of that name: only the source is protected.
+    Volume other = makeTestVolume(ScalarType::UInt16);
+    other.source = "cayley:8";
+    writeNrrd(other, nhdr);
+    requireSameVolume(readVolumeFile(nhdr), other);
 }

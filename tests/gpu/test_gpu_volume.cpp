@@ -151,3 +151,67 @@ TEST_CASE("a volume larger than the device can hold is refused with the numbers"
     REQUIRE_THROWS_WITH(GpuVolume(context, huge), Catch::Contains("largest 3D image"));
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
+
+TEST_CASE("a GPU volume image takes stores through its storage view and samples them back", "[gpu][volume]")
+{
+    Context& context = test::gpuContext();
+    if (!context.info().features.storageImageWriteWithoutFormat) {
+        WARN("skipped: " << context.info().name << " cannot store to images without a format qualifier");
+        return;
+    }
+    std::mt19937 random(11);
+    ComputeProgram store(context, loadShader("tests/volume_store"));
+    ComputeProgram probe(context, loadShader("tests/volume_probe"));
+    for (ScalarType type : {ScalarType::UInt8, ScalarType::UInt16, ScalarType::Int16, ScalarType::Float32}) {
+        INFO("type " << scalarName(type));
+        Volume volume = randomVolume(type, {9, 6, 5}, random);
+        GpuVolume gpu(context, volume, {true, true});
+        std::vector<float> points;
+        for (uint32_t z = 0; z < 5; ++z)
+            for (uint32_t y = 0; y < 6; ++y)
+                for (uint32_t x = 0; x < 9; ++x)
+                    points.insert(points.end(), {float(x), float(y), float(z), 0.0f});
+        uint32_t count = uint32_t(points.size() / 4);
+        Buffer pointBuffer = context.allocator().createBuffer(
+            points.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+            MemoryUsage::DeviceLocal, "points");
+        Buffer resultBuffer = context.allocator().createBuffer(
+            points.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+            MemoryUsage::DeviceLocal, "results");
+        uploadToBuffer(context, pointBuffer, points.data(), points.size() * 4);
+        struct {
+            uint32_t dims[4];
+            float valueScale;
+        } storeParameters{{9, 6, 5, 0}, gpu.valueScale()};
+        struct {
+            uint32_t dims[4];
+            float valueScale;
+            uint32_t count;
+        } probeParameters{{9, 6, 5, uint32_t(type)}, gpu.valueScale(), count};
+        context.submitAndWait([&](VkCommandBuffer cmd) {
+            store.bind(cmd, {DescriptorInfo(VK_NULL_HANDLE, gpu.image().view, VK_IMAGE_LAYOUT_GENERAL)},
+                       &storeParameters, sizeof(storeParameters));
+            store.dispatch(cmd, groupCount(9, 4), groupCount(6, 4), groupCount(5, 4));
+            VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+            barrier.srcStageMask = barrier.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+            barrier.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+            barrier.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+            VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+            dependency.memoryBarrierCount = 1;
+            dependency.pMemoryBarriers = &barrier;
+            vkCmdPipelineBarrier2(cmd, &dependency);
+            probe.bind(cmd,
+                       {DescriptorInfo(gpu.linearSampler(), gpu.image().view, VK_IMAGE_LAYOUT_GENERAL),
+                        DescriptorInfo(gpu.buffer().buffer), DescriptorInfo(pointBuffer.buffer),
+                        DescriptorInfo(resultBuffer.buffer)},
+                       &probeParameters, sizeof(probeParameters));
+            probe.dispatch(cmd, groupCount(count, 64));
+        });
+        std::vector<float> results = downloadBufferAs<float>(context, resultBuffer, points.size());
+        for (uint32_t p = 0; p < count; ++p) {
+            float expected = points[4 * p] + 2 * points[4 * p + 1] + 3 * points[4 * p + 2];
+            REQUIRE(results[4 * p] == Approx(expected).margin(1e-3));
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}

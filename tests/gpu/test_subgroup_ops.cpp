@@ -116,11 +116,19 @@ TEST_CASE("subgroup reduce, scans, ballot, shuffle and workgroup scans match a C
                 REQUIRE(lanes.front().out[10] == inputs[lanes.front().index]);
             }
 
-            // Workgroup scans: exclusive prefix of (value, value & 7) within each workgroup.
+            // Workgroup scans: exclusive prefix of (value, value & 7) within each
+            // workgroup, in the (subgroup, lane) order the helper promises.
             for (uint32_t group = 0; group * workgroupSize < count; ++group) {
                 uint32_t begin = group * workgroupSize, end = std::min(count, begin + workgroupSize);
+                std::vector<uint32_t> order;
+                for (uint32_t i = begin; i < end; ++i)
+                    order.push_back(i);
+                std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+                    return std::pair(out[x * kWords + 1], out[x * kWords + 2]) <
+                           std::pair(out[y * kWords + 1], out[y * kWords + 2]);
+                });
                 uint32_t a = 0, b = 0;
-                for (uint32_t i = begin; i < end; ++i) {
+                for (uint32_t i : order) {
                     REQUIRE(out[i * kWords + 12] == a);
                     REQUIRE(out[i * kWords + 13] == b);
                     a += inputs[i];

@@ -39,7 +39,6 @@ it the debug CLI's two engine extractions (~2 s each) and reading their meshes.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -50,8 +49,8 @@ from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 from skimage.measure import marching_cubes
 
-BIN = os.environ.get("ISOSCOPE_BIN", "")
-DATASETS = os.environ.get("ISOSCOPE_DATASETS", "")
+from reference_common import BIN, DATASETS, check, failures, isoscope, read_nrrd, read_ply
+
 TMP_ROOT = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
 TMP = ""  # a directory of this run's own (main), so that runs side by side cannot overwrite each other's files
 
@@ -59,60 +58,6 @@ TMP = ""  # a directory of this run's own (main), so that runs side by side cann
 # interpolates with weights 1 / (FLT_EPSILON + |v - iso|) in double and stores
 # float32; we store float32 world coordinates: both are far inside 1e-4.
 TOLERANCE = 1e-4
-
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message, flush=True)
-    if not condition:
-        failures.append(message)
-
-
-def isoscope(*args):
-    result = subprocess.run([BIN, *args], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"isoscope {' '.join(args)} failed ({result.returncode}):\n{result.stderr}")
-    return result.stdout
-
-
-# ---- volumes as numpy arrays, indexed [z, y, x] ----
-
-NRRD_TYPES = {"float": "f4", "uchar": "u1", "unsigned char": "u1", "ushort": "u2", "unsigned short": "u2",
-              "short": "i2", "int16": "i2", "uint8": "u1", "uint16": "u2", "float32": "f4"}
-
-
-def read_nrrd(path):
-    """A raw-encoded NRRD (attached or detached): (array[z, y, x] as float32, spacing, origin), both x, y, z."""
-    with open(path, "rb") as f:
-        content = f.read()
-    # A detached header may end without the blank line.
-    header_end = content.index(b"\n\n") + 2 if b"\n\n" in content else len(content)
-    fields = {}
-    for line in content[:header_end].decode().splitlines()[1:]:
-        if line and not line.startswith("#") and ":" in line:
-            key, value = line.split(":", 1)
-            fields[key.strip()] = value.strip()
-    assert fields.get("encoding", "raw") == "raw", f"{path}: only raw NRRD is read here"
-    sizes = [int(s) for s in fields["sizes"].split()]
-    endian = "<" if fields.get("endian", "little") == "little" else ">"
-    dtype = np.dtype(endian + NRRD_TYPES[fields["type"]])
-    if "data file" in fields:
-        with open(os.path.join(os.path.dirname(path), fields["data file"]), "rb") as f:
-            raw = f.read()
-        raw = raw[len(raw) - dtype.itemsize * int(np.prod(sizes)):]
-    else:
-        raw = content[header_end:]
-    data = np.frombuffer(raw, dtype=dtype, count=int(np.prod(sizes))).reshape(sizes[::-1]).astype(np.float32)
-    if "spacings" in fields:
-        spacing = [float(s) for s in fields["spacings"].split()]
-    else:
-        vectors = [[float(c) for c in v.strip("()").split(",")] for v in fields["space directions"].split()]
-        spacing = [float(np.linalg.norm(v)) for v in vectors]
-    origin = [0.0, 0.0, 0.0]
-    if "space origin" in fields:
-        origin = [float(c) for c in fields["space origin"].strip("()").split(",")]
-    return data, spacing, origin
 
 
 # ---- our side ----
@@ -124,19 +69,8 @@ def our_extract(volume, iso, name):
     isoscope("extract", volume, "--iso", repr(float(iso)), "--method", "cpu", "-o", mesh, "--stats", stats_path)
     with open(stats_path) as f:
         stats = json.load(f)
-    with open(mesh, "rb") as f:
-        content = f.read()
-    end = content.index(b"end_header\n") + len(b"end_header\n")
-    header = content[:end].decode()
-    assert "binary_little_endian" in header and "property list uchar uint" in header, f"{mesh}: unexpected PLY"
-    vertices = int(header.split("element vertex ")[1].split()[0])
-    faces = int(header.split("element face ")[1].split()[0])
-    floats = header.split("element face")[0].count("property float")
-    positions = np.frombuffer(content, dtype="<f4", count=vertices * floats, offset=end).reshape(vertices, floats)
-    face_records = np.frombuffer(content, dtype=np.dtype([("n", "u1"), ("i", "<u4", 3)]), count=faces,
-                                 offset=end + 4 * vertices * floats)
-    assert np.all(face_records["n"] == 3), f"{mesh}: a face that is not a triangle"
-    return stats, positions[:, :3].astype(np.float64), face_records["i"].astype(np.int64)
+    positions, triangles = read_ply(mesh)
+    return stats, positions.astype(np.float64), triangles
 
 
 # ---- skimage's side ----

@@ -19,7 +19,6 @@ Exit 77 (skipped) when the CLI has not been built.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,67 +27,15 @@ import numpy as np
 import vtk
 from vtk.util import numpy_support
 
-BIN = os.environ.get("ISOSCOPE_BIN", "")
-DATASETS = os.environ.get("ISOSCOPE_DATASETS", "")
+from reference_common import BIN, DATASETS, check, failures, isoscope, read_nrrd, read_ply
+
 # A folder of this run's own, so concurrent runs never read each other's files.
 _base = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
 os.makedirs(_base, exist_ok=True)
 TMP = tempfile.mkdtemp(prefix="cpu_reference_vs_vtk-", dir=_base)
 
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message, flush=True)
-    if not condition:
-        failures.append(message)
-
-
-def isoscope(*args):
-    result = subprocess.run([BIN, *args], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"isoscope {' '.join(args)} failed ({result.returncode}):\n{result.stderr}")
-    return result.stdout
-
 
 # ---- volumes as numpy arrays, indexed [z, y, x] ----
-
-NRRD_TYPES = {"float": "f4", "uchar": "u1", "unsigned char": "u1", "ushort": "u2", "unsigned short": "u2",
-              "short": "i2", "int16": "i2", "uint8": "u1", "uint16": "u2", "float32": "f4"}
-
-
-def read_nrrd(path):
-    """A raw-encoded NRRD (attached or detached): (array[z, y, x] as float32, spacing, origin)."""
-    with open(path, "rb") as f:
-        content = f.read()
-    # A detached header may end without the blank line.
-    header_end = content.index(b"\n\n") + 2 if b"\n\n" in content else len(content)
-    fields = {}
-    for line in content[:header_end].decode().splitlines()[1:]:
-        if line and not line.startswith("#") and ":" in line:
-            key, value = line.split(":", 1)
-            fields[key.strip()] = value.strip()
-    assert fields.get("encoding", "raw") == "raw", f"{path}: only raw NRRD is read here"
-    sizes = [int(s) for s in fields["sizes"].split()]
-    endian = "<" if fields.get("endian", "little") == "little" else ">"
-    dtype = np.dtype(endian + NRRD_TYPES[fields["type"]])
-    if "data file" in fields:
-        with open(os.path.join(os.path.dirname(path), fields["data file"]), "rb") as f:
-            raw = f.read()
-        raw = raw[len(raw) - dtype.itemsize * int(np.prod(sizes)):]
-    else:
-        raw = content[header_end:]
-    data = np.frombuffer(raw, dtype=dtype, count=int(np.prod(sizes))).reshape(sizes[::-1]).astype(np.float32)
-    if "spacings" in fields:
-        spacing = [float(s) for s in fields["spacings"].split()]
-    else:
-        vectors = [[float(c) for c in v.strip("()").split(",")] for v in fields["space directions"].split()]
-        spacing = [float(np.linalg.norm(v)) for v in vectors]
-    origin = [0.0, 0.0, 0.0]
-    if "space origin" in fields:
-        origin = [float(c) for c in fields["space origin"].strip("()").split(",")]
-    return data, spacing, origin
-
 
 def write_nrrd(path, data, spacing=(1.0, 1.0, 1.0)):
     """An attached float32 or uint8 NRRD of array[z, y, x]."""
@@ -136,13 +83,8 @@ def our_extract(volume, iso, name):
 
 
 def read_ply_positions(path):
-    with open(path, "rb") as f:
-        content = f.read()
-    end = content.index(b"end_header\n") + len(b"end_header\n")
-    header = content[:end].decode()
-    vertices = int(header.split("element vertex ")[1].split()[0])
-    floats = header.split("element face")[0].count("property float")
-    return np.frombuffer(content, dtype="<f4", count=vertices * floats, offset=end).reshape(vertices, floats)[:, :3]
+    positions, _ = read_ply(path)
+    return positions
 
 
 def meshcheck(mesh):

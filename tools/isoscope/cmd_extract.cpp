@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "extract/extract.h"
 #include "io/mesh_io.h"
 #include "volume_options.h"
@@ -13,9 +14,7 @@ namespace isoscope::cli {
 
 Run addExtractCommand(CLI::App& app)
 {
-    std::string methods;
-    for (const std::string& m : extractionMethods())
-        methods += (methods.empty() ? "" : ", ") + m;
+    std::string methods = join(extractionMethods(), ", ");
     auto* command = app.add_subcommand("extract", "Extract an isosurface");
     auto args = addVolumeArguments(command);
     struct Options {
@@ -48,7 +47,7 @@ Run addExtractCommand(CLI::App& app)
             writeMesh(report.mesh, options->output);
         nlohmann::json stats = toJson(report, volume, iso);
         if (!options->stats.empty())
-            writeJson(stats.dump(2), options->stats == "-" ? "" : options->stats);
+            writeJson(stats, options->stats == "-" ? "" : options->stats);
         if (options->stats != "-")
             std::printf("%s: %llu vertices, %llu %s, %.3f ms %s\n", report.method.c_str(),
                         (unsigned long long)report.mesh.positions.size(), (unsigned long long)report.mesh.faceCount(),

@@ -40,7 +40,7 @@ Run addInfoCommand(CLI::App& app)
                                  {"validation", context.validationEnabled()},
                                  {"device", toJson(info)}};
         if (*json) {
-            writeJson(report.dump(2), "");
+            writeJson(report, "");
             return 0;
         }
         for (const PhysicalDeviceSummary& d : context.devices())

@@ -22,7 +22,7 @@ Run addMeshcheckCommand(CLI::App& app)
         Mesh mesh = readMesh(*path);
         nlohmann::json report = toJson(checkMesh(mesh));
         if (*json) {
-            writeJson(report.dump(2), "");
+            writeJson(report, "");
             return 0;
         }
         std::printf("%s\n", path->c_str());

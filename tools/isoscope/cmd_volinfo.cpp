@@ -28,7 +28,7 @@ Run addVolinfoCommand(CLI::App& app)
                                      {"mean", s.mean},
                                      {"non_finite", s.nonFinite},
                                      {"bytes", volume.byteSize()}};
-            writeJson(report.dump(2), "");
+            writeJson(report, "");
             return 0;
         }
         std::printf("%s\n  dims    %u x %u x %u %s (%llu bytes)\n  spacing %g %g %g\n  origin  %g %g %g\n"

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace isoscope::cli {
 
@@ -15,7 +16,8 @@ Run addConvertCommand(CLI::App& app);
 Run addExtractCommand(CLI::App& app);
 Run addMeshcheckCommand(CLI::App& app);
 
-// Prints JSON to stdout, or writes it to `path` when not empty.
-void writeJson(const std::string& text, const std::string& path);
+// Prints JSON to stdout, or writes it to `path` when not empty. Text that is
+// not UTF-8 (a file name, say) is written with replacement characters.
+void writeJson(const nlohmann::json& json, const std::string& path);
 
 } // namespace isoscope::cli

@@ -4,13 +4,16 @@
 #include <iostream>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.h"
 #include "core/error.h"
 
 namespace isoscope::cli {
 
-void writeJson(const std::string& text, const std::string& path)
+void writeJson(const nlohmann::json& json, const std::string& path)
 {
+    std::string text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     if (path.empty()) {
         std::cout << text << "\n";
         return;
@@ -61,6 +64,10 @@ int main(int argc, char** argv)
         return 1;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "isoscope: out of host memory: use a smaller volume\n");
+        return 1;
+    } catch (const std::exception& e) {
+        // Not an isoscope::Error: an engine bug, but still one line and exit 1, never an abort.
+        std::fprintf(stderr, "isoscope: internal error: %s (please report it)\n", e.what());
         return 1;
     }
     return 2;

@@ -1,6 +1,6 @@
 #include "volume_options.h"
 
-#include "core/error.h"
+#include "core/text.h"
 #include "volume/synthetic.h"
 
 namespace isoscope::cli {
@@ -8,16 +8,17 @@ namespace isoscope::cli {
 std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
 {
     auto args = std::make_shared<VolumeArguments>();
-    std::string synthetic;
-    for (const std::string& name : syntheticFieldNames())
-        synthetic += (synthetic.empty() ? "" : ", ") + name;
+    std::string synthetic = join(syntheticFieldNames(), ", ");
     command->add_option("VOLUME", args->volume,
                         "Volume file (.raw .nrrd .nhdr .mhd .mha .vtk) or synthetic field NAME:N or NAME:NXxNYxNZ (" +
                             synthetic + ")")
         ->required();
     command->add_option("--dims", args->dims, "Raw files: sizes X Y Z (else taken from a name like v_64x64x32_uint8.raw)")
         ->expected(3);
-    command->add_option("--type", args->type, "Raw files: uint8, uint16, int16 or float32");
+    command->add_option("--type", args->type, "Raw files: uint8, uint16, int16 or float32")
+        ->check([](const std::string& name) {
+            return parseScalarName(name) ? std::string() : "unknown type '" + name + "': use uint8, uint16, int16 or float32";
+        });
     command->add_option("--spacing", args->spacing, "Raw files: spacing X Y Z (default 1 1 1)")->expected(3);
     command->add_flag("--big-endian", args->bigEndian, "Raw files: samples are big-endian");
     command->add_option("--header-bytes", args->headerBytes, "Raw files: bytes to skip at the start");
@@ -29,11 +30,8 @@ Volume VolumeArguments::load() const
     RawOptions options;
     if (!dims.empty())
         options.dims = std::array<uint32_t, 3>{dims[0], dims[1], dims[2]};
-    if (!type.empty()) {
-        options.type = parseScalarName(type);
-        if (!options.type)
-            fail("unknown --type '" + type + "': use uint8, uint16, int16 or float32");
-    }
+    if (!type.empty())
+        options.type = parseScalarName(type); // checked when parsed
     if (!spacing.empty())
         options.spacing = std::array<double, 3>{spacing[0], spacing[1], spacing[2]};
     options.bigEndian = bigEndian;
