@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/barrier.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "core/memory.h"
@@ -14,15 +15,8 @@ namespace {
 // After a copy: make transfer writes visible to whatever runs next.
 void barrierAfterTransferWrite(VkCommandBuffer cmd)
 {
-    VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    barrier.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
-    barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    barrier.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    barrier.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
-    VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dependency.memoryBarrierCount = 1;
-    dependency.pMemoryBarriers = &barrier;
-    vkCmdPipelineBarrier2(cmd, &dependency);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
 }
 
 void checkRange(const Buffer& buffer, VkDeviceSize offset, VkDeviceSize bytes, const char* what)
@@ -69,24 +63,12 @@ std::vector<std::byte> downloadBuffer(Context& context, const Buffer& source, Vk
     Buffer staging = context.allocator().createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
                                                       "read-back buffer");
     context.submitAndWait([&](VkCommandBuffer cmd) {
-        VkMemoryBarrier2 before{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        before.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        before.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
-        before.dstStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
-        before.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-        VkMemoryBarrier2 after{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        after.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
-        after.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        after.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-        after.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-        VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dependency.memoryBarrierCount = 1;
-        dependency.pMemoryBarriers = &before;
-        vkCmdPipelineBarrier2(cmd, &dependency);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
         VkBufferCopy region{offset, 0, bytes};
         vkCmdCopyBuffer(cmd, source.buffer, staging.buffer, 1, &region);
-        dependency.pMemoryBarriers = &after;
-        vkCmdPipelineBarrier2(cmd, &dependency);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     });
     std::memcpy(result.data(), staging.mapped, bytes);
     return result;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/barrier.h"
 #include "core/context.h"
 #include "core/gpu_timer.h"
 #include "core/pipeline_cache.h"
@@ -65,13 +66,8 @@ TEST_CASE("GPU timestamps name each scope and fit inside the wall-clock time of 
         program.bind(cmd, {DescriptorInfo(in.buffer), DescriptorInfo(out.buffer)}, &count, 4);
         program.dispatch(cmd, groupCount(count, program.localSize()[0]));
         timer.end(cmd, first);
-        VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        barrier.srcStageMask = barrier.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-        barrier.srcAccessMask = barrier.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-        VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dependency.memoryBarrierCount = 1;
-        dependency.pMemoryBarriers = &barrier;
-        vkCmdPipelineBarrier2(cmd, &dependency);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         uint32_t second = timer.begin(cmd, "second");
         program.dispatch(cmd, groupCount(count, program.localSize()[0]));
         timer.end(cmd, second);

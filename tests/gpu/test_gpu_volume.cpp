@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <random>
 
+#include "core/barrier.h"
 #include "core/context.h"
 #include "core/shader.h"
 #include "core/transfer.h"
@@ -66,6 +68,50 @@ double trilinear(const Volume& v, double x, double y, double z)
     return result;
 }
 
+// Runs tests/volume_probe at `points` (x, y, z, 0 in voxels) after the
+// commands `before` records; per point: texel fetch, trilinear sample, buffer
+// read, 0.
+std::vector<float> probeVolume(Context& context, const ComputeProgram& probe, const GpuVolume& gpu,
+                               const std::vector<float>& points,
+                               const std::function<void(VkCommandBuffer)>& before = {})
+{
+    uint32_t count = uint32_t(points.size() / 4);
+    Buffer pointBuffer = context.allocator().createBuffer(
+        points.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        MemoryUsage::DeviceLocal, "points");
+    Buffer resultBuffer = context.allocator().createBuffer(
+        points.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+        MemoryUsage::DeviceLocal, "results");
+    uploadToBuffer(context, pointBuffer, points.data(), points.size() * 4);
+    std::array<uint32_t, 3> dims = gpu.dims();
+    struct {
+        uint32_t dims[4];
+        float valueScale;
+        uint32_t count;
+    } parameters{{dims[0], dims[1], dims[2], uint32_t(gpu.type())}, gpu.valueScale(), count};
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        if (before)
+            before(cmd);
+        probe.bind(cmd,
+                   {DescriptorInfo(gpu.linearSampler(), gpu.image().view, VK_IMAGE_LAYOUT_GENERAL),
+                    DescriptorInfo(gpu.buffer().buffer), DescriptorInfo(pointBuffer.buffer),
+                    DescriptorInfo(resultBuffer.buffer)},
+                   &parameters, sizeof(parameters));
+        probe.dispatch(cmd, groupCount(count, probe.localSize()[0]));
+    });
+    return downloadBufferAs<float>(context, resultBuffer, points.size());
+}
+
+std::vector<float> everyVoxel(std::array<uint32_t, 3> dims)
+{
+    std::vector<float> points;
+    for (uint32_t z = 0; z < dims[2]; ++z)
+        for (uint32_t y = 0; y < dims[1]; ++y)
+            for (uint32_t x = 0; x < dims[0]; ++x)
+                points.insert(points.end(), {float(x), float(y), float(z), 0.0f});
+    return points;
+}
+
 } // namespace
 
 TEST_CASE("a GPU volume returns the CPU's samples through its image and its buffer, for every scalar type",
@@ -79,38 +125,13 @@ TEST_CASE("a GPU volume returns the CPU's samples through its image and its buff
         Volume volume = randomVolume(type, {7, 5, 3}, random);
         GpuVolume gpu(context, volume, {true, true});
 
-        std::vector<float> points;
-        for (uint32_t z = 0; z < 3; ++z)
-            for (uint32_t y = 0; y < 5; ++y)
-                for (uint32_t x = 0; x < 7; ++x)
-                    points.insert(points.end(), {float(x), float(y), float(z), 0.0f});
+        std::vector<float> points = everyVoxel(volume.dims);
         uint32_t exactCount = uint32_t(points.size() / 4);
         for (int n = 0; n < 64; ++n) // fractional points for filtering
             points.insert(points.end(), {float(random() % 600) / 100.0f, float(random() % 400) / 100.0f,
                                          float(random() % 200) / 100.0f, 0.0f});
         uint32_t count = uint32_t(points.size() / 4);
-
-        Buffer pointBuffer = context.allocator().createBuffer(
-            points.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-            MemoryUsage::DeviceLocal, "points");
-        Buffer resultBuffer = context.allocator().createBuffer(
-            points.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-            MemoryUsage::DeviceLocal, "results");
-        uploadToBuffer(context, pointBuffer, points.data(), points.size() * 4);
-        struct {
-            uint32_t dims[4];
-            float valueScale;
-            uint32_t count;
-        } parameters{{7, 5, 3, uint32_t(type)}, gpu.valueScale(), count};
-        context.submitAndWait([&](VkCommandBuffer cmd) {
-            probe.bind(cmd,
-                       {DescriptorInfo(gpu.linearSampler(), gpu.image().view, VK_IMAGE_LAYOUT_GENERAL),
-                        DescriptorInfo(gpu.buffer().buffer), DescriptorInfo(pointBuffer.buffer),
-                        DescriptorInfo(resultBuffer.buffer)},
-                       &parameters, sizeof(parameters));
-            probe.dispatch(cmd, groupCount(count, 64));
-        });
-        std::vector<float> results = downloadBufferAs<float>(context, resultBuffer, points.size());
+        std::vector<float> results = probeVolume(context, probe, gpu, points);
 
         for (uint32_t p = 0; p < count; ++p) {
             float x = points[4 * p], y = points[4 * p + 1], z = points[4 * p + 2];
@@ -166,48 +187,19 @@ TEST_CASE("a GPU volume image takes stores through its storage view and samples 
         INFO("type " << scalarName(type));
         Volume volume = randomVolume(type, {9, 6, 5}, random);
         GpuVolume gpu(context, volume, {true, true});
-        std::vector<float> points;
-        for (uint32_t z = 0; z < 5; ++z)
-            for (uint32_t y = 0; y < 6; ++y)
-                for (uint32_t x = 0; x < 9; ++x)
-                    points.insert(points.end(), {float(x), float(y), float(z), 0.0f});
+        std::vector<float> points = everyVoxel(volume.dims);
         uint32_t count = uint32_t(points.size() / 4);
-        Buffer pointBuffer = context.allocator().createBuffer(
-            points.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-            MemoryUsage::DeviceLocal, "points");
-        Buffer resultBuffer = context.allocator().createBuffer(
-            points.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-            MemoryUsage::DeviceLocal, "results");
-        uploadToBuffer(context, pointBuffer, points.data(), points.size() * 4);
         struct {
             uint32_t dims[4];
             float valueScale;
         } storeParameters{{9, 6, 5, 0}, gpu.valueScale()};
-        struct {
-            uint32_t dims[4];
-            float valueScale;
-            uint32_t count;
-        } probeParameters{{9, 6, 5, uint32_t(type)}, gpu.valueScale(), count};
-        context.submitAndWait([&](VkCommandBuffer cmd) {
+        std::vector<float> results = probeVolume(context, probe, gpu, points, [&](VkCommandBuffer cmd) {
             store.bind(cmd, {DescriptorInfo(VK_NULL_HANDLE, gpu.image().view, VK_IMAGE_LAYOUT_GENERAL)},
                        &storeParameters, sizeof(storeParameters));
             store.dispatch(cmd, groupCount(9, 4), groupCount(6, 4), groupCount(5, 4));
-            VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-            barrier.srcStageMask = barrier.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-            barrier.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-            barrier.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
-            VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-            dependency.memoryBarrierCount = 1;
-            dependency.pMemoryBarriers = &barrier;
-            vkCmdPipelineBarrier2(cmd, &dependency);
-            probe.bind(cmd,
-                       {DescriptorInfo(gpu.linearSampler(), gpu.image().view, VK_IMAGE_LAYOUT_GENERAL),
-                        DescriptorInfo(gpu.buffer().buffer), DescriptorInfo(pointBuffer.buffer),
-                        DescriptorInfo(resultBuffer.buffer)},
-                       &probeParameters, sizeof(probeParameters));
-            probe.dispatch(cmd, groupCount(count, 64));
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
         });
-        std::vector<float> results = downloadBufferAs<float>(context, resultBuffer, points.size());
         for (uint32_t p = 0; p < count; ++p) {
             float expected = points[4 * p] + 2 * points[4 * p + 1] + 3 * points[4 * p + 2];
             REQUIRE(results[4 * p] == Approx(expected).margin(1e-3));
