@@ -19,6 +19,10 @@ def run(*args):
     return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=300)
 
 
+def run_env(extra, *args):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=300, env={**os.environ, **extra})
+
+
 def check(condition, what):
     print(("ok   " if condition else "FAIL ") + what)
     if not condition:
@@ -82,6 +86,18 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     if r.returncode == 0:
         device = json.loads(r.stdout)
         check(device["device"]["subgroup"]["size"] >= 1, "info --json reports the subgroup size")
+        check(device["validation"] is False, "validation is off unless asked for")
+        chosen = device["devices"][device["chosen"]]
+        # ISOSCOPE_DEVICE picks by index and by a part of the name (any case).
+        for selector in [str(chosen["index"]), chosen["name"].split()[0].upper()]:
+            r2 = run_env({"ISOSCOPE_DEVICE": selector}, "info", "--json")
+            check(r2.returncode == 0 and json.loads(r2.stdout)["chosen"] == chosen["index"],
+                  f"ISOSCOPE_DEVICE={selector} chooses device {chosen['index']}")
+        r2 = run_env({"ISOSCOPE_DEVICE": "no-such-gpu"}, "info")
+        check(r2.returncode == 1 and "no-such-gpu" in r2.stderr, f"an unknown ISOSCOPE_DEVICE is named: {r2.stderr.strip()!r}")
+        r2 = run_env({"ISOSCOPE_VALIDATION": "1"}, "info", "--json")
+        check(r2.returncode == 0 and json.loads(r2.stdout)["validation"] is True and "validation" not in r2.stderr,
+              "ISOSCOPE_VALIDATION=1 turns validation on, and `info` itself raises no message")
     else:
         check("Vulkan" in r.stderr, f"info without a device says so: {r.stderr.strip()!r}")
 
