@@ -85,3 +85,14 @@ def read_ply(path):
                                  offset=end + 4 * vertices * floats)
     assert np.all(face_records["n"] == 3), f"{path}: a face that is not a triangle"
     return positions[:, :3], face_records["i"].astype(np.int64)
+
+
+def single_cell_case(case):
+    """A 2×2×2 float32 volume ([z, y, x]) whose corners are 1 where bit c of `case` is set,
+    corner c = x + 2y + 4z as in engine/extract/case_table.h, else 0: at iso 0.5 it is
+    Marching Cubes case `case`."""
+    data = np.zeros((2, 2, 2), np.float32)
+    for corner in range(8):
+        if case >> corner & 1:
+            data[corner >> 2 & 1, corner >> 1 & 1, corner & 1] = 1.0
+    return data

@@ -49,7 +49,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 from skimage.measure import marching_cubes
 
-from reference_common import BIN, DATASETS, check, failures, isoscope, read_nrrd, read_ply
+from reference_common import BIN, DATASETS, check, failures, isoscope, read_nrrd, read_ply, single_cell_case
 
 TMP_ROOT = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
 TMP = ""  # a directory of this run's own (main), so that runs side by side cannot overwrite each other's files
@@ -130,10 +130,7 @@ def check_lorensen_table():
     """
     differ = []
     for case in range(256):
-        data = np.zeros((2, 2, 2), np.float32)
-        for corner in range(8):  # corner c = x + 2y + 4z
-            if case >> corner & 1:
-                data[corner >> 2 & 1, corner >> 1 & 1, corner & 1] = 1.0
+        data = single_cell_case(case)
         path = os.path.join(TMP, "case.nrrd")
         write_nrrd(path, data)
         stats, _, _ = our_extract(path, 0.5, "case")

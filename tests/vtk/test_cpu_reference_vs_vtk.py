@@ -27,7 +27,7 @@ import numpy as np
 import vtk
 from vtk.util import numpy_support
 
-from reference_common import BIN, DATASETS, check, failures, isoscope, read_nrrd, read_ply
+from reference_common import BIN, DATASETS, check, failures, isoscope, read_nrrd, read_ply, single_cell_case
 
 # A folder of this run's own, so concurrent runs never read each other's files.
 _base = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
@@ -177,10 +177,7 @@ def compare_with_vtk_marching_cubes(volume_path, iso, label, closed=None):
 def check_all_256_cases():
     counts = []
     for case in range(256):
-        data = np.zeros((2, 2, 2), np.float32)
-        for corner in range(8):  # corner c = x + 2y + 4z
-            if case >> corner & 1:
-                data[corner >> 2 & 1, corner >> 1 & 1, corner & 1] = 1.0
+        data = single_cell_case(case)
         path = os.path.join(TMP, "case.nrrd")
         write_nrrd(path, data)
         stats, _ = our_extract(path, 0.5, "case")
