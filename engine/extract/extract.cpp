@@ -7,11 +7,20 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "core/context.h"
 #include "extract/cpu/marching_cubes.h"
+#include "extract/gpu_extractor.h"
+#include "extract/gpu_methods.h"
 
 namespace isoscope {
 
-std::vector<std::string> extractionMethods() { return {"cpu"}; }
+std::vector<std::string> extractionMethods()
+{
+    std::vector<std::string> methods{"cpu"};
+    for (const GpuMethod& method : gpuMethods())
+        methods.push_back(method.name);
+    return methods;
+}
 
 double median(std::vector<double> values)
 {
@@ -25,7 +34,9 @@ double median(std::vector<double> values)
     return 0.5 * (upper + *std::max_element(values.begin(), values.begin() + middle));
 }
 
-ExtractionReport extractIsosurface(const Volume& volume, float iso, const ExtractOptions& options)
+namespace {
+
+void checkOptions(const ExtractOptions& options)
 {
     std::vector<std::string> methods = extractionMethods();
     if (std::find(methods.begin(), methods.end(), options.method) == methods.end()) {
@@ -33,7 +44,10 @@ ExtractionReport extractIsosurface(const Volume& volume, float iso, const Extrac
     }
     if (options.repeat == 0)
         fail("--repeat must be at least 1");
+}
 
+ExtractionReport extractOnCpu(const Volume& volume, float iso, const ExtractOptions& options)
+{
     ExtractionReport report;
     report.method = options.method;
     report.device = "cpu";
@@ -46,6 +60,25 @@ ExtractionReport extractIsosurface(const Volume& volume, float iso, const Extrac
     }
     report.cpuMs = median(times);
     return report;
+}
+
+} // namespace
+
+ExtractionReport extractIsosurface(const Volume& volume, float iso, const ExtractOptions& options)
+{
+    checkOptions(options);
+    if (options.method == "cpu")
+        return extractOnCpu(volume, iso, options);
+    Context context;
+    return runGpuExtraction(context, volume, iso, options);
+}
+
+ExtractionReport extractIsosurface(Context& context, const Volume& volume, float iso, const ExtractOptions& options)
+{
+    checkOptions(options);
+    if (options.method == "cpu")
+        return extractOnCpu(volume, iso, options);
+    return runGpuExtraction(context, volume, iso, options);
 }
 
 nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, float iso)

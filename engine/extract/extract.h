@@ -2,6 +2,7 @@
 // One entry point for every isosurface extraction method, and the report the
 // CLI's --stats JSON is made from. Methods: "cpu" (the reference, see
 // cpu/marching_cubes.h); the GPU methods join here as they land.
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,13 @@ namespace isoscope {
 struct ExtractOptions {
     std::string method = "cpu";
     uint32_t repeat = 1; // timings are medians over this many runs
+    uint32_t warmup = 0; // GPU methods: untimed runs before the timed ones
+    bool weld = true;    // GPU methods: one vertex per intersected grid edge; false keeps each method's duplicates
+    std::array<uint32_t, 3> blockSize{8, 4, 4}; // block method: voxels per block (the paper's default)
+    // block method, benchmarks: evaluate this synthetic field (e.g. "cayley") in
+    // the shader instead of reading a stored volume; the Volume gives its grid.
+    std::string analyticField;
+    uint64_t budgetBytes = 0; // scan method: device bytes it may use (0: the device's budget)
 };
 
 struct ExtractionReport {
@@ -30,12 +38,17 @@ struct ExtractionReport {
     uint64_t auxDeviceBytes = 0;            // device bytes beyond the input volume and output mesh
     uint64_t peakDeviceBytes = 0;
     uint32_t repeat = 1;
+    uint32_t overflowRetries = 0;           // GPU methods: extractions redone with larger buffers
 };
 
 std::vector<std::string> extractionMethods();
 
-// Throws Error for an unknown method, with the list of known ones.
+// Throws Error for an unknown method, with the list of known ones. GPU
+// methods run on `context`; the overload without one creates a context.
 ExtractionReport extractIsosurface(const Volume& volume, float iso, const ExtractOptions& options = {});
+class Context;
+ExtractionReport extractIsosurface(Context& context, const Volume& volume, float iso,
+                                   const ExtractOptions& options = {});
 
 nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, float iso);
 

@@ -1,0 +1,67 @@
+#pragma once
+// What every GPU extraction method implements, and the driver that runs one
+// outside a frame (CLI `extract` and `bench`, tests).
+//
+// An extractor is built once for a volume and records its passes into a
+// command buffer for any isovalue; it writes the mesh contract of gpu_mesh.h
+// (counts and draw arguments on the GPU). The driver adds the counter reset
+// before and finalize_mesh after, times every pass, and on overflow redoes the
+// extraction with buffers of the counted size.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <volk.h>
+
+#include "extract/extract.h"
+#include "extract/gpu_mesh.h"
+
+namespace isoscope {
+
+class Context;
+class GpuTimer;
+class GpuVolume;
+
+// Where an extractor reads the scalar field from.
+struct FieldSource {
+    const Volume* volume = nullptr;      // metadata (dims, spacing, origin, type); samples only for CPU-side needs
+    const GpuVolume* gpuVolume = nullptr; // the samples on the device
+};
+
+class GpuExtractor {
+public:
+    virtual ~GpuExtractor() = default;
+
+    virtual uint32_t faceSize() const { return 3; }
+
+    // Records the method's passes for `iso` into `cmd`, writing into `mesh`
+    // (whose counts were reset and made visible to compute shaders). Each
+    // pass is timed as a scope of `timer` when one is given. Passes write
+    // their own barriers until the render graph takes over that job; the last
+    // pass's writes are made visible by the caller's finalize barrier.
+    virtual void record(VkCommandBuffer cmd, float iso, const GpuMesh& mesh, GpuTimer* timer) = 0;
+
+    // Device bytes the method holds beyond the input volume and the output mesh.
+    virtual uint64_t auxiliaryBytes() const = 0;
+
+    // A first guess at the mesh size; the driver grows it on overflow.
+    virtual std::array<uint64_t, 2> estimateCapacity(float iso) const;
+
+protected:
+    explicit GpuExtractor(const Volume& volume) : dims_(volume.dims) {}
+    std::array<uint32_t, 3> dims_;
+};
+
+// Builds the extractor of a GPU method; throws Error for an unknown one.
+std::unique_ptr<GpuExtractor> createGpuExtractor(Context& context, const std::string& method, const FieldSource& field,
+                                                 const ExtractOptions& options);
+
+// Runs `options.warmup` untimed and `options.repeat` timed extractions of a
+// GPU method and reads the mesh back once: timings are GPU timestamps, medians
+// over the timed runs.
+ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float iso, const ExtractOptions& options);
+
+} // namespace isoscope

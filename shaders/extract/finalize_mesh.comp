@@ -1,0 +1,25 @@
+#version 460
+// Turns an extractor's counts into draw arguments on the GPU: the draw covers
+// the faces that were written, and `overflow` tells the host to redo the
+// extraction with larger buffers.
+#extension GL_GOOGLE_include_directive : require
+
+layout(local_size_x = 1) in;
+
+#define MESH_VERTICES_BINDING 0
+#define MESH_INDICES_BINDING 1
+#define MESH_COUNTERS_BINDING 2
+#include "mesh_output.glsl"
+
+layout(push_constant) uniform Push { uint faceSize; };
+
+void main()
+{
+    bool overflow = meshVertexCount > meshVertexCapacity || meshFaceCount > meshFaceCapacity;
+    drawIndexCount = faceSize * min(meshFaceCount, meshFaceCapacity);
+    drawInstanceCount = 1u;
+    drawFirstIndex = 0u;
+    drawVertexOffset = 0;
+    drawFirstInstance = 0u;
+    meshOverflow = overflow ? 1u : 0u;
+}
