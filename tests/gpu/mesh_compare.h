@@ -1,0 +1,32 @@
+#pragma once
+// Comparing a GPU extractor's mesh with the CPU reference's, as the issues
+// define "the same surface": the same faces, the same vertex positions (within
+// a tolerance in units of the voxel spacing), and for welded meshes the same
+// topology numbers.
+#include <cstdint>
+#include <string>
+
+#include "mesh/mesh.h"
+#include "mesh/mesh_check.h"
+#include "volume/volume.h"
+
+namespace isoscope::test {
+
+struct MeshComparison {
+    uint64_t candidateFaces = 0, referenceFaces = 0;
+    uint64_t candidateVertices = 0, referenceVertices = 0;
+    // Vertices of one mesh with no vertex of the other within the tolerance.
+    uint64_t unmatchedCandidateVertices = 0, unmatchedReferenceVertices = 0;
+    // Faces of the candidate, as triples of matched reference vertices (rotated
+    // to start at the smallest, so winding counts), that the reference lacks.
+    uint64_t facesNotInReference = 0;
+    double maxPositionError = 0.0; // in voxel spacings, over matched vertices
+    MeshReport candidate, reference;
+    std::string summary() const;
+};
+
+// `tolerance` is in units of the voxel spacing (per axis).
+MeshComparison compareMeshes(const Mesh& candidate, const Mesh& reference, const Volume& volume,
+                             double tolerance = 1e-5);
+
+} // namespace isoscope::test
