@@ -41,7 +41,7 @@ void recordExtraction(VkCommandBuffer cmd, GpuExtractor& extractor, const Comput
     timer.reset(cmd);
     uint32_t total = timer.begin(cmd, "total");
     recordResetCounters(cmd, mesh);
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
                   VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT,
                   VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     extractor.record(cmd, iso, mesh, &timer);
@@ -95,10 +95,15 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
         GpuMeshCounters counters = readCounters(context, mesh);
         if (!counters.overflow)
             break;
-        if (report.overflowRetries++ > 2)
+        if (report.overflowRetries++ > 3)
             fail("the " + options.method + " extraction overflowed its buffers again after growing them");
-        mesh = GpuMesh{}; // release before allocating the larger one
-        mesh = createGpuMesh(context, counters.vertexCount, counters.faceCount, extractor->faceSize());
+        bool grew = extractor->growAfterOverflow();
+        if (counters.vertexCount > mesh.vertexCapacity || counters.faceCount > mesh.faceCapacity) {
+            mesh = GpuMesh{}; // release before allocating the larger one
+            mesh = createGpuMesh(context, counters.vertexCount, counters.faceCount, extractor->faceSize());
+        } else if (!grew) {
+            fail("the " + options.method + " extraction reported an overflow that no buffer explains");
+        }
     }
 
     for (uint32_t run = 0; run < options.warmup; ++run)

@@ -50,6 +50,11 @@ public:
     // A first guess at the mesh size; the driver grows it on overflow.
     virtual std::array<uint64_t, 2> estimateCapacity(float iso) const;
 
+    // After an extraction that raised the mesh's overflow flag: grows the
+    // method's own work buffers if they were what overflowed (reading its
+    // counters back) and says whether it did. The mesh is the driver's job.
+    virtual bool growAfterOverflow() { return false; }
+
 protected:
     explicit GpuExtractor(const Volume& volume) : dims_(volume.dims) {}
     std::array<uint32_t, 3> dims_;

@@ -1,7 +1,7 @@
 #version 460
 // Turns an extractor's counts into draw arguments on the GPU: the draw covers
 // the faces that were written, and `overflow` tells the host to redo the
-// extraction with larger buffers.
+// extraction with larger buffers. The counters were reset before the passes.
 #extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x = 1) in;
@@ -21,5 +21,7 @@ void main()
     drawFirstIndex = 0u;
     drawVertexOffset = 0;
     drawFirstInstance = 0u;
-    meshOverflow = overflow ? 1u : 0u;
+    // A pass may have raised the flag already (a full work list, say).
+    if (overflow)
+        meshOverflow = 1u;
 }

@@ -1,0 +1,224 @@
+#include "extract/block/block_extractor.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "core/barrier.h"
+#include "core/context.h"
+#include "core/error.h"
+#include "core/gpu_timer.h"
+#include "core/shader.h"
+#include "core/transfer.h"
+#include "extract/case_table_gpu.h"
+#include "volume/gpu_volume.h"
+#include "volume/synthetic.h"
+
+namespace isoscope {
+
+namespace {
+
+// Matches `Parameters` in shaders/extract/block/block_common.glsl.
+struct BlockParameters {
+    int32_t dims[3];
+    float iso;
+    uint32_t blockCounts[3];
+    float valueScale;
+    float origin[3];
+    uint32_t roundValues;
+    float spacing[3];
+    uint32_t activeCapacity;
+};
+static_assert(sizeof(BlockParameters) == 64);
+
+struct State {
+    uint32_t activeCount;
+    VkDispatchIndirectCommand dispatch;
+};
+
+constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+
+void computeToCompute(VkCommandBuffer cmd)
+{
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+}
+
+class BlockExtractor final : public GpuExtractor {
+public:
+    BlockExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
+        : GpuExtractor(*field.volume), context_(context), weld_(options.weld), block_(options.blockSize)
+    {
+        const Volume& volume = *field.volume;
+        const DeviceInfo& info = context.info();
+        uint64_t cellsPerBlock = uint64_t(block_[0]) * block_[1] * block_[2];
+        if (block_[0] == 0 || block_[1] == 0 || block_[2] == 0 || cellsPerBlock > info.maxWorkgroupInvocations())
+            fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
+                 std::to_string(block_[2]) + " needs " + std::to_string(cellsPerBlock) +
+                 " invocations per workgroup; this device allows " + std::to_string(info.maxWorkgroupInvocations()) +
+                 " at its subgroup size: choose a smaller block");
+
+        if (!options.analyticField.empty()) {
+            if (options.analyticField != "cayley")
+                fail("the block method evaluates only 'cayley' in the shader, not '" + options.analyticField + "'");
+            Volume placeholder; // binds a valid image; the shader never reads it
+            placeholder.dims = {2, 2, 2};
+            placeholder.type = ScalarType::Float32;
+            placeholder.data.resize(8 * sizeof(float));
+            placeholder_ = std::make_unique<GpuVolume>(context, placeholder);
+        } else if (!field.gpuVolume) {
+            fail("the block method needs the volume on the GPU");
+        }
+        volume_ = placeholder_ ? placeholder_.get() : field.gpuVolume;
+
+        for (int i = 0; i < 3; ++i) {
+            parameters_.dims[i] = int32_t(volume.dims[i]);
+            parameters_.blockCounts[i] = (volume.dims[i] + block_[i] - 1) / block_[i];
+            parameters_.origin[i] = float(volume.origin[i]);
+            parameters_.spacing[i] = float(volume.spacing[i]);
+        }
+        blockCount_ = uint64_t(parameters_.blockCounts[0]) * parameters_.blockCounts[1] * parameters_.blockCounts[2];
+        parameters_.valueScale = volume_->valueScale();
+        parameters_.roundValues = placeholder_ == nullptr && volume.type != ScalarType::Float32 &&
+                                  volume_->valueScale() != 1.0f;
+
+        uint32_t field_ = placeholder_ ? 1 : 0;
+        uint32_t groupSize = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
+        if (groupSize < block_[0])
+            fail("block width " + std::to_string(block_[0]) + " exceeds the workgroup size " + std::to_string(groupSize));
+        SpecValues common = {{"BLOCK_X", block_[0]}, {"BLOCK_Y", block_[1]}, {"BLOCK_Z", block_[2]},
+                             {"FIELD", field_},      {"WELD", weld_ ? 1u : 0u}};
+        auto with = [&](uint32_t workgroupSize) {
+            SpecValues values = common;
+            values.emplace_back("WORKGROUP_SIZE", workgroupSize);
+            return values;
+        };
+        minMax_.emplace(context, loadShader("extract/block/min_max"), with(groupSize));
+        compact_.emplace(context, loadShader("extract/block/compact_blocks"), with(groupSize));
+        prepare_.emplace(context, loadShader("extract/block/prepare_dispatch"), with(1));
+        countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(uint32_t(cellsPerBlock)));
+        generate_.emplace(context, loadShader("extract/block/generate_triangles"), with(uint32_t(cellsPerBlock)));
+
+        Allocator& allocator = context.allocator();
+        blockMinMax_ = allocator.createBuffer(blockCount_ * 4, kStorage, MemoryUsage::DeviceLocal, "block value ranges");
+        blockSlot_ = allocator.createBuffer(weld_ ? blockCount_ * 4 : 4, kStorage, MemoryUsage::DeviceLocal,
+                                            "block list slots");
+        state_ = allocator.createBuffer(sizeof(State), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                        MemoryUsage::DeviceLocal, "active block count");
+        caseTable_ = uploadCaseTable(context);
+        // Smooth surfaces touch a small share of the blocks; a full list grows.
+        allocateList(std::max<uint64_t>(std::min<uint64_t>(blockCount_, 4096), blockCount_ / 8));
+    }
+
+    void record(VkCommandBuffer cmd, float iso, const GpuMesh& mesh, GpuTimer* timer) override
+    {
+        parameters_.iso = iso;
+        auto scope = [&](const char* name) { return timer ? timer->begin(cmd, name) : 0u; };
+        auto endScope = [&](uint32_t id) {
+            if (timer)
+                timer->end(cmd, id);
+        };
+        auto bind = [&](const ComputeProgram& program) {
+            program.bind(cmd,
+                         {{volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL},
+                          {blockMinMax_.buffer},
+                          {activeBlocks_.buffer},
+                          {blockSlot_.buffer},
+                          {state_.buffer},
+                          {slotVertices_.buffer},
+                          {caseTable_.buffer},
+                          {mesh.vertices.buffer},
+                          {mesh.indices.buffer},
+                          {mesh.counters.buffer}},
+                         &parameters_, sizeof(parameters_));
+        };
+
+        vkCmdFillBuffer(cmd, state_.buffer, 0, sizeof(uint32_t), 0);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+
+        uint32_t id = scope("min_max");
+        bind(*minMax_);
+        uint32_t runLength = (minMax_->localSize()[0] / block_[0]) * block_[0];
+        minMax_->dispatch(cmd, groupCount(parameters_.dims[0], runLength), parameters_.blockCounts[1],
+                          parameters_.blockCounts[2]);
+        endScope(id);
+        computeToCompute(cmd);
+
+        id = scope("compact_blocks");
+        bind(*compact_);
+        uint32_t groups = groupCount(blockCount_, compact_->localSize()[0]);
+        uint32_t groupsX = std::min(groups, context_.info().maxComputeWorkGroupCount[0]);
+        compact_->dispatch(cmd, groupsX, groupCount(groups, groupsX));
+        computeToCompute(cmd);
+        bind(*prepare_);
+        prepare_->dispatch(cmd, 1);
+        computeToCompute(cmd);
+        endScope(id);
+
+        if (weld_) {
+            id = scope("count_vertices");
+            bind(*countVertices_);
+            vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, dispatch));
+            computeToCompute(cmd);
+            endScope(id);
+        }
+
+        id = scope("generate_triangles");
+        bind(*generate_);
+        vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, dispatch));
+        endScope(id);
+    }
+
+    uint64_t auxiliaryBytes() const override
+    {
+        return blockMinMax_.allocated + blockSlot_.allocated + activeBlocks_.allocated + slotVertices_.allocated +
+               state_.allocated + caseTable_.allocated + (placeholder_ ? placeholder_->deviceBytes() : 0);
+    }
+
+    bool growAfterOverflow() override
+    {
+        uint32_t active = downloadBufferAs<State>(context_, state_, 1)[0].activeCount;
+        if (active <= parameters_.activeCapacity)
+            return false;
+        allocateList(active);
+        return true;
+    }
+
+private:
+    void allocateList(uint64_t capacity)
+    {
+        capacity = std::max<uint64_t>(capacity, 1);
+        activeBlocks_ = Buffer{};
+        slotVertices_ = Buffer{};
+        Allocator& allocator = context_.allocator();
+        activeBlocks_ = allocator.createBuffer(capacity * 4, kStorage, MemoryUsage::DeviceLocal, "active block list");
+        slotVertices_ = allocator.createBuffer(weld_ ? capacity * 16 : 16, kStorage, MemoryUsage::DeviceLocal,
+                                               "active block vertex ranges");
+        parameters_.activeCapacity = uint32_t(capacity);
+    }
+
+    Context& context_;
+    bool weld_;
+    std::array<uint32_t, 3> block_;
+    std::unique_ptr<GpuVolume> placeholder_;
+    const GpuVolume* volume_ = nullptr;
+    BlockParameters parameters_{};
+    uint64_t blockCount_ = 0;
+    std::optional<ComputeProgram> minMax_, compact_, prepare_, countVertices_, generate_;
+    Buffer blockMinMax_, blockSlot_, activeBlocks_, slotVertices_, state_, caseTable_;
+};
+
+} // namespace
+
+std::unique_ptr<GpuExtractor> createBlockExtractor(Context& context, const FieldSource& field,
+                                                   const ExtractOptions& options)
+{
+    return std::make_unique<BlockExtractor>(context, field, options);
+}
+
+} // namespace isoscope

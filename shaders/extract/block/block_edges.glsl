@@ -1,0 +1,114 @@
+// A block's samples and crossed edges in shared memory, and the number of the
+// vertex on any grid edge its cells touch, for the vertex and triangle passes.
+//
+// Each grid edge belongs to the voxel at its lower end (its "distinct edge" in
+// the paper's section 4.3.1), and so to that voxel's block. Welding across
+// blocks: a block's cells also use edges of its upper neighbours, and must
+// know where those neighbours put them. A block orders its edges in groups:
+// edges lying in two of its lower faces (3 lines), then in exactly one (3
+// faces), then the rest (interior). A lower neighbour only ever needs edges
+// that lie in the planes they share, and every group it needs lies wholly in
+// its own cached samples, so it can count ranks within the group itself; it
+// only needs the group's start, which the vertex-count pass stores per listed
+// block. Nothing per voxel is stored in device memory.
+
+const uint CACHE_X = BLOCK_X + 1u, CACHE_Y = BLOCK_Y + 1u, CACHE_Z = BLOCK_Z + 1u;
+const uint CACHE_SIZE = CACHE_X * CACHE_Y * CACHE_Z;
+
+shared float cachedValue[CACHE_SIZE];
+shared uint crossedEdges[CACHE_SIZE]; // bit a: the edge along axis a leaving this voxel is crossed
+
+uint cacheIndex(uvec3 c) { return c.x + CACHE_X * (c.y + CACHE_Y * c.z); }
+uvec3 cacheCoordinates(uint i) { return uvec3(i % CACHE_X, (i / CACHE_X) % CACHE_Y, i / (CACHE_X * CACHE_Y)); }
+
+// Which listed block this workgroup processes (the dispatch is 2D where needed).
+uint listedSlot() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint listedCount() { return min(activeCount, params.activeCapacity); }
+
+// Samples [origin, origin + block] into shared memory, then the crossed
+// edges of every cached voxel whose both ends are cached and in the volume.
+void cacheBlock(ivec3 origin)
+{
+    for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
+        ivec3 p = origin + ivec3(cacheCoordinates(i));
+        cachedValue[i] = all(lessThan(p, params.dims)) ? fieldAt(p) : 0.0;
+    }
+    barrier();
+    for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
+        uvec3 c = cacheCoordinates(i);
+        ivec3 p = origin + ivec3(c);
+        uint bits = 0u;
+        if (all(lessThan(p, params.dims))) {
+            bool inside = isInside(cachedValue[i]);
+            for (uint a = 0u; a < 3u; ++a) {
+                uvec3 next = c;
+                next[a] += 1u;
+                bool cached = next[a] < uvec3(CACHE_X, CACHE_Y, CACHE_Z)[a];
+                if (cached && p[a] + 1 < params.dims[a] && isInside(cachedValue[cacheIndex(next)]) != inside)
+                    bits |= 1u << a;
+            }
+        }
+        crossedEdges[i] = bits;
+    }
+    barrier();
+}
+
+bool isCrossed(uvec3 c, uint axis) { return (crossedEdges[cacheIndex(c)] & (1u << axis)) != 0u; }
+
+// Edge groups of a block, by the lower faces of the block the edge lies in.
+const uint GROUP_XY = 0u, GROUP_XZ = 1u, GROUP_YZ = 2u, GROUP_X = 3u, GROUP_Y = 4u, GROUP_Z = 5u, GROUP_INTERIOR = 6u;
+const uint GROUP_COUNT = 7u;
+
+// l: the edge's lower voxel relative to its block's first voxel.
+uint edgeGroup(uvec3 l, uint axis)
+{
+    bool inX = l.x == 0u && axis != 0u;
+    bool inY = l.y == 0u && axis != 1u;
+    bool inZ = l.z == 0u && axis != 2u;
+    if (inX && inY) return GROUP_XY;
+    if (inX && inZ) return GROUP_XZ;
+    if (inY && inZ) return GROUP_YZ;
+    if (inX) return GROUP_X;
+    if (inY) return GROUP_Y;
+    if (inZ) return GROUP_Z;
+    return GROUP_INTERIOR;
+}
+
+// The crossed edges of group `group` (not the interior) that come before edge
+// (l, axis) in the block's order: voxels by index, then axis. `blockOrigin`
+// is where the owning block starts in the cache.
+uint rankInGroup(uvec3 blockOrigin, uvec3 l, uint axis, uint group)
+{
+    uint rank = 0u;
+    if (group <= GROUP_YZ) {
+        // A line along `lineAxis` at the block's corner.
+        uint lineAxis = 2u - group; // XY line runs along z, XZ along y, YZ along x
+        for (uint i = 0u; i < l[lineAxis]; ++i) {
+            uvec3 c = blockOrigin;
+            c[lineAxis] += i;
+            rank += isCrossed(c, lineAxis) ? 1u : 0u;
+        }
+        return rank;
+    }
+    // A face at coordinate 0 of `fixedAxis`; u < v are its two axes; voxels
+    // run v-major, u-minor (the block's voxel order). An edge along u lies
+    // in no other lower face only if its voxel's v is not 0, and vice versa.
+    uint fixedAxis = group - GROUP_X;
+    uint u = fixedAxis == 0u ? 1u : 0u;
+    uint v = fixedAxis == 2u ? 1u : 2u;
+    uvec3 block = blockSize();
+    for (uint j = 0u; j <= l[v]; ++j) {
+        uint end = j < l[v] ? block[u] : l[u];
+        for (uint i = 0u; i < end; ++i) {
+            uvec3 c = blockOrigin;
+            c[u] += i;
+            c[v] += j;
+            if (j != 0u && isCrossed(c, u)) ++rank;
+            if (i != 0u && isCrossed(c, v)) ++rank;
+        }
+    }
+    // The edge's own voxel: its u-edge comes before its v-edge.
+    uvec3 self = blockOrigin + l;
+    if (axis == v && l[v] != 0u && isCrossed(self, u)) ++rank;
+    return rank;
+}

@@ -1,0 +1,41 @@
+#version 460
+// Welded meshes only, before the triangle pass: each listed block counts the
+// crossed edges it owns, group by group (block_edges.glsl), reserves that
+// many vertices with one atomic, and stores where its groups start, so that
+// its lower neighbours can number the vertices they borrow from it.
+#extension GL_GOOGLE_include_directive : require
+
+#include "block_common.glsl"
+#include "block_edges.glsl"
+
+layout(local_size_x_id = 1) in;
+
+shared uint groupCount[GROUP_COUNT];
+
+void main()
+{
+    uint slot = listedSlot();
+    if (slot >= listedCount())
+        return; // uniform across the workgroup
+    uvec3 block = blockCoordinates(activeBlocks[slot]);
+    uint tid = gl_LocalInvocationIndex;
+    if (tid < GROUP_COUNT)
+        groupCount[tid] = 0u;
+    cacheBlock(ivec3(block * blockSize())); // its barriers also order the zeroing
+
+    uvec3 l = uvec3(tid % BLOCK_X, (tid / BLOCK_X) % BLOCK_Y, tid / (BLOCK_X * BLOCK_Y));
+    for (uint axis = 0u; axis < 3u; ++axis)
+        if (isCrossed(l, axis))
+            atomicAdd(groupCount[edgeGroup(l, axis)], 1u);
+    barrier();
+
+    if (tid == 0u) {
+        uint start[GROUP_COUNT + 1u];
+        start[0] = 0u;
+        for (uint g = 0u; g < GROUP_COUNT; ++g)
+            start[g + 1u] = start[g] + groupCount[g];
+        uint first = atomicAdd(meshVertexCount, start[GROUP_COUNT]);
+        slotVertices[slot] = uvec4(first, start[1] | (start[2] << 16), start[3] | (start[4] << 16),
+                                   start[5] | (start[6] << 16));
+    }
+}

@@ -1,0 +1,173 @@
+#version 460
+// Pass 3 (paper section 4.3): one workgroup per listed block, one invocation
+// per cell. Samples are cached in shared memory; each invocation makes the
+// vertices of its own voxel's (at most 3) crossed edges and the triangles of
+// its cell, numbering the vertices of the other 9 cell edges through the
+// voxel that owns them (the paper's neighbour mapping, Table 1, here as the
+// edge's lower corner). Triangle offsets: a workgroup scan of the counts plus
+// one atomic per workgroup (section 4.3.2).
+//   WELD: vertex numbers come from count_vertices (block_edges.glsl).
+//   not WELD: each block numbers every crossed edge its cells touch, its far
+//   faces included, so those vertices exist once per block (the paper's mesh).
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+
+#include "block_common.glsl"
+#include "block_edges.glsl"
+#include "subgroup_scan.glsl"
+
+layout(local_size_x_id = 1) in;
+
+shared uvec4 blockVertices[8];                // WELD: slotVertices of this block and its upper neighbours
+shared uint interiorOffset[WORKGROUP_SIZE];   // WELD: first interior vertex of each voxel, within the group
+shared uint cachedVertexOffset[CACHE_SIZE];   // not WELD: first vertex of each cached voxel, within the block
+shared uint triangleBase;
+shared uint vertexBase;                       // not WELD
+
+uint groupStart(uvec4 info, uint group)
+{
+    if (group == 0u)
+        return 0u;
+    uint word = group == 1u || group == 2u ? info.y : group <= 4u ? info.z : info.w;
+    return (group & 1u) == 1u ? word & 0xFFFFu : word >> 16;
+}
+
+uint voxelIndex(uvec3 l) { return l.x + BLOCK_X * (l.y + BLOCK_Y * l.z); }
+
+// Interior crossed edges of own voxel l along axes below `axis`.
+uint interiorEdgesBefore(uvec3 l, uint axis)
+{
+    uint count = 0u;
+    for (uint a = 0u; a < axis; ++a)
+        if (isCrossed(l, a) && edgeGroup(l, a) == GROUP_INTERIOR)
+            ++count;
+    return count;
+}
+
+// The vertex number of the crossed edge along `axis` leaving cached voxel c.
+uint vertexIndex(uvec3 c, uint axis)
+{
+    if (!WELD) {
+        uint bits = crossedEdges[cacheIndex(c)];
+        return vertexBase + cachedVertexOffset[cacheIndex(c)] + bitCount(bits & ((1u << axis) - 1u));
+    }
+    uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
+    uvec3 ownerOrigin = upper * blockSize();
+    uvec3 l = c - ownerOrigin;
+    uvec4 owner = blockVertices[upper.x + 2u * upper.y + 4u * upper.z];
+    uint group = edgeGroup(l, axis);
+    uint rank = group == GROUP_INTERIOR ? interiorOffset[voxelIndex(l)] + interiorEdgesBefore(l, axis)
+                                        : rankInGroup(ownerOrigin, l, axis, group);
+    return owner.x + groupStart(owner, group) + rank;
+}
+
+void writeVertex(ivec3 origin, uvec3 c, uint axis)
+{
+    uvec3 next = c;
+    next[axis] += 1u;
+    float a = cachedValue[cacheIndex(c)];
+    float b = cachedValue[cacheIndex(next)];
+    float t = isFiniteValue(a) && isFiniteValue(b) ? (params.iso - a) / (b - a) : 0.5;
+    vec3 p = vec3(origin + ivec3(c));
+    p[axis] += t;
+    vec3 gradient;
+    for (uint i = 0u; i < 3u; ++i) {
+        vec3 step = vec3(0.0);
+        step[i] = 1.0;
+        gradient[i] = (fieldBetween(p + step) - fieldBetween(p - step)) / (2.0 * params.spacing[i]);
+    }
+    vec3 normal = -gradient;
+    float length2 = dot(normal, normal);
+    if (length2 > 0.0 && isFiniteValue(length2)) {
+        normal *= inversesqrt(length2);
+    } else {
+        normal = vec3(0.0);
+        normal[axis] = isInside(a) ? 1.0 : -1.0; // from the inside end toward the outside end
+    }
+    writeMeshVertex(vertexIndex(c, axis), params.origin + p * params.spacing, normal);
+}
+
+uint caseEdge(uvec4 entry, uint i) { return ((i < 8u ? entry.y : entry.z) >> (4u * (i & 7u))) & 0xFu; }
+
+// The lower voxel of cell edge e, relative to the cell (case_table.h numbering).
+uvec3 edgeStart(uint e)
+{
+    uint axis = e / 4u;
+    uvec3 offset = uvec3(0u);
+    offset[axis == 0u ? 1u : 0u] = e & 1u;
+    offset[axis == 2u ? 1u : 2u] = (e >> 1) & 1u;
+    return offset;
+}
+
+void main()
+{
+    uint slot = listedSlot();
+    if (slot >= listedCount())
+        return; // uniform across the workgroup
+    uvec3 block = blockCoordinates(activeBlocks[slot]);
+    ivec3 origin = ivec3(block * blockSize());
+    uint tid = gl_LocalInvocationIndex;
+    if (WELD && tid < 8u) {
+        uvec3 neighbour = block + uvec3(tid & 1u, (tid >> 1) & 1u, (tid >> 2) & 1u);
+        uint s = all(lessThan(neighbour, params.blockCounts)) ? blockSlot[blockIndexOf(neighbour)] : kNoSlot;
+        blockVertices[tid] = s == kNoSlot ? uvec4(0u) : slotVertices[s];
+    }
+    cacheBlock(origin);
+
+    uvec3 l = uvec3(tid % BLOCK_X, (tid / BLOCK_X) % BLOCK_Y, tid / (BLOCK_X * BLOCK_Y));
+    uint caseIndex = 0u;
+    bool cellExists = all(lessThan(origin + ivec3(l) + 1, params.dims));
+    if (cellExists)
+        for (uint corner = 0u; corner < 8u; ++corner) {
+            uvec3 offset = uvec3(corner & 1u, (corner >> 1) & 1u, (corner >> 2) & 1u);
+            if (isInside(cachedValue[cacheIndex(l + offset)]))
+                caseIndex |= 1u << corner;
+        }
+    uvec4 entry = caseTable[caseIndex];
+    uint triangles = cellExists ? entry.x : 0u;
+    uint interior = WELD ? interiorEdgesBefore(l, 3u) : 0u;
+
+    uvec2 total;
+    uvec2 offset = workgroupExclusiveAdd2(uvec2(interior, triangles), total);
+    if (WELD)
+        interiorOffset[tid] = offset.x;
+
+    uint vertexTotal = 0u;
+    if (!WELD) {
+        for (uint first = 0u; first < CACHE_SIZE; first += WORKGROUP_SIZE) {
+            uint i = first + tid;
+            uint chunkTotal;
+            uint chunkOffset = workgroupExclusiveAdd(i < CACHE_SIZE ? bitCount(crossedEdges[i]) : 0u, chunkTotal);
+            if (i < CACHE_SIZE)
+                cachedVertexOffset[i] = vertexTotal + chunkOffset;
+            vertexTotal += chunkTotal;
+        }
+    }
+    if (tid == 0u) {
+        triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
+        if (!WELD)
+            vertexBase = vertexTotal > 0u ? atomicAdd(meshVertexCount, vertexTotal) : 0u;
+    }
+    barrier();
+
+    if (WELD) {
+        for (uint axis = 0u; axis < 3u; ++axis)
+            if (isCrossed(l, axis))
+                writeVertex(origin, l, axis);
+    } else {
+        for (uint i = tid; i < CACHE_SIZE; i += WORKGROUP_SIZE)
+            for (uint axis = 0u; axis < 3u; ++axis)
+                if ((crossedEdges[i] & (1u << axis)) != 0u)
+                    writeVertex(origin, cacheCoordinates(i), axis);
+    }
+
+    for (uint t = 0u; t < triangles; ++t) {
+        uint v[3];
+        for (uint k = 0u; k < 3u; ++k) {
+            uint e = caseEdge(entry, 3u * t + k);
+            v[k] = vertexIndex(l + edgeStart(e), e / 4u);
+        }
+        writeMeshTriangle(triangleBase + offset.y + t, v[0], v[1], v[2]);
+    }
+}
