@@ -23,7 +23,8 @@ public:
         mesh_ = &mesh;
     }
 
-    // The nearest vertex within `tolerance` spacings (max norm), or -1.
+    // The nearest vertex within the tolerance (see mesh_compare.h), or -1;
+    // `error` is its distance in spacings (max norm).
     int64_t nearest(const glm::vec3& p, double tolerance, double& error) const
     {
         std::array<int64_t, 3> c = cellOf(p);
@@ -36,17 +37,36 @@ public:
                     if (it == cells_.end())
                         continue;
                     for (uint32_t i : it->second) {
-                        double e = distance(p, mesh_->positions[i]);
+                        double e = relativeError(p, mesh_->positions[i], tolerance);
                         if (e < bestError) {
                             bestError = e;
                             best = i;
                         }
                     }
                 }
-        if (bestError > tolerance)
+        if (bestError > 1.0)
             return -1;
-        error = bestError;
+        error = distance(p, mesh_->positions[best]);
         return best;
+    }
+
+    // Every vertex within the tolerance: near-coincident vertices (edges
+    // crossed next to a shared grid point) can all be candidates.
+    std::vector<uint32_t> allWithin(const glm::vec3& p, double tolerance) const
+    {
+        std::vector<uint32_t> found;
+        std::array<int64_t, 3> c = cellOf(p);
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    auto it = cells_.find(key({c[0] + dx, c[1] + dy, c[2] + dz}));
+                    if (it == cells_.end())
+                        continue;
+                    for (uint32_t i : it->second)
+                        if (relativeError(p, mesh_->positions[i], tolerance) <= 1.0)
+                            found.push_back(i);
+                }
+        return found;
     }
 
     double distance(const glm::vec3& a, const glm::vec3& b) const
@@ -55,6 +75,20 @@ public:
         for (int i = 0; i < 3; ++i)
             d = std::max(d, std::abs(double(a[i]) - b[i]) / volume_.spacing[i]);
         return d;
+    }
+
+    // The difference as a multiple of what is allowed on each axis: the
+    // tolerance in spacings, or 4 float32 ulps of the coordinate where that
+    // is larger (past coordinate ~128, 1e-5 is below float resolution).
+    static double ulp(double x) { return std::nextafter(float(std::abs(x)), INFINITY) - float(std::abs(x)); }
+    double relativeError(const glm::vec3& a, const glm::vec3& b, double tolerance) const
+    {
+        double e = 0.0;
+        for (int i = 0; i < 3; ++i) {
+            double allowed = std::max(tolerance * volume_.spacing[i], 4.0 * ulp(std::max(std::abs(a[i]), std::abs(b[i]))));
+            e = std::max(e, std::abs(double(a[i]) - b[i]) / allowed);
+        }
+        return e;
     }
 
 private:
@@ -75,23 +109,6 @@ private:
     std::unordered_map<uint64_t, std::vector<uint32_t>> cells_;
 };
 
-std::vector<std::array<uint32_t, 4>> canonicalFaces(const Mesh& mesh, const std::vector<int64_t>& map)
-{
-    std::vector<std::array<uint32_t, 4>> faces;
-    uint32_t n = mesh.faceSize;
-    for (size_t f = 0; f + n <= mesh.indices.size(); f += n) {
-        std::array<uint32_t, 4> face{0, 0, 0, UINT32_MAX};
-        for (uint32_t k = 0; k < n; ++k) {
-            int64_t v = map.empty() ? int64_t(mesh.indices[f + k]) : map[mesh.indices[f + k]];
-            face[k] = v < 0 ? UINT32_MAX : uint32_t(v);
-        }
-        std::rotate(face.begin(), std::min_element(face.begin(), face.begin() + n), face.begin() + n);
-        faces.push_back(face);
-    }
-    std::sort(faces.begin(), faces.end());
-    return faces;
-}
-
 } // namespace
 
 MeshComparison compareMeshes(const Mesh& candidate, const Mesh& reference, const Volume& volume, double tolerance)
@@ -103,11 +120,9 @@ MeshComparison compareMeshes(const Mesh& candidate, const Mesh& reference, const
     result.referenceVertices = reference.positions.size();
 
     PositionIndex referenceIndex(reference, volume);
-    std::vector<int64_t> map(candidate.positions.size(), -1);
     for (size_t i = 0; i < candidate.positions.size(); ++i) {
         double error = 0.0;
-        map[i] = referenceIndex.nearest(candidate.positions[i], tolerance, error);
-        if (map[i] < 0)
+        if (referenceIndex.nearest(candidate.positions[i], tolerance, error) < 0)
             ++result.unmatchedCandidateVertices;
         else
             result.maxPositionError = std::max(result.maxPositionError, error);
@@ -119,11 +134,35 @@ MeshComparison compareMeshes(const Mesh& candidate, const Mesh& reference, const
             ++result.unmatchedReferenceVertices;
     }
 
-    std::vector<std::array<uint32_t, 4>> mine = canonicalFaces(candidate, map);
-    std::vector<std::array<uint32_t, 4>> theirs = canonicalFaces(reference, {});
-    std::vector<std::array<uint32_t, 4>> missing;
-    std::set_difference(mine.begin(), mine.end(), theirs.begin(), theirs.end(), std::back_inserter(missing));
-    result.facesNotInReference = missing.size();
+    // A candidate face is in the reference when some reference face has, in
+    // the same cyclic order, a vertex within the tolerance of each of its own.
+    std::vector<std::vector<uint32_t>> facesOfVertex(reference.positions.size());
+    uint32_t n = reference.faceSize;
+    for (size_t f = 0; f + n <= reference.indices.size(); f += n)
+        facesOfVertex[reference.indices[f]].push_back(uint32_t(f));
+    for (size_t f = 0; f + n <= candidate.indices.size(); f += n) {
+        bool found = false;
+        for (uint32_t start = 0; start < n && !found; ++start) {
+            glm::vec3 first = candidate.positions[candidate.indices[f + start]];
+            for (uint32_t r : referenceIndex.allWithin(first, tolerance)) {
+                for (uint32_t g : facesOfVertex[r]) {
+                    bool same = true;
+                    for (uint32_t k = 1; k < n && same; ++k)
+                        same = referenceIndex.relativeError(candidate.positions[candidate.indices[f + (start + k) % n]],
+                                                            reference.positions[reference.indices[g + k]],
+                                                            tolerance) <= 1.0;
+                    if (same) {
+                        found = true;
+                        break;
+                    }
+                }
+                if (found)
+                    break;
+            }
+        }
+        if (!found)
+            ++result.facesNotInReference;
+    }
 
     result.candidate = checkMesh(candidate);
     result.reference = checkMesh(reference);

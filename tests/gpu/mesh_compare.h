@@ -17,15 +17,18 @@ struct MeshComparison {
     uint64_t candidateVertices = 0, referenceVertices = 0;
     // Vertices of one mesh with no vertex of the other within the tolerance.
     uint64_t unmatchedCandidateVertices = 0, unmatchedReferenceVertices = 0;
-    // Faces of the candidate, as triples of matched reference vertices (rotated
-    // to start at the smallest, so winding counts), that the reference lacks.
+    // Faces of the candidate with no reference face whose vertices match its
+    // own, one for one in the same cyclic order (so winding counts).
     uint64_t facesNotInReference = 0;
     double maxPositionError = 0.0; // in voxel spacings, over matched vertices
     MeshReport candidate, reference;
     std::string summary() const;
 };
 
-// `tolerance` is in units of the voxel spacing (per axis).
+// Two positions match when they differ on each axis by at most `tolerance`
+// voxel spacings, or 4 float32 ulps of the coordinate where that is more
+// (both meshes store float32 positions, whose resolution past coordinate 128
+// is coarser than 1e-5).
 MeshComparison compareMeshes(const Mesh& candidate, const Mesh& reference, const Volume& volume,
                              double tolerance = 1e-5);
 

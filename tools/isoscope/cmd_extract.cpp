@@ -8,40 +8,32 @@
 #include "core/text.h"
 #include "extract/extract.h"
 #include "io/mesh_io.h"
+#include "method_options.h"
 #include "volume_options.h"
 
 namespace isoscope::cli {
 
 Run addExtractCommand(CLI::App& app)
 {
-    std::string methods = join(extractionMethods(), ", ");
     auto* command = app.add_subcommand("extract", "Extract an isosurface");
     auto args = addVolumeArguments(command);
     struct Options {
         double iso = 0.0;
-        std::string method = "cpu";
         std::string output;
         std::string stats;
-        uint32_t repeat = 1;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units")->required();
-    command->add_option("--method", options->method, "Extraction method: " + methods)
-        ->check(CLI::IsMember(extractionMethods()))
-        ->capture_default_str();
+    auto method = addMethodArguments(command, "cpu", 1, 0);
     command->add_option("-o,--output", options->output, "Mesh file to write: .ply (binary) or .obj");
     command->add_option("--stats", options->stats, "Write statistics as JSON to this file ('-' for stdout)");
-    command->add_option("--repeat", options->repeat, "Run the extraction N times; timings are medians")
-        ->check(CLI::PositiveNumber);
-    return [args, options]() {
+    return [args, options, method]() {
         Volume volume = args->load();
         if (volume.stats.nonFinite)
             std::fprintf(stderr, "isoscope: %s has %llu NaN or infinite samples: they count as outside the surface\n",
                          volume.source.c_str(), (unsigned long long)volume.stats.nonFinite);
         float iso = float(options->iso);
-        ExtractOptions extractOptions;
-        extractOptions.method = options->method;
-        extractOptions.repeat = options->repeat;
+        ExtractOptions extractOptions = method->options();
         ExtractionReport report = extractIsosurface(volume, iso, extractOptions);
         if (!options->output.empty())
             writeMesh(report.mesh, options->output);

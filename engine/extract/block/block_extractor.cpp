@@ -55,9 +55,13 @@ public:
         const Volume& volume = *field.volume;
         const DeviceInfo& info = context.info();
         uint64_t cellsPerBlock = uint64_t(block_[0]) * block_[1] * block_[2];
-        if (block_[0] == 0 || block_[1] == 0 || block_[2] == 0 || cellsPerBlock > info.maxWorkgroupInvocations())
+        // One invocation per cell, rounded up to whole subgroups so every
+        // subgroup is full (partial ones are legal, but lavapipe's scans
+        // went wrong on them).
+        uint64_t blockGroupSize = (cellsPerBlock + info.subgroupSize - 1) / info.subgroupSize * info.subgroupSize;
+        if (block_[0] == 0 || block_[1] == 0 || block_[2] == 0 || blockGroupSize > info.maxWorkgroupInvocations())
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
-                 std::to_string(block_[2]) + " needs " + std::to_string(cellsPerBlock) +
+                 std::to_string(block_[2]) + " needs " + std::to_string(blockGroupSize) +
                  " invocations per workgroup; this device allows " + std::to_string(info.maxWorkgroupInvocations()) +
                  " at its subgroup size: choose a smaller block");
 
@@ -99,8 +103,8 @@ public:
         minMax_.emplace(context, loadShader("extract/block/min_max"), with(groupSize));
         compact_.emplace(context, loadShader("extract/block/compact_blocks"), with(groupSize));
         prepare_.emplace(context, loadShader("extract/block/prepare_dispatch"), with(1));
-        countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(uint32_t(cellsPerBlock)));
-        generate_.emplace(context, loadShader("extract/block/generate_triangles"), with(uint32_t(cellsPerBlock)));
+        countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(uint32_t(blockGroupSize)));
+        generate_.emplace(context, loadShader("extract/block/generate_triangles"), with(uint32_t(blockGroupSize)));
 
         Allocator& allocator = context.allocator();
         blockMinMax_ = allocator.createBuffer(blockCount_ * 4, kStorage, MemoryUsage::DeviceLocal, "block value ranges");
@@ -110,7 +114,7 @@ public:
                                         MemoryUsage::DeviceLocal, "active block count");
         caseTable_ = uploadCaseTable(context);
         // Smooth surfaces touch a small share of the blocks; a full list grows.
-        allocateList(std::max<uint64_t>(std::min<uint64_t>(blockCount_, 4096), blockCount_ / 8));
+        allocateList(std::max<uint64_t>(std::min<uint64_t>(blockCount_, 256), blockCount_ / 8));
     }
 
     void record(VkCommandBuffer cmd, float iso, const GpuMesh& mesh, GpuTimer* timer) override

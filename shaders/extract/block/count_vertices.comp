@@ -19,12 +19,15 @@ void main()
         return; // uniform across the workgroup
     uvec3 block = blockCoordinates(activeBlocks[slot]);
     uint tid = gl_LocalInvocationIndex;
-    if (tid < GROUP_COUNT)
-        groupCount[tid] = 0u;
+    for (uint g = tid; g < GROUP_COUNT; g += WORKGROUP_SIZE)
+        groupCount[g] = 0u;
     cacheBlock(ivec3(block * blockSize())); // its barriers also order the zeroing
 
+    // The workgroup is rounded up to whole subgroups; the extra invocations
+    // own no voxel but take part in the barriers and scans.
+    bool ownsVoxel = tid < BLOCK_X * BLOCK_Y * BLOCK_Z;
     uvec3 l = uvec3(tid % BLOCK_X, (tid / BLOCK_X) % BLOCK_Y, tid / (BLOCK_X * BLOCK_Y));
-    for (uint axis = 0u; axis < 3u; ++axis)
+    for (uint axis = 0u; axis < 3u && ownsVoxel; ++axis)
         if (isCrossed(l, axis))
             atomicAdd(groupCount[edgeGroup(l, axis)], 1u);
     barrier();

@@ -108,16 +108,19 @@ void main()
     uvec3 block = blockCoordinates(activeBlocks[slot]);
     ivec3 origin = ivec3(block * blockSize());
     uint tid = gl_LocalInvocationIndex;
-    if (WELD && tid < 8u) {
-        uvec3 neighbour = block + uvec3(tid & 1u, (tid >> 1) & 1u, (tid >> 2) & 1u);
+    for (uint n = tid; WELD && n < 8u; n += WORKGROUP_SIZE) {
+        uvec3 neighbour = block + uvec3(n & 1u, (n >> 1) & 1u, (n >> 2) & 1u);
         uint s = all(lessThan(neighbour, params.blockCounts)) ? blockSlot[blockIndexOf(neighbour)] : kNoSlot;
-        blockVertices[tid] = s == kNoSlot ? uvec4(0u) : slotVertices[s];
+        blockVertices[n] = s == kNoSlot ? uvec4(0u) : slotVertices[s];
     }
     cacheBlock(origin);
 
+    // The workgroup is rounded up to whole subgroups; the extra invocations
+    // own no voxel but take part in the barriers and scans.
+    bool ownsVoxel = tid < BLOCK_X * BLOCK_Y * BLOCK_Z;
     uvec3 l = uvec3(tid % BLOCK_X, (tid / BLOCK_X) % BLOCK_Y, tid / (BLOCK_X * BLOCK_Y));
     uint caseIndex = 0u;
-    bool cellExists = all(lessThan(origin + ivec3(l) + 1, params.dims));
+    bool cellExists = ownsVoxel && all(lessThan(origin + ivec3(l) + 1, params.dims));
     if (cellExists)
         for (uint corner = 0u; corner < 8u; ++corner) {
             uvec3 offset = uvec3(corner & 1u, (corner >> 1) & 1u, (corner >> 2) & 1u);
@@ -126,7 +129,7 @@ void main()
         }
     uvec4 entry = caseTable[caseIndex];
     uint triangles = cellExists ? entry.x : 0u;
-    uint interior = WELD ? interiorEdgesBefore(l, 3u) : 0u;
+    uint interior = WELD && ownsVoxel ? interiorEdgesBefore(l, 3u) : 0u;
 
     uvec2 total;
     uvec2 offset = workgroupExclusiveAdd2(uvec2(interior, triangles), total);
@@ -151,11 +154,11 @@ void main()
     }
     barrier();
 
-    if (WELD) {
+    if (WELD && ownsVoxel) {
         for (uint axis = 0u; axis < 3u; ++axis)
             if (isCrossed(l, axis))
                 writeVertex(origin, l, axis);
-    } else {
+    } else if (!WELD) {
         for (uint i = tid; i < CACHE_SIZE; i += WORKGROUP_SIZE)
             for (uint axis = 0u; axis < 3u; ++axis)
                 if ((crossedEdges[i] & (1u << axis)) != 0u)

@@ -1,0 +1,84 @@
+#pragma once
+// Volumes and checks shared by the GPU extractor tests.
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <glm/geometric.hpp>
+
+#include "extract/cpu/marching_cubes.h"
+#include "extract/extract.h"
+#include "gpu_test_context.h"
+#include "mesh_compare.h"
+#include "volume/volume.h"
+
+namespace isoscope::test {
+
+// A float32 volume of f(x, y, z) at integer grid points.
+inline Volume functionVolume(std::array<uint32_t, 3> dims, const std::function<float(uint32_t, uint32_t, uint32_t)>& f,
+                             std::string name = "function")
+{
+    Volume volume;
+    volume.dims = dims;
+    volume.type = ScalarType::Float32;
+    volume.source = std::move(name);
+    volume.data.resize(volume.byteSize());
+    float* out = reinterpret_cast<float*>(volume.data.data());
+    for (uint32_t z = 0; z < dims[2]; ++z)
+        for (uint32_t y = 0; y < dims[1]; ++y)
+            for (uint32_t x = 0; x < dims[0]; ++x)
+                *out++ = f(x, y, z);
+    computeStats(volume);
+    return volume;
+}
+
+// Extracts with `options` on the shared GPU context and checks the mesh is the
+// CPU reference's: same faces, same positions (1e-5 spacing), same topology.
+// Welded meshes must match vertex for vertex; unwelded ones may repeat
+// vertices but every face must map onto a reference face.
+inline ExtractionReport requireSameAsReference(const Volume& volume, float iso, const ExtractOptions& options)
+{
+    INFO(volume.source << " at iso " << iso << ", method " << options.method << (options.weld ? "" : " (unwelded)")
+                       << ", block " << options.blockSize[0] << "x" << options.blockSize[1] << "x"
+                       << options.blockSize[2]);
+    Mesh reference = extractMarchingCubes(volume, iso);
+    ExtractionReport report = extractIsosurface(gpuContext(), volume, iso, options);
+    MeshComparison comparison = compareMeshes(report.mesh, reference, volume, 1e-5);
+    INFO(comparison.summary());
+    REQUIRE(comparison.candidateFaces == comparison.referenceFaces);
+    REQUIRE(comparison.unmatchedCandidateVertices == 0);
+    REQUIRE(comparison.unmatchedReferenceVertices == 0);
+    REQUIRE(comparison.facesNotInReference == 0);
+    if (options.weld) {
+        REQUIRE(comparison.candidateVertices == comparison.referenceVertices);
+        REQUIRE(comparison.candidate.eulerCharacteristic == comparison.reference.eulerCharacteristic);
+        REQUIRE(comparison.candidate.boundaryEdges == comparison.reference.boundaryEdges);
+        REQUIRE(comparison.candidate.nonManifoldEdges == comparison.reference.nonManifoldEdges);
+        REQUIRE(comparison.candidate.inconsistentEdges == comparison.reference.inconsistentEdges);
+    } else {
+        REQUIRE(comparison.candidateVertices >= comparison.referenceVertices);
+    }
+    for (const glm::vec3& n : report.mesh.normals)
+        REQUIRE(std::abs(glm::length(n) - 1.0f) < 1e-3f);
+    return report;
+}
+
+// Isovalues spread over a volume's range: a quarter, half and three quarters
+// of the way, rounded to integers for integer data (so samples equal to the
+// isovalue occur).
+inline std::vector<float> spreadIsovalues(const Volume& volume)
+{
+    std::vector<float> isos;
+    for (double f : {0.25, 0.5, 0.75}) {
+        double v = volume.stats.min + f * (volume.stats.max - volume.stats.min);
+        isos.push_back(volume.type == ScalarType::Float32 ? float(v) : float(std::round(v)));
+    }
+    return isos;
+}
+
+} // namespace isoscope::test

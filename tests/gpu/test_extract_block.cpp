@@ -1,0 +1,238 @@
+// The block method (Parallel Marching Blocks) against the CPU reference, at
+// the subgroup size this run uses (ctest runs the binary at 4 and 8 on
+// lavapipe; tools/gpu_check.sh at 32 on the H100).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+
+#include "core/barrier.h"
+#include "core/context.h"
+#include "core/shader.h"
+#include "volume/gpu_volume.h"
+#include "extract/gpu_extractor.h"
+#include "extract_test_support.h"
+#include "volume/readers.h"
+#include "volume/synthetic.h"
+
+using namespace isoscope;
+using namespace isoscope::test;
+
+namespace {
+
+ExtractOptions blockOptions(std::array<uint32_t, 3> blockSize = {8, 4, 4}, bool weld = true)
+{
+    ExtractOptions options;
+    options.method = "block";
+    options.blockSize = blockSize;
+    options.weld = weld;
+    return options;
+}
+
+} // namespace
+
+TEST_CASE("block extraction matches the CPU reference on every synthetic field at three isovalues", "[block]")
+{
+    for (const char* spec : {"sphere:29", "torus:31x23x19", "cayley:33", "gyroid:27", "marschner-lobb:25"}) {
+        Volume volume = makeSyntheticVolume(spec);
+        for (float iso : spreadIsovalues(volume))
+            requireSameAsReference(volume, iso, blockOptions());
+    }
+    requireSameAsReference(makeSyntheticVolume("cayley:40"), -0.012f, blockOptions());
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("block extraction matches the CPU reference on the real volumes at three or more isovalues", "[block][datasets]")
+{
+    std::filesystem::path folder = ISOSCOPE_DATASETS_DIR;
+    if (!std::filesystem::exists(folder)) {
+        WARN("skipped: " << folder << " is absent (the real volumes live in ../shared/datasets)");
+        return;
+    }
+    struct Case {
+        const char* file;
+        float manifestIso;
+    };
+    for (Case c : {Case{"engine_256x256x128_uint8.nhdr", 60.5f}, Case{"fmri_128x96x24_int16.nhdr", 300.5f},
+                   Case{"anatomical_33x41x25_int16.nhdr", 5000.5f}}) {
+        Volume volume = loadVolume((folder / c.file).string());
+        std::vector<float> isos = spreadIsovalues(volume);
+        isos.push_back(c.manifestIso);
+        for (float iso : isos)
+            requireSameAsReference(volume, iso, blockOptions());
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("block sizes other than the paper's, on dims that are not multiples of them", "[block]")
+{
+    Volume volume = makeSyntheticVolume("torus:19x13x11");
+    for (std::array<uint32_t, 3> size :
+         {std::array<uint32_t, 3>{4, 4, 4}, {3, 5, 7}, {2, 2, 2}, {16, 2, 4}, {1, 1, 1}, {8, 4, 4}})
+        requireSameAsReference(volume, 0.1f, blockOptions(size));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("volumes two voxels thin on any axis are extracted", "[block]")
+{
+    for (std::array<uint32_t, 3> dims :
+         {std::array<uint32_t, 3>{2, 17, 9}, {17, 2, 9}, {17, 9, 2}, {2, 2, 2}, {9, 2, 2}}) {
+        Volume volume = functionVolume(dims, [](uint32_t x, uint32_t y, uint32_t z) {
+            return std::sin(0.9f * float(x) + 0.3f) + std::cos(0.7f * float(y)) * std::sin(1.3f * float(z) + 0.5f);
+        });
+        requireSameAsReference(volume, 0.2f, blockOptions());
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("an isovalue outside the value range gives an empty mesh and no error", "[block]")
+{
+    Volume volume = makeSyntheticVolume("sphere:20");
+    for (float iso : {-5.0f, 100.0f, float(volume.stats.max) + 1.0f}) {
+        ExtractionReport report = extractIsosurface(gpuContext(), volume, iso, blockOptions());
+        REQUIRE(report.mesh.positions.empty());
+        REQUIRE(report.mesh.indices.empty());
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("every cell active: a checkerboard crosses every edge; full buffers are grown, never truncated", "[block]")
+{
+    // Every grid edge is crossed and every cell holds triangles: far beyond
+    // the first mesh estimate, so the extraction must be redone larger.
+    Volume checkerboard = functionVolume({23, 18, 13}, [](uint32_t x, uint32_t y, uint32_t z) {
+        return float((x + y + z) & 1u);
+    }, "checkerboard");
+    ExtractionReport report = requireSameAsReference(checkerboard, 0.5f, blockOptions());
+    REQUIRE(report.overflowRetries >= 1);
+    REQUIRE(report.mesh.positions.size() == 22 * 18 * 13 + 23 * 17 * 13 + 23 * 18 * 12);
+
+    // 2x2x2 blocks on 48³: 13,824 blocks, all active, more than the first
+    // active-block list holds.
+    Volume gyroid = functionVolume({48, 48, 48}, [](uint32_t x, uint32_t y, uint32_t z) {
+        float s = 2.1f;
+        return std::sin(s * x) * std::cos(s * y) + std::sin(s * y) * std::cos(s * z) + std::sin(s * z) * std::cos(s * x);
+    }, "high-frequency gyroid");
+    ExtractionReport gyroidReport = requireSameAsReference(gyroid, 0.05f, blockOptions({2, 2, 2}));
+    REQUIRE(gyroidReport.overflowRetries >= 1);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("non-finite samples are outside, as in the CPU reference", "[block]")
+{
+    Volume volume = functionVolume({15, 14, 13}, [](uint32_t x, uint32_t y, uint32_t z) {
+        if ((x * 7 + y * 3 + z) % 11 == 0)
+            return (x + z) % 2 ? std::nanf("") : INFINITY;
+        float dx = x - 7.0f, dy = y - 6.5f, dz = z - 6.0f;
+        return 40.0f - (dx * dx + dy * dy + dz * dz);
+    }, "sphere with NaN and Inf");
+    requireSameAsReference(volume, 0.0f, blockOptions());
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("without welding, the block mesh has the reference's faces and repeats only vertices on block faces", "[block]")
+{
+    Volume volume = makeSyntheticVolume("cayley:30");
+    ExtractionReport welded = requireSameAsReference(volume, -0.012f, blockOptions());
+    ExtractionReport unwelded = requireSameAsReference(volume, -0.012f, blockOptions({8, 4, 4}, false));
+    REQUIRE(unwelded.mesh.positions.size() > welded.mesh.positions.size());
+    MeshReport check = checkMesh(unwelded.mesh);
+    REQUIRE(check.boundaryEdges > 0); // the seams between blocks are open
+    // Every repeated position lies on a block face.
+    std::map<std::array<float, 3>, int> seen;
+    for (const glm::vec3& p : unwelded.mesh.positions)
+        ++seen[{p.x, p.y, p.z}];
+    for (auto& [p, count] : seen) {
+        if (count == 1)
+            continue;
+        bool onBlockFace = false;
+        for (int axis = 0; axis < 3; ++axis) {
+            double index = (p[axis] - volume.origin[axis]) / volume.spacing[axis];
+            double nearest = std::round(index);
+            if (std::abs(index - nearest) < 1e-3 && int64_t(nearest) % volume.dims[axis] != 0 &&
+                int64_t(nearest) % std::array<int, 3>{8, 4, 4}[axis] == 0)
+                onBlockFace = true;
+        }
+        REQUIRE(onBlockFace);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("the Cayley surface evaluated in the shader matches the stored volume's", "[block]")
+{
+    Volume stored = makeSyntheticVolume("cayley:41");
+    Mesh reference = extractMarchingCubes(stored, -0.012f);
+    ExtractOptions options = blockOptions();
+    options.analyticField = "cayley";
+    ExtractionReport analytic = extractIsosurface(gpuContext(), stored, -0.012f, options);
+    // The shader evaluates the polynomial in float, the CPU in double: samples
+    // within float rounding of the isovalue may fall either side.
+    MeshComparison comparison = compareMeshes(analytic.mesh, reference, stored, 1e-3);
+    INFO(comparison.summary());
+    double faces = double(comparison.referenceFaces);
+    REQUIRE(std::abs(double(comparison.candidateFaces) - faces) <= 0.002 * faces);
+    REQUIRE(comparison.unmatchedCandidateVertices <= comparison.candidateVertices / 500);
+    REQUIRE(comparison.candidate.eulerCharacteristic == comparison.reference.eulerCharacteristic);
+    REQUIRE(comparison.candidate.nonManifoldEdges == 0);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("block extraction writes its draw arguments on the GPU and keeps auxiliary memory under 10% of the volume",
+          "[block]")
+{
+    Volume volume = functionVolume({160, 128, 96}, [](uint32_t x, uint32_t y, uint32_t z) {
+        float dx = x - 80.0f, dy = y - 60.0f, dz = z - 45.0f;
+        return float(std::clamp(200.0f - std::sqrt(dx * dx + dy * dy + dz * dz) * 4.0f, 0.0f, 255.0f));
+    });
+    Volume bytes = volume; // the same field as uint8, the tightest budget
+    bytes.type = ScalarType::UInt8;
+    bytes.data.resize(volume.sampleCount());
+    for (uint64_t i = 0; i < volume.sampleCount(); ++i)
+        bytes.data[i] = std::byte(uint8_t(volume.valueAt(i)));
+    computeStats(bytes);
+    ExtractionReport report = requireSameAsReference(bytes, 100.5f, blockOptions());
+    INFO("aux " << report.auxDeviceBytes << " bytes for a " << bytes.byteSize() << "-byte volume");
+    REQUIRE(report.auxDeviceBytes > 0);
+    REQUIRE(report.auxDeviceBytes < bytes.byteSize() / 10);
+    REQUIRE(report.totalGpuMs.has_value());
+    REQUIRE(report.gpuMsPerPass.size() == 4);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("the block extractor writes draw arguments a raster pass can use directly", "[block]")
+{
+    Volume volume = makeSyntheticVolume("sphere:21");
+    ExtractionReport report = extractIsosurface(gpuContext(), volume, 0.6f, blockOptions());
+    // runGpuExtraction leaves the mesh behind; do one frame by hand to read the counters.
+    Context& context = gpuContext();
+    GpuVolume gpuVolume(context, volume);
+    std::unique_ptr<GpuExtractor> extractor =
+        createGpuExtractor(context, "block", FieldSource{&volume, &gpuVolume}, blockOptions());
+    GpuMesh mesh = createGpuMesh(context, report.mesh.positions.size(), report.mesh.faceCount());
+    ComputeProgram finalize(context, loadShader("extract/finalize_mesh"));
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        recordResetCounters(cmd, mesh);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        extractor->record(cmd, 0.6f, mesh, nullptr);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        uint32_t faceSize = 3;
+        finalize.bind(cmd, {{mesh.vertices.buffer}, {mesh.indices.buffer}, {mesh.counters.buffer}}, &faceSize,
+                      sizeof(faceSize));
+        finalize.dispatch(cmd, 1);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    });
+    GpuMeshCounters counters = readCounters(context, mesh);
+    REQUIRE(counters.overflow == 0);
+    REQUIRE(counters.faceCount == report.mesh.faceCount());
+    REQUIRE(counters.vertexCount == report.mesh.positions.size());
+    REQUIRE(counters.draw.indexCount == 3 * report.mesh.faceCount());
+    REQUIRE(counters.draw.instanceCount == 1);
+    REQUIRE(counters.draw.firstIndex == 0);
+    REQUIRE(counters.draw.vertexOffset == 0);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}

@@ -1,0 +1,50 @@
+#include "method_options.h"
+
+#include <charconv>
+
+#include "core/error.h"
+#include "core/text.h"
+
+namespace isoscope::cli {
+
+ExtractOptions MethodArguments::options() const
+{
+    ExtractOptions options;
+    options.method = method;
+    options.weld = !noWeld;
+    options.repeat = repeat;
+    options.warmup = warmup;
+    const char* cursor = block.data();
+    const char* end = block.data() + block.size();
+    for (int axis = 0; axis < 3; ++axis) {
+        auto [next, error] = std::from_chars(cursor, end, options.blockSize[axis]);
+        bool last = axis == 2;
+        if (error != std::errc() || options.blockSize[axis] == 0 || (last ? next != end : next == end || *next != 'x'))
+            fail("--block '" + block + "': give three positive sizes like 8x4x4");
+        cursor = next + 1;
+    }
+    return options;
+}
+
+std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std::string& defaultMethod,
+                                                    uint32_t defaultRepeat, uint32_t defaultWarmup)
+{
+    auto arguments = std::make_shared<MethodArguments>();
+    arguments->method = defaultMethod;
+    arguments->repeat = defaultRepeat;
+    arguments->warmup = defaultWarmup;
+    command->add_option("--method", arguments->method, "Extraction method: " + join(extractionMethods(), ", "))
+        ->check(CLI::IsMember(extractionMethods()))
+        ->capture_default_str();
+    command->add_flag("--no-weld", arguments->noWeld,
+                      "GPU methods: keep each method's duplicate vertices (block: one copy per block face)");
+    command->add_option("--block", arguments->block, "block method: voxels per block, XxYxZ")->capture_default_str();
+    command->add_option("--repeat", arguments->repeat, "Timed runs; timings are medians")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    command->add_option("--warmup", arguments->warmup, "GPU methods: untimed runs before the timed ones")
+        ->capture_default_str();
+    return arguments;
+}
+
+} // namespace isoscope::cli

@@ -1,0 +1,27 @@
+#pragma once
+// The extraction options that `extract` and `bench` share: method, welding,
+// block size, repeat counts.
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "extract/extract.h"
+
+namespace isoscope::cli {
+
+struct MethodArguments {
+    std::string method = "cpu";
+    bool noWeld = false;
+    std::string block = "8x4x4";
+    uint32_t repeat = 1;
+    uint32_t warmup = 0;
+
+    // Throws Error for a malformed --block.
+    ExtractOptions options() const;
+};
+
+std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std::string& defaultMethod,
+                                                    uint32_t defaultRepeat, uint32_t defaultWarmup);
+
+} // namespace isoscope::cli
