@@ -13,6 +13,7 @@
 #include "extract/gpu_mesh.h"
 #include "gpu_test_context.h"
 #include "render/image_readback.h"
+#include "render/camera.h"
 #include "render/render_mesh.h"
 #include "volume/synthetic.h"
 
@@ -173,4 +174,66 @@ TEST_CASE("a rendered reference sphere covers its analytic silhouette area withi
         CHECK(std::abs(covered - expectedArea) / expectedArea < 0.01);
         REQUIRE_NO_VALIDATION_MESSAGES();
     }
+}
+
+TEST_CASE("a host that owns the device embeds the engine and records the graph into its own command buffer")
+{
+    Context& owner = test::gpuContext();
+    Volume volume = makeSyntheticVolume("sphere:24");
+    Mesh sphere = extractIsosurface(owner, volume, 0.6f).mesh;
+    GpuMesh ownerMesh = uploadMesh(owner, sphere);
+    MeshDrawParams params;
+    params.camera = frameBounds(glm::vec3(-1.0f), glm::vec3(1.0f), 1.0f);
+    const VkExtent2D extent{64, 64};
+    RgbaImage expected = renderMeshImage(owner, ownerMesh, params, extent).image;
+
+    // The "host": its own handles, command pool and fence; isoscope borrows the device.
+    HostDevice host{owner.instance(), owner.physicalDevice(), owner.device(), owner.queue(), owner.queueFamily(),
+                    owner.info().features};
+    Context embedded(host);
+    GpuMesh mesh = uploadMesh(embedded, sphere);
+    MeshRenderer renderer(embedded);
+    Image color = embedded.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
+                                                   MeshRenderer::kColorFormat,
+                                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                                       VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                                   "host colour target");
+    Buffer readback = createReadbackBuffer(embedded, extent);
+    RenderGraph graph(embedded);
+    ResourceId colorId = graph.importImage("color", graphImage(color));
+    ResourceId depthId = graph.createImage("depth", extent, MeshRenderer::kDepthFormat);
+    addMeshPass(graph, renderer, importMesh(graph, mesh), {colorId, depthId}, params);
+    addReadbackPass(graph, colorId, readback);
+    graph.compile();
+
+    VkDevice device = owner.device();
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.queueFamilyIndex = owner.queueFamily();
+    VkCommandPool pool = VK_NULL_HANDLE;
+    REQUIRE(vkCreateCommandPool(device, &poolInfo, nullptr, &pool) == VK_SUCCESS);
+    VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocateInfo.commandPool = pool;
+    allocateInfo.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    REQUIRE(vkAllocateCommandBuffers(device, &allocateInfo, &cmd) == VK_SUCCESS);
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence = VK_NULL_HANDLE;
+    REQUIRE(vkCreateFence(device, &fenceInfo, nullptr, &fence) == VK_SUCCESS);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    REQUIRE(vkBeginCommandBuffer(cmd, &begin) == VK_SUCCESS);
+    graph.record(cmd);
+    REQUIRE(vkEndCommandBuffer(cmd) == VK_SUCCESS);
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cmd;
+    REQUIRE(vkQueueSubmit(owner.queue(), 1, &submit, fence) == VK_SUCCESS);
+    REQUIRE(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS);
+    vkDestroyFence(device, fence, nullptr);
+    vkDestroyCommandPool(device, pool, nullptr);
+
+    RgbaImage image = readRgba(readback, extent);
+    CHECK(coveredPixels(image) > 100);
+    CHECK(image.pixels == expected.pixels);
+    CHECK(graph.passTimings().size() == 2);
+    REQUIRE_NO_VALIDATION_MESSAGES();
 }
