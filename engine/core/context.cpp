@@ -128,6 +128,34 @@ Context::Context(const ContextOptions& options) : options_(options)
     }
 }
 
+Context::Context(const HostDevice& host, const ContextOptions& options) : options_(options), ownsDevice_(false)
+{
+    if (volkInitialize() != VK_SUCCESS)
+        fail("no Vulkan loader found (libvulkan.so.1): the host's device cannot be used");
+    if (!host.instance || !host.physicalDevice || !host.device || !host.queue)
+        fail("the host's Vulkan handles are incomplete (instance, physical device, device and queue are all needed)");
+    instance_ = host.instance;
+    physical_ = host.physicalDevice;
+    device_ = host.device;
+    queue_ = host.queue;
+    queueFamily_ = host.queueFamily;
+    try {
+        volkLoadInstanceOnly(instance_);
+        VkPhysicalDeviceProperties properties;
+        vkGetPhysicalDeviceProperties(physical_, &properties);
+        std::string missing = missingRequirement(physical_, properties);
+        if (!missing.empty())
+            fail("the host's device " + std::string(properties.deviceName) + " " + missing);
+        volkLoadDevice(device_);
+        info_ = queryDeviceInfo(physical_, queueFamily_, false);
+        info_.features = host.enabled;
+        createDeviceObjects();
+    } catch (...) {
+        destroy();
+        throw;
+    }
+}
+
 Context::~Context() { destroy(); }
 
 void Context::destroy() noexcept
@@ -138,8 +166,13 @@ void Context::destroy() noexcept
         allocator_.reset();
         vkDestroyFence(device_, fence_, nullptr);
         vkDestroyCommandPool(device_, commandPool_, nullptr);
-        vkDestroyDevice(device_, nullptr);
+        if (ownsDevice_)
+            vkDestroyDevice(device_, nullptr);
         device_ = VK_NULL_HANDLE;
+    }
+    if (!ownsDevice_) {
+        instance_ = VK_NULL_HANDLE; // the host's
+        return;
     }
     if (messenger_)
         vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
@@ -334,7 +367,11 @@ void Context::createDevice()
     info_.features.dynamicRendering = enable13.dynamicRendering;
     info_.features.bufferDeviceAddress = enable12.bufferDeviceAddress;
     info_.features.storageImageWriteWithoutFormat = enable.features.shaderStorageImageWriteWithoutFormat;
+    createDeviceObjects();
+}
 
+void Context::createDeviceObjects()
+{
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
     poolInfo.queueFamilyIndex = queueFamily_;

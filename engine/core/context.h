@@ -30,6 +30,22 @@ struct ContextOptions {
     bool pipelineCacheOnDisk = true;         // $XDG_CACHE_HOME/isoscope (or ~/.cache/isoscope)
 };
 
+// The Vulkan objects of a host application that embeds isoscope (a renderer
+// with its own window and frame loop). The host created the device with
+// Vulkan 1.3, synchronization2, maintenance4, subgroupSizeControl, dynamic
+// rendering and VK_KHR_push_descriptor, and lists in `enabled` the optional
+// features it turned on, which isoscope's shaders may then use. The Context
+// borrows these handles and destroys none of them. volk's function pointers
+// are process-wide: use one device per process.
+struct HostDevice {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE; // graphics + compute, for the raster pass
+    uint32_t queueFamily = 0;
+    decltype(DeviceInfo::features) enabled{};
+};
+
 struct PhysicalDeviceSummary {
     uint32_t index = 0;
     std::string name;
@@ -42,6 +58,9 @@ struct PhysicalDeviceSummary {
 class Context {
 public:
     explicit Context(const ContextOptions& options = {});
+    // Wraps a host's instance and device (see HostDevice); options.validation
+    // and the device selector do not apply: the host chose both.
+    explicit Context(const HostDevice& host, const ContextOptions& options = {});
     ~Context();
     Context(const Context&) = delete;
     Context& operator=(const Context&) = delete;
@@ -71,6 +90,7 @@ private:
     void createInstance(bool validation);
     void chooseDevice(const std::string& selector);
     void createDevice();
+    void createDeviceObjects(); // command pool, fence, allocator, pipeline cache
     void destroy() noexcept;
 
     ContextOptions options_;
@@ -78,6 +98,7 @@ private:
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;
     VkDevice device_ = VK_NULL_HANDLE;
+    bool ownsDevice_ = true; // false for a host's device
     VkQueue queue_ = VK_NULL_HANDLE;
     uint32_t queueFamily_ = 0;
     uint32_t chosenIndex_ = 0;

@@ -220,6 +220,25 @@ Image Allocator::createImage(VkImageType type, VkExtent3D extent, VkFormat forma
     return result;
 }
 
+VkDeviceMemory Allocator::allocateShared(const VkMemoryRequirements& requirements, const std::string& what)
+{
+    bool deviceLocal = false;
+    VkDeviceMemory memory = allocate(requirements, MemoryUsage::DeviceLocal, what, deviceLocal);
+    if (!deviceLocal) { // allocate() counts device-local bytes only; freeShared always subtracts
+        currentDevice_ += requirements.size;
+        peakDevice_ = std::max(peakDevice_, currentDevice_);
+    }
+    return memory;
+}
+
+void Allocator::freeShared(VkDeviceMemory memory, VkDeviceSize bytes)
+{
+    if (!memory)
+        return;
+    vkFreeMemory(device_, memory, nullptr);
+    currentDevice_ -= bytes;
+}
+
 void Allocator::release(Buffer& buffer)
 {
     if (buffer.mapped)

@@ -85,6 +85,11 @@ public:
     void release(Buffer& buffer);
     void release(Image& image);
 
+    // Device-local memory that several resources bind (the render graph's
+    // aliased transients); counted like every other allocation.
+    VkDeviceMemory allocateShared(const VkMemoryRequirements& requirements, const std::string& what);
+    void freeShared(VkDeviceMemory memory, VkDeviceSize bytes);
+
 private:
     VkDeviceMemory allocate(const VkMemoryRequirements& requirements, MemoryUsage usage, const std::string& what,
                             bool& deviceLocal);

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import zlib
 
 BIN = os.environ.get("ISOSCOPE_BIN", "")
 if not os.path.exists(BIN):
@@ -13,6 +14,36 @@ if not os.path.exists(BIN):
     sys.exit(77)
 
 failures = []
+
+
+def read_png(path):
+    """(width, height, rows of RGBA bytes) of an 8-bit RGBA PNG, unfiltered."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    at, idat, width, height = 8, b"", 0, 0
+    while at < len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+        if kind == b"IHDR":
+            width, height = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
+            assert body[8] == 8 and body[9] == 6, "not 8-bit RGBA"
+        elif kind == b"IDAT":
+            idat += body
+        at += 12 + length
+    raw, stride, rows, previous = zlib.decompress(idat), width * 4, [], bytearray(width * 4)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - 4] if i >= 4 else 0
+            b, c = previous[i], previous[i - 4] if i >= 4 else 0
+            predictor = [0, a, b, (a + b) // 2, a + b - c][kind]
+            if kind == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                predictor = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            line[i] = (line[i] + predictor) & 255
+        rows.append(bytes(line))
+        previous = line
+    return width, height, rows
 
 
 def run(*args):
@@ -29,7 +60,7 @@ def check(condition, what):
         failures.append(what)
 
 
-for command in [[], ["info"], ["volinfo"], ["convert"], ["extract"], ["meshcheck"]]:
+for command in [[], ["info"], ["volinfo"], ["convert"], ["extract"], ["meshcheck"], ["render"]]:
     r = run(*command, "--help")
     check(r.returncode == 0 and "Usage" in r.stdout, f"`isoscope {' '.join(command)} --help` prints usage, exit 0")
 
@@ -40,6 +71,10 @@ for args, why in [([], "no subcommand"),
                   (["extract", "sphere:8", "--iso", "0.5", "--method", "nonsense"], "unknown method"),
                   (["extract", "sphere:8", "--iso", "0.5", "--repeat", "0"], "zero repeats"),
                   (["volinfo", "sphere:8", "--bogus"], "unknown option"),
+                  (["render", "sphere:8", "--iso", "0.5"], "render without -o"),
+                  (["render", "sphere:8", "--iso", "0.5", "-o", "x.png", "--size", "0x10"], "zero image width"),
+                  (["render", "sphere:8", "--iso", "0.5", "-o", "x.png", "--size", "64"], "size without height"),
+                  (["render", "sphere:8", "--iso", "0.5", "-o", "x.png", "--camera", "30"], "camera without elevation"),
                   (["frobnicate"], "unknown subcommand")]:
     r = run(*args)
     lines = [l for l in r.stderr.splitlines() if l.strip()]
@@ -81,6 +116,22 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     r = run("extract", "sphere:24", "--iso", "0.6", "-o", obj)
     r2 = run("meshcheck", obj, "--json")
     check(r2.returncode == 0 and json.loads(r2.stdout).get("faces") == stats.get("triangles"), "OBJ output reads back")
+
+    png = os.path.join(tmp, "sphere.png")
+    r = run("render", "sphere:24", "--iso", "0.6", "--size", "96x64", "--camera", "45,30", "-o", png)
+    check(r.returncode == 0 and os.path.exists(png), f"render writes a PNG: {r.stderr.strip()}")
+    if os.path.exists(png):
+        width, height, rows = read_png(png)
+        check((width, height) == (96, 64), f"the PNG has the asked size: {width}x{height}")
+        background = rows[0][0:4]
+        covered = sum(1 for row in rows for x in range(width) if row[4 * x:4 * x + 4] != background)
+        check(0.02 * width * height < covered < 0.9 * width * height, f"the PNG is not blank: {covered} pixels drawn")
+        check(rows[height // 2][4 * (width // 2):4 * (width // 2) + 4] != background, "the sphere is in the middle")
+    ortho = os.path.join(tmp, "ortho.png")
+    r = run("render", "torus:32", "--iso", "0.04", "--ortho", "--camera", "0,90,5", "--size", "48x48", "-o", ortho)
+    check(r.returncode == 0 and read_png(ortho)[0] == 48, f"render --ortho with a distance works: {r.stderr.strip()}")
+    r = run("render", "sphere:16", "--iso", "0.5", "-o", os.path.join(tmp, "no", "such", "folder.png"))
+    check(r.returncode == 1 and "folder.png" in r.stderr, f"an unwritable PNG path is named: {r.stderr.strip()!r}")
 
     r = run("info", "--json")
     if r.returncode == 0:

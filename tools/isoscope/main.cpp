@@ -42,6 +42,7 @@ int main(int argc, char** argv)
     add("convert", cli::addConvertCommand);
     add("extract", cli::addExtractCommand);
     add("meshcheck", cli::addMeshcheckCommand);
+    add("render", cli::addRenderCommand);
 
     try {
         app.parse(argc, argv);

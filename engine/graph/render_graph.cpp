@@ -1,0 +1,274 @@
+#include "graph/render_graph.h"
+
+#include <algorithm>
+
+#include "core/context.h"
+#include "core/gpu_timer.h"
+#include "core/memory.h"
+#include "core/vk_check.h"
+
+namespace isoscope {
+
+GraphImage graphImage(const Image& image)
+{
+    return {image.image, image.view, image.format, {image.extent.width, image.extent.height}};
+}
+
+// The transient resources of one compile: per slot one allocation, bound by
+// every occupant at offset 0 (their lifetimes do not overlap; the compiler's
+// barriers order each occupant after the previous one).
+struct RenderGraph::Transients {
+    VkDevice device = VK_NULL_HANDLE;
+    Allocator* allocator = nullptr;
+    std::vector<std::pair<VkDeviceMemory, VkDeviceSize>> memories;
+    std::vector<VkBuffer> buffers;
+    std::vector<VkImage> images;
+    std::vector<VkImageView> views;
+
+    ~Transients()
+    {
+        for (VkImageView view : views)
+            vkDestroyImageView(device, view, nullptr);
+        for (VkImage image : images)
+            vkDestroyImage(device, image, nullptr);
+        for (VkBuffer buffer : buffers)
+            vkDestroyBuffer(device, buffer, nullptr);
+        for (auto [memory, bytes] : memories)
+            allocator->freeShared(memory, bytes);
+    }
+};
+
+RenderGraph::RenderGraph(Context& context) : context_(context)
+{
+    if (context.info().timestampValidBits != 0)
+        timer_ = std::make_unique<GpuTimer>(context, 128);
+}
+
+RenderGraph::~RenderGraph() = default;
+
+ResourceId RenderGraph::addResource(ResourceDesc desc)
+{
+    isCompiled_ = false;
+    desc_.resources.push_back(std::move(desc));
+    buffers_.push_back(VK_NULL_HANDLE);
+    images_.push_back({});
+    return ResourceId(desc_.resources.size() - 1);
+}
+
+ResourceId RenderGraph::importBuffer(std::string name, VkBuffer buffer, ResourceState initial,
+                                     std::optional<ResourceState> final)
+{
+    ResourceDesc desc{std::move(name), false, true, initial, final.has_value(), final.value_or(ResourceState{})};
+    ResourceId id = addResource(std::move(desc));
+    buffers_[id] = buffer;
+    return id;
+}
+
+ResourceId RenderGraph::importImage(std::string name, const GraphImage& image, ResourceState initial,
+                                    std::optional<ResourceState> final)
+{
+    ResourceDesc desc{std::move(name), true, true, initial, final.has_value(), final.value_or(ResourceState{})};
+    desc.extent = image.extent;
+    desc.format = image.format;
+    ResourceId id = addResource(std::move(desc));
+    images_[id] = image;
+    return id;
+}
+
+void RenderGraph::setImportedBuffer(ResourceId id, VkBuffer buffer)
+{
+    if (id >= desc_.resources.size() || !desc_.resources[id].imported || desc_.resources[id].image)
+        fail("resource " + std::to_string(id) + " is not an imported buffer (engine bug)");
+    buffers_[id] = buffer;
+}
+
+void RenderGraph::setImportedImage(ResourceId id, const GraphImage& image)
+{
+    if (id >= desc_.resources.size() || !desc_.resources[id].imported || !desc_.resources[id].image)
+        fail("resource " + std::to_string(id) + " is not an imported image (engine bug)");
+    images_[id] = image;
+}
+
+ResourceId RenderGraph::createBuffer(std::string name, VkDeviceSize size)
+{
+    ResourceDesc desc{std::move(name)};
+    desc.size = size;
+    return addResource(std::move(desc));
+}
+
+ResourceId RenderGraph::createImage(std::string name, VkExtent2D extent, VkFormat format)
+{
+    ResourceDesc desc{std::move(name), true};
+    desc.extent = extent;
+    desc.format = format;
+    return addResource(std::move(desc));
+}
+
+void RenderGraph::addPass(std::string name, PassKind kind, std::vector<ResourceUse> uses, Record record,
+                          bool sideEffects)
+{
+    isCompiled_ = false;
+    desc_.passes.push_back({std::move(name), kind, std::move(uses), sideEffects});
+    records_.push_back(std::move(record));
+}
+
+void RenderGraph::compile()
+{
+    compiled_ = compileGraph(desc_);
+    transients_.reset();
+    auto transients = std::make_unique<Transients>();
+    transients->device = context_.device();
+    transients->allocator = &context_.allocator();
+    VkDevice device = context_.device();
+
+    for (uint32_t s = 0; s < compiled_.slots.size(); ++s) {
+        const MemorySlot& slot = compiled_.slots[s];
+        VkMemoryRequirements total{0, 1, ~0u};
+        std::vector<std::pair<ResourceId, VkMemoryRequirements>> occupants;
+        for (ResourceId id : slot.occupants) {
+            const ResourceDesc& resource = desc_.resources[id];
+            const TransientResource& plan = *std::find_if(compiled_.transients.begin(), compiled_.transients.end(),
+                                                          [&](const TransientResource& t) { return t.resource == id; });
+            VkMemoryRequirements requirements;
+            if (resource.image) {
+                VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+                info.imageType = VK_IMAGE_TYPE_2D;
+                info.format = resource.format;
+                info.extent = {resource.extent.width, resource.extent.height, 1};
+                info.mipLevels = info.arrayLayers = 1;
+                info.samples = VK_SAMPLE_COUNT_1_BIT;
+                info.tiling = VK_IMAGE_TILING_OPTIMAL;
+                info.usage = plan.imageUsage;
+                VkImage image = VK_NULL_HANDLE;
+                VK_CHECK(vkCreateImage(device, &info, nullptr, &image));
+                transients->images.push_back(image);
+                images_[id] = {image, VK_NULL_HANDLE, resource.format, resource.extent};
+                vkGetImageMemoryRequirements(device, image, &requirements);
+            } else {
+                VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+                info.size = resource.size;
+                info.usage = plan.bufferUsage;
+                VkBuffer buffer = VK_NULL_HANDLE;
+                VK_CHECK(vkCreateBuffer(device, &info, nullptr, &buffer));
+                transients->buffers.push_back(buffer);
+                buffers_[id] = buffer;
+                vkGetBufferMemoryRequirements(device, buffer, &requirements);
+            }
+            total.size = std::max(total.size, requirements.size);
+            total.alignment = std::max(total.alignment, requirements.alignment);
+            total.memoryTypeBits &= requirements.memoryTypeBits;
+            occupants.emplace_back(id, requirements);
+        }
+        if (total.memoryTypeBits == 0)
+            fail("the render graph's transient resources in slot " + std::to_string(s) +
+                 " share no memory type on this device (engine bug: give them separate slots)");
+        VkDeviceMemory memory =
+            context_.allocator().allocateShared(total, "render graph transient memory (slot " + std::to_string(s) + ")");
+        transients->memories.emplace_back(memory, total.size);
+        for (auto [id, requirements] : occupants) {
+            if (desc_.resources[id].image) {
+                VK_CHECK(vkBindImageMemory(device, images_[id].image, memory, 0));
+                VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+                view.image = images_[id].image;
+                view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+                view.format = images_[id].format;
+                view.subresourceRange = {VkImageAspectFlags(isDepthFormat(view.format) ? VK_IMAGE_ASPECT_DEPTH_BIT
+                                                                                       : VK_IMAGE_ASPECT_COLOR_BIT),
+                                         0, 1, 0, 1};
+                VK_CHECK(vkCreateImageView(device, &view, nullptr, &images_[id].view));
+                transients->views.push_back(images_[id].view);
+            } else {
+                VK_CHECK(vkBindBufferMemory(device, buffers_[id], memory, 0));
+            }
+        }
+    }
+    transients_ = std::move(transients);
+    isCompiled_ = true;
+}
+
+void RenderGraph::recordBarriers(VkCommandBuffer cmd, const std::vector<Barrier>& barriers) const
+{
+    if (barriers.empty())
+        return;
+    std::vector<VkBufferMemoryBarrier2> bufferBarriers;
+    std::vector<VkImageMemoryBarrier2> imageBarriers;
+    for (const Barrier& b : barriers) {
+        if (b.image) {
+            const GraphImage& image = images_[b.resource];
+            VkImageMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+            barrier.srcStageMask = b.srcStage;
+            barrier.srcAccessMask = b.srcAccess;
+            barrier.dstStageMask = b.dstStage;
+            barrier.dstAccessMask = b.dstAccess;
+            barrier.oldLayout = b.oldLayout;
+            barrier.newLayout = b.newLayout;
+            barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            barrier.image = image.image;
+            barrier.subresourceRange = {VkImageAspectFlags(isDepthFormat(image.format) ? VK_IMAGE_ASPECT_DEPTH_BIT
+                                                                                       : VK_IMAGE_ASPECT_COLOR_BIT),
+                                        0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
+            imageBarriers.push_back(barrier);
+        } else {
+            VkBufferMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+            barrier.srcStageMask = b.srcStage;
+            barrier.srcAccessMask = b.srcAccess;
+            barrier.dstStageMask = b.dstStage;
+            barrier.dstAccessMask = b.dstAccess;
+            barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            barrier.buffer = buffers_[b.resource];
+            barrier.size = VK_WHOLE_SIZE;
+            bufferBarriers.push_back(barrier);
+        }
+    }
+    VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dependency.bufferMemoryBarrierCount = uint32_t(bufferBarriers.size());
+    dependency.pBufferMemoryBarriers = bufferBarriers.data();
+    dependency.imageMemoryBarrierCount = uint32_t(imageBarriers.size());
+    dependency.pImageMemoryBarriers = imageBarriers.data();
+    vkCmdPipelineBarrier2(cmd, &dependency);
+}
+
+void RenderGraph::record(VkCommandBuffer cmd)
+{
+    if (!isCompiled_)
+        fail("the render graph was changed after compile() (or never compiled): call compile() before recording");
+    for (size_t id = 0; id < desc_.resources.size(); ++id)
+        if (desc_.resources[id].imported && !buffers_[id] && !images_[id].image)
+            fail("imported resource '" + desc_.resources[id].name + "' has no handle (engine bug)");
+    if (timer_)
+        timer_->reset(cmd);
+    for (const CompiledPass& pass : compiled_.passes) {
+        recordBarriers(cmd, pass.barriers);
+        uint32_t scope = timer_ ? timer_->begin(cmd, desc_.passes[pass.pass].name) : 0;
+        records_[pass.pass](cmd, *this);
+        if (timer_)
+            timer_->end(cmd, scope);
+    }
+    recordBarriers(cmd, compiled_.finalBarriers);
+}
+
+void RenderGraph::execute()
+{
+    context_.submitAndWait([&](VkCommandBuffer cmd) { record(cmd); });
+}
+
+std::vector<std::pair<std::string, double>> RenderGraph::passTimings()
+{
+    return timer_ ? timer_->read() : std::vector<std::pair<std::string, double>>{};
+}
+
+VkBuffer RenderGraph::buffer(ResourceId id) const
+{
+    if (id >= buffers_.size() || desc_.resources[id].image)
+        fail("resource " + std::to_string(id) + " is not a buffer of this graph (engine bug)");
+    return buffers_[id];
+}
+
+const GraphImage& RenderGraph::image(ResourceId id) const
+{
+    if (id >= images_.size() || !desc_.resources[id].image)
+        fail("resource " + std::to_string(id) + " is not an image of this graph (engine bug)");
+    return images_[id];
+}
+
+} // namespace isoscope

@@ -1,0 +1,113 @@
+#pragma once
+// The render graph at run time: resources (imported or transient), passes
+// with the uses they declare and a function that records their commands.
+// compile() runs compileGraph (compile_graph.h) and creates the transient
+// resources, aliasing their memory where the plan says so; record() writes
+// the barriers and the passes into a command buffer, each pass timed.
+//
+// Reuse: compile once, record every frame. Per-frame parameters (isovalue,
+// camera) are read by the pass functions when they record, so changing them
+// needs no recompile; neither does pointing an imported resource at another
+// handle of the same kind (the next swapchain image). Recompile only when
+// passes or resources are added.
+//
+//   RenderGraph graph(context);
+//   ResourceId color = graph.importImage("color", target, {}, readbackState);
+//   ResourceId depth = graph.createImage("depth", extent, VK_FORMAT_D32_SFLOAT);
+//   graph.addPass("draw mesh", PassKind::Raster, {{color, Use::ColorAttachment}, {depth, Use::DepthAttachment}},
+//                 [&](VkCommandBuffer cmd, const RenderGraph& g) { ... g.image(depth).view ... });
+//   graph.compile();
+//   graph.execute();               // or graph.record(hostCommandBuffer)
+//   graph.passTimings();           // {"draw mesh", 0.42} ...
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <volk.h>
+
+#include "graph/compile_graph.h"
+
+namespace isoscope {
+
+class Context;
+class GpuTimer;
+struct Image;
+
+struct GraphImage {
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkExtent2D extent{0, 0};
+};
+
+// A 2D engine image as a graph import.
+GraphImage graphImage(const Image& image);
+
+class RenderGraph {
+public:
+    using Record = std::function<void(VkCommandBuffer, const RenderGraph&)>;
+
+    explicit RenderGraph(Context& context);
+    ~RenderGraph();
+    RenderGraph(const RenderGraph&) = delete;
+    RenderGraph& operator=(const RenderGraph&) = delete;
+
+    // Host resources. `initial` is their state when the graph starts (what the
+    // host last did to them; the default: nothing pending, contents
+    // undefined for images); `final`, when given, is the state the graph
+    // leaves them in for the host's next use.
+    ResourceId importBuffer(std::string name, VkBuffer buffer, ResourceState initial = {},
+                            std::optional<ResourceState> final = {});
+    ResourceId importImage(std::string name, const GraphImage& image, ResourceState initial = {},
+                           std::optional<ResourceState> final = {});
+    // Point an import at another handle; no recompile needed.
+    void setImportedBuffer(ResourceId id, VkBuffer buffer);
+    void setImportedImage(ResourceId id, const GraphImage& image);
+
+    // Resources the graph creates at compile(), alive until it is destroyed
+    // or recompiled, their memory shared with others whose lifetimes do not overlap.
+    ResourceId createBuffer(std::string name, VkDeviceSize size);
+    ResourceId createImage(std::string name, VkExtent2D extent, VkFormat format);
+
+    void addPass(std::string name, PassKind kind, std::vector<ResourceUse> uses, Record record,
+                 bool sideEffects = false);
+
+    void compile();
+    const CompiledGraph& compiled() const { return compiled_; }
+    const GraphDesc& desc() const { return desc_; }
+
+    // Records every kept pass with its barriers into `cmd` (which the caller
+    // begins, ends and submits), then the final barriers.
+    void record(VkCommandBuffer cmd);
+    // Records into a command buffer of the graph's own, submits it and waits.
+    void execute();
+    // GPU milliseconds per pass of the last recording, by pass name, in
+    // execution order; waits for the results (call after the submission).
+    // Empty where the device's queue has no timestamps.
+    std::vector<std::pair<std::string, double>> passTimings();
+
+    // Handles, for pass functions.
+    VkBuffer buffer(ResourceId id) const;
+    const GraphImage& image(ResourceId id) const;
+    Context& context() const { return context_; }
+
+private:
+    struct Transients;
+    void recordBarriers(VkCommandBuffer cmd, const std::vector<Barrier>& barriers) const;
+    ResourceId addResource(ResourceDesc desc);
+
+    Context& context_;
+    GraphDesc desc_;
+    std::vector<Record> records_;
+    std::vector<VkBuffer> buffers_;  // per resource; null for images
+    std::vector<GraphImage> images_; // per resource; empty for buffers
+    CompiledGraph compiled_;
+    bool isCompiled_ = false;
+    std::unique_ptr<Transients> transients_;
+    std::unique_ptr<GpuTimer> timer_;
+};
+
+} // namespace isoscope

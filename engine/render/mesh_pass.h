@@ -1,0 +1,66 @@
+#pragma once
+// The raster pass: draws a GpuMesh (extract/gpu_mesh.h) straight from its
+// device buffers with vkCmdDrawIndexedIndirect, so the triangle count the
+// extractor wrote on the GPU is the count drawn and no CPU read-back sits in
+// between. Dynamic rendering into a colour and a depth target, which stay in
+// the graph for later passes (a raycaster compositing against the depth).
+//
+//   MeshRenderer renderer(context);
+//   MeshBuffers mesh = importMesh(graph, gpuMesh);
+//   ResourceId color = graph.createImage("color", extent, MeshRenderer::kColorFormat);
+//   ResourceId depth = graph.createImage("depth", extent, MeshRenderer::kDepthFormat);
+//   addMeshPass(graph, renderer, mesh, {color, depth}, params); // params read at record time
+#include <glm/glm.hpp>
+
+#include "core/graphics_program.h"
+#include "graph/render_graph.h"
+#include "render/camera.h"
+
+namespace isoscope {
+
+struct GpuMesh;
+
+struct MeshBuffers {
+    ResourceId vertices = kNoResource;
+    ResourceId indices = kNoResource;
+    ResourceId counters = kNoResource; // its first 20 bytes are the VkDrawIndexedIndirectCommand
+    uint32_t faceSize = 3;
+};
+
+struct MeshTargets {
+    ResourceId color = kNoResource;
+    ResourceId depth = kNoResource;
+};
+
+// Per-frame parameters; the pass reads them each time the graph records.
+struct MeshDrawParams {
+    OrbitCamera camera;
+    glm::vec3 frontColor{0.85f, 0.62f, 0.32f};
+    glm::vec3 backColor{0.35f, 0.55f, 0.85f};
+    glm::vec4 clearColor{0.08f, 0.08f, 0.10f, 1.0f};
+    bool clear = true; // false: draw over what earlier passes left in the targets
+};
+
+class MeshRenderer {
+public:
+    static constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_UNORM;
+    static constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
+
+    explicit MeshRenderer(Context& context);
+    const GraphicsProgram& program() const { return program_; }
+
+private:
+    GraphicsProgram program_;
+};
+
+// Imports the three buffers of a mesh that a host (or an extractor outside
+// the graph) wrote earlier. An extractor inside the graph declares the same
+// buffers as StorageWrite in its own passes and hands their ids to addMeshPass.
+MeshBuffers importMesh(RenderGraph& graph, const GpuMesh& mesh, const std::string& name = "mesh");
+
+// Adds the draw. Throws Error for a quad mesh (faceSize 4): dual methods'
+// quads must be split into triangles first.
+void addMeshPass(RenderGraph& graph, const MeshRenderer& renderer, const MeshBuffers& mesh,
+                 const MeshTargets& targets, const MeshDrawParams& params, const std::string& name = "draw mesh");
+
+} // namespace isoscope

@@ -1,0 +1,100 @@
+// isoscope render: an isosurface extracted with any method, drawn by the
+// raster pass of the render graph, written as a PNG.
+#include <cstdio>
+
+#include "commands.h"
+#include "core/context.h"
+#include "core/error.h"
+#include "core/text.h"
+#include "extract/extract.h"
+#include "extract/gpu_mesh.h"
+#include "io/image_io.h"
+#include "render/render_mesh.h"
+#include "volume_options.h"
+
+namespace isoscope::cli {
+
+namespace {
+
+// "WxH" with both at least 1 and at most 16384; "" when valid, else why not.
+std::string checkSize(const std::string& text)
+{
+    unsigned width = 0, height = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(text.c_str(), "%u%c%u%c", &width, &x, &height, &extra) != 3 || (x != 'x' && x != 'X'))
+        return "--size must be WxH, e.g. 512x512, not '" + text + "'";
+    if (width < 1 || height < 1 || width > 16384 || height > 16384)
+        return "--size " + text + " is out of range: each side from 1 to 16384 pixels";
+    return "";
+}
+
+} // namespace
+
+Run addRenderCommand(CLI::App& app)
+{
+    std::string methods = join(extractionMethods(), ", ");
+    auto* command = app.add_subcommand("render", "Extract an isosurface and render it to a PNG image");
+    auto args = addVolumeArguments(command);
+    struct Options {
+        double iso = 0.0;
+        std::string method = "cpu";
+        std::vector<double> camera;
+        std::string size = "512x512";
+        bool ortho = false;
+        double fov = 40.0;
+        std::string output;
+    };
+    auto options = std::make_shared<Options>();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")->required();
+    command->add_option("--method", options->method, "Extraction method: " + methods)
+        ->check(CLI::IsMember(extractionMethods()))
+        ->capture_default_str();
+    command
+        ->add_option("--camera", options->camera,
+                     "AZ,EL[,DIST]: azimuth about +z from +x and elevation in degrees, distance to the volume's "
+                     "centre in world units (default: 30,20 and framed to fit the volume)")
+        ->delimiter(',')
+        ->expected(2, 3);
+    command->add_option("--size", options->size, "Image size WxH in pixels")
+        ->check(CLI::Validator(checkSize, "WxH"))
+        ->capture_default_str();
+    command->add_flag("--ortho", options->ortho, "Orthographic projection (same framing as perspective)");
+    command->add_option("--fov", options->fov, "Vertical field of view in degrees")
+        ->check(CLI::Range(1.0, 170.0))
+        ->capture_default_str();
+    command->add_option("-o,--output", options->output, "PNG file to write")->required();
+    return [args, options]() {
+        Volume volume = args->load();
+        unsigned width = 0, height = 0;
+        char x = 0;
+        std::sscanf(options->size.c_str(), "%u%c%u", &width, &x, &height);
+
+        Context context;
+        ExtractOptions extractOptions;
+        extractOptions.method = options->method;
+        ExtractionReport report = extractIsosurface(context, volume, float(options->iso), extractOptions);
+        GpuMesh mesh = uploadMesh(context, report.mesh);
+
+        glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
+        glm::vec3 hi = lo;
+        for (int axis = 0; axis < 3; ++axis)
+            hi[axis] += float((volume.dims[axis] - 1) * volume.spacing[axis]);
+        const std::vector<double>& angles = options->camera;
+        MeshDrawParams params;
+        params.camera = frameBounds(lo, hi, float(width) / float(height), angles.empty() ? 30.0f : float(angles[0]),
+                                    angles.empty() ? 20.0f : float(angles[1]), float(options->fov),
+                                    angles.size() == 3 ? float(angles[2]) : 0.0f);
+        params.camera.orthographic = options->ortho;
+        RenderedImage rendered = renderMeshImage(context, mesh, params, {width, height});
+        writePng(rendered.image, options->output);
+
+        std::printf("%s: %llu triangles, %ux%u image %s", report.method.c_str(),
+                    (unsigned long long)report.mesh.faceCount(), width, height, options->output.c_str());
+        for (const auto& [pass, ms] : rendered.gpuMsPerPass)
+            std::printf(", %s %.3f ms", pass.c_str(), ms);
+        std::printf("\n");
+        return 0;
+    };
+}
+
+} // namespace isoscope::cli
