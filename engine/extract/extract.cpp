@@ -59,6 +59,8 @@ ExtractionReport extractOnCpu(const Volume& volume, float iso, const ExtractOpti
         times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     report.cpuMs = median(times);
+    report.vertexCount = report.mesh.positions.size();
+    report.faceCount = report.mesh.faceCount();
     return report;
 }
 
@@ -93,8 +95,8 @@ nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, floa
         {"dims", volume.dims},
         {"scalar_type", std::string(scalarName(volume.type))},
         {"iso", iso},
-        {"vertices", report.mesh.positions.size()},
-        {report.mesh.faceSize == 4 ? "quads" : "triangles", report.mesh.faceCount()},
+        {"vertices", report.vertexCount},
+        {report.mesh.faceSize == 4 ? "quads" : "triangles", report.faceCount},
         {"gpu_ms", passes},
         {"total_gpu_ms", report.totalGpuMs ? nlohmann::json(*report.totalGpuMs) : nlohmann::json(nullptr)},
         {"cpu_ms", report.cpuMs},

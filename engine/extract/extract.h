@@ -25,13 +25,15 @@ struct ExtractOptions {
     // the shader instead of reading a stored volume; the Volume gives its grid.
     std::string analyticField;
     uint64_t budgetBytes = 0; // scan method: device bytes it may use (0: the device's budget)
+    bool readBack = true;     // GPU methods: false leaves ExtractionReport::mesh empty (benchmarks)
 };
 
 struct ExtractionReport {
     std::string method;
     std::string device;                     // "cpu" for the CPU reference
     std::optional<uint32_t> subgroupSize;   // GPU methods only
-    Mesh mesh;
+    Mesh mesh;                              // empty when options.readBack is false
+    uint64_t vertexCount = 0, faceCount = 0; // as counted (also without read-back)
     std::vector<std::pair<std::string, double>> gpuMsPerPass; // medians; empty for CPU methods
     std::optional<double> totalGpuMs;       // median of the per-run totals
     double cpuMs = 0.0;                     // median wall-clock time of the CPU method

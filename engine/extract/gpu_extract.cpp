@@ -127,7 +127,12 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
     }
     report.auxDeviceBytes = extractor->auxiliaryBytes();
     report.peakDeviceBytes = context.allocator().peakDeviceBytes();
-    report.mesh = downloadMesh(context, mesh);
+    GpuMeshCounters counters = readCounters(context, mesh);
+    report.vertexCount = counters.vertexCount;
+    report.faceCount = counters.faceCount;
+    report.mesh.faceSize = mesh.faceSize;
+    if (options.readBack)
+        report.mesh = downloadMesh(context, mesh);
     return report;
 }
 

@@ -147,7 +147,7 @@ double evaluateSyntheticField(std::string_view name, double x, double y, double 
     return function(x, y, z);
 }
 
-Volume makeSyntheticVolume(std::string_view spec)
+Volume makeSyntheticGrid(std::string_view spec)
 {
     size_t colon = spec.find(':');
     if (colon == std::string_view::npos)
@@ -172,6 +172,14 @@ Volume makeSyntheticVolume(std::string_view spec)
         volume.origin[axis] = -1.0;
         volume.spacing[axis] = 2.0 / double(dims[axis] - 1);
     }
+    return volume;
+}
+
+Volume makeSyntheticVolume(std::string_view spec)
+{
+    Volume volume = makeSyntheticGrid(spec);
+    FieldFunction function = findField(spec.substr(0, spec.find(':')));
+    std::array<uint32_t, 3> dims = volume.dims;
     volume.data.resize(size_t(volume.byteSize()));
 
     std::vector<double> xs = axisCoordinates(dims[0]), ys = axisCoordinates(dims[1]), zs = axisCoordinates(dims[2]);

@@ -34,6 +34,10 @@ bool isSyntheticSpec(std::string_view text);
 // volume over 2^40 bytes. Cost: one evaluation per sample, single-threaded.
 Volume makeSyntheticVolume(std::string_view spec);
 
+// The grid of a spec (dims, origin, spacing, type float32) without samples,
+// for methods that evaluate the field on the GPU instead of reading it.
+Volume makeSyntheticGrid(std::string_view spec);
+
 // The value makeSyntheticVolume stores at the point (x, y, z), before the
 // conversion to float; tests and CPU references use it. Throws Error for an
 // unknown name.

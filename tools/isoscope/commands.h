@@ -15,6 +15,7 @@ Run addVolinfoCommand(CLI::App& app);
 Run addConvertCommand(CLI::App& app);
 Run addExtractCommand(CLI::App& app);
 Run addMeshcheckCommand(CLI::App& app);
+Run addBenchCommand(CLI::App& app);
 Run addRenderCommand(CLI::App& app);
 
 // Prints JSON to stdout, or writes it to `path` when not empty. Text that is

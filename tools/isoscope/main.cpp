@@ -43,6 +43,7 @@ int main(int argc, char** argv)
     add("extract", cli::addExtractCommand);
     add("meshcheck", cli::addMeshcheckCommand);
     add("render", cli::addRenderCommand);
+    add("bench", cli::addBenchCommand);
 
     try {
         app.parse(argc, argv);

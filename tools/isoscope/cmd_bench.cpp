@@ -1,0 +1,85 @@
+// isoscope bench: GPU timings of one extraction method as JSON, with the
+// floor that memory bandwidth sets beside them (docs/BENCHMARKS.md).
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "core/context.h"
+#include "core/error.h"
+#include "extract/extract.h"
+#include "extract/gpu_mesh.h"
+#include "method_options.h"
+#include "volume/quantize.h"
+#include "volume/synthetic.h"
+#include "volume_options.h"
+
+namespace isoscope::cli {
+
+Run addBenchCommand(CLI::App& app)
+{
+    auto* command = app.add_subcommand("bench", "Time a GPU extraction method (GPU timestamps, medians) as JSON");
+    auto args = addVolumeArguments(command);
+    struct Options {
+        double iso = 0.0;
+        bool analytic = false;
+        bool uint8 = false;
+        double bandwidth = 3.09e12;
+        std::string output;
+    };
+    auto options = std::make_shared<Options>();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8)")->required();
+    auto method = addMethodArguments(command, "block", 20, 5);
+    command->add_flag("--analytic", options->analytic,
+                      "Evaluate the synthetic field in the shader instead of storing it (block method, cayley)");
+    command->add_flag("--uint8", options->uint8,
+                      "Requantize the volume to uint8 (its value range onto 0..255) and the isovalue with it");
+    command->add_option("--bandwidth", options->bandwidth,
+                        "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
+        ->capture_default_str();
+    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
+    return [args, options, method]() {
+        ExtractOptions extractOptions = method->options();
+        if (extractOptions.method == "cpu")
+            fail("bench times GPU methods; use `isoscope extract --method cpu --stats -` for the CPU reference");
+        extractOptions.readBack = false;
+        double iso = options->iso;
+        Volume volume;
+        if (options->analytic) {
+            if (!isSyntheticSpec(args->volume) || options->uint8)
+                fail("--analytic needs a synthetic volume such as cayley:1024, without --uint8");
+            volume = makeSyntheticGrid(args->volume);
+            extractOptions.analyticField = args->volume.substr(0, args->volume.find(':'));
+        } else {
+            volume = args->load();
+            if (options->uint8) {
+                iso = quantizedIsovalue(volume, iso);
+                volume = quantizeToUInt8(volume);
+            }
+        }
+        Context context;
+        ExtractionReport report = extractIsosurface(context, volume, float(iso), extractOptions);
+
+        nlohmann::json json = toJson(report, volume, float(iso));
+        uint64_t volumeBytes = options->analytic ? 0 : volume.byteSize();
+        uint64_t meshBytes = report.vertexCount * sizeof(GpuMeshVertex) + report.faceCount * 3 * sizeof(uint32_t);
+        json["iso_given"] = options->iso;
+        json["stored"] = !options->analytic;
+        json["weld"] = extractOptions.weld;
+        json["block"] = extractOptions.blockSize;
+        json["warmup"] = extractOptions.warmup;
+        json["volume_bytes"] = volumeBytes;
+        json["mesh_bytes"] = meshBytes;
+        // The least traffic any method needs: read the volume once, write the mesh once.
+        json["floor_ms"] = double(volumeBytes + meshBytes) / options->bandwidth * 1e3;
+        json["floor_bandwidth"] = options->bandwidth;
+        json.erase("cpu_ms");
+        writeJson(json, options->output);
+        std::fprintf(stderr, "%s %s: %llu triangles, %.3f ms GPU (floor %.3f ms)\n", report.method.c_str(),
+                     volume.source.c_str(), (unsigned long long)report.faceCount, report.totalGpuMs.value_or(0.0),
+                     json["floor_ms"].get<double>());
+        return 0;
+    };
+}
+
+} // namespace isoscope::cli
