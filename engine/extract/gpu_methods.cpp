@@ -1,10 +1,14 @@
 #include "extract/gpu_methods.h"
 
+#include "extract/scan/scan_extractor.h"
+
 namespace isoscope {
 
 const std::vector<GpuMethod>& gpuMethods()
 {
     static const std::vector<GpuMethod> methods = {
+        {"scan", "classic prefix-sum pipeline (CUDA SDK sample): classify, compact, scan, generate; z-slabs under a memory budget",
+         GpuVolumeUsage{false, true}, createScanExtractor},
     };
     return methods;
 }

@@ -1,0 +1,29 @@
+#include "extract/case_table_gpu.h"
+
+#include <array>
+
+#include "core/context.h"
+#include "core/transfer.h"
+#include "extract/case_table.h"
+
+namespace isoscope {
+
+Buffer createCaseTableBuffer(Context& context)
+{
+    static_assert(1 + 3 * kMaxTrianglesPerCase <= kCaseTableGpuBytesPerCase);
+    std::array<uint8_t, kMarchingCubesCaseCount * kCaseTableGpuBytesPerCase> bytes{};
+    const MarchingCubesCaseTable& cases = marchingCubesCases();
+    for (int c = 0; c < kMarchingCubesCaseCount; ++c) {
+        uint8_t* entry = &bytes[c * kCaseTableGpuBytesPerCase];
+        entry[0] = cases[c].triangleCount;
+        for (int i = 0; i < 3 * kMaxTrianglesPerCase; ++i)
+            entry[1 + i] = cases[c].edges[i];
+    }
+    Buffer buffer = context.allocator().createBuffer(bytes.size(),
+                                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                     MemoryUsage::DeviceLocal, "marching cubes case table");
+    uploadToBuffer(context, buffer, bytes.data(), bytes.size());
+    return buffer;
+}
+
+} // namespace isoscope
