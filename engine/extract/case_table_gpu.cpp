@@ -1,7 +1,6 @@
 #include "extract/case_table_gpu.h"
 
 #include <array>
-#include <vector>
 
 #include "core/context.h"
 #include "core/transfer.h"
@@ -9,19 +8,21 @@
 
 namespace isoscope {
 
-Buffer uploadCaseTable(Context& context)
+Buffer createCaseTableBuffer(Context& context)
 {
-    std::vector<std::array<uint32_t, 4>> packed(kMarchingCubesCaseCount, {0, 0, 0, 0});
-    const MarchingCubesCaseTable& table = marchingCubesCases();
+    static_assert(1 + 3 * kMaxTrianglesPerCase <= kCaseTableGpuBytesPerCase);
+    std::array<uint8_t, kMarchingCubesCaseCount * kCaseTableGpuBytesPerCase> bytes{};
+    const MarchingCubesCaseTable& cases = marchingCubesCases();
     for (int c = 0; c < kMarchingCubesCaseCount; ++c) {
-        packed[c][0] = table[c].triangleCount;
-        for (int i = 0; i < 3 * table[c].triangleCount; ++i)
-            packed[c][1 + i / 8] |= uint32_t(table[c].edges[i] & 0xF) << (4 * (i % 8));
+        uint8_t* entry = &bytes[c * kCaseTableGpuBytesPerCase];
+        entry[0] = cases[c].triangleCount;
+        for (int i = 0; i < 3 * kMaxTrianglesPerCase; ++i)
+            entry[1 + i] = cases[c].edges[i];
     }
-    Buffer buffer = context.allocator().createBuffer(packed.size() * sizeof(packed[0]),
+    Buffer buffer = context.allocator().createBuffer(bytes.size(),
                                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                      MemoryUsage::DeviceLocal, "marching cubes case table");
-    uploadToBuffer(context, buffer, packed.data(), packed.size() * sizeof(packed[0]));
+    uploadToBuffer(context, buffer, bytes.data(), bytes.size());
     return buffer;
 }
 

@@ -41,6 +41,7 @@ void recordExtraction(VkCommandBuffer cmd, GpuExtractor& extractor, const Comput
     timer.reset(cmd);
     uint32_t total = timer.begin(cmd, "total");
     recordResetCounters(cmd, mesh);
+    // ALL_TRANSFER: validation counts vkCmdFillBuffer as a copy, the spec as a clear.
     memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
                   VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT,
                   VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);

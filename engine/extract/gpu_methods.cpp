@@ -1,6 +1,7 @@
 #include "extract/gpu_methods.h"
 
 #include "extract/block/block_extractor.h"
+#include "extract/scan/scan_extractor.h"
 
 namespace isoscope {
 
@@ -9,6 +10,8 @@ const std::vector<GpuMethod>& gpuMethods()
     static const std::vector<GpuMethod> methods = {
         {"block", "Parallel Marching Blocks: per-block ranges, active-block list, welded indexed mesh",
          GpuVolumeUsage{.image = true, .buffer = false}, createBlockExtractor},
+        {"scan", "classic prefix-sum pipeline (CUDA SDK sample): classify, compact, scan, generate; z-slabs under a memory budget",
+         GpuVolumeUsage{false, true}, createScanExtractor},
     };
     return methods;
 }

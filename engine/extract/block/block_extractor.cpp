@@ -112,7 +112,7 @@ public:
                                             "block list slots");
         state_ = allocator.createBuffer(sizeof(State), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                         MemoryUsage::DeviceLocal, "active block count");
-        caseTable_ = uploadCaseTable(context);
+        caseTable_ = createCaseTableBuffer(context);
         // Smooth surfaces touch a small share of the blocks; a full list grows.
         allocateList(std::max<uint64_t>(std::min<uint64_t>(blockCount_, 256), blockCount_ / 8));
     }

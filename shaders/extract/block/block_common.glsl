@@ -38,8 +38,8 @@ layout(set = 0, binding = 4, std430) buffer State { uint activeCount; uint dispa
 // Per listed block (welded meshes): its first vertex and where each of its
 // edge groups starts (block_edges.glsl).
 layout(set = 0, binding = 5, std430) buffer SlotVertices { uvec4 slotVertices[]; };
-// The case table: triangle count, then 15 edge numbers as 4-bit fields.
-layout(set = 0, binding = 6, std430) readonly buffer CaseTable { uvec4 caseTable[]; };
+#define CASE_TABLE_BINDING 6
+#include "case_table.glsl"
 #define MESH_VERTICES_BINDING 7
 #define MESH_INDICES_BINDING 8
 #define MESH_COUNTERS_BINDING 9

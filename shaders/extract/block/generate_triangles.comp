@@ -88,18 +88,6 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis)
     writeMeshVertex(vertexIndex(c, axis), params.origin + p * params.spacing, normal);
 }
 
-uint caseEdge(uvec4 entry, uint i) { return ((i < 8u ? entry.y : entry.z) >> (4u * (i & 7u))) & 0xFu; }
-
-// The lower voxel of cell edge e, relative to the cell (case_table.h numbering).
-uvec3 edgeStart(uint e)
-{
-    uint axis = e / 4u;
-    uvec3 offset = uvec3(0u);
-    offset[axis == 0u ? 1u : 0u] = e & 1u;
-    offset[axis == 2u ? 1u : 2u] = (e >> 1) & 1u;
-    return offset;
-}
-
 void main()
 {
     uint slot = listedSlot();
@@ -123,12 +111,10 @@ void main()
     bool cellExists = ownsVoxel && all(lessThan(origin + ivec3(l) + 1, params.dims));
     if (cellExists)
         for (uint corner = 0u; corner < 8u; ++corner) {
-            uvec3 offset = uvec3(corner & 1u, (corner >> 1) & 1u, (corner >> 2) & 1u);
-            if (isInside(cachedValue[cacheIndex(l + offset)]))
+            if (isInside(cachedValue[cacheIndex(l + cubeCornerOffset(corner))]))
                 caseIndex |= 1u << corner;
         }
-    uvec4 entry = caseTable[caseIndex];
-    uint triangles = cellExists ? entry.x : 0u;
+    uint triangles = cellExists ? caseTriangleCount(caseIndex) : 0u;
     uint interior = WELD && ownsVoxel ? interiorEdgesBefore(l, 3u) : 0u;
 
     uvec2 total;
@@ -168,8 +154,8 @@ void main()
     for (uint t = 0u; t < triangles; ++t) {
         uint v[3];
         for (uint k = 0u; k < 3u; ++k) {
-            uint e = caseEdge(entry, 3u * t + k);
-            v[k] = vertexIndex(l + edgeStart(e), e / 4u);
+            uint e = caseEdge(caseIndex, 3u * t + k);
+            v[k] = vertexIndex(l + cubeEdgeStart(e), cubeEdgeAxis(e));
         }
         writeMeshTriangle(triangleBase + offset.y + t, v[0], v[1], v[2]);
     }

@@ -1,0 +1,39 @@
+#pragma once
+// Stream compaction: the indices of the selected elements (those with any
+// nonzero component), in increasing order, recorded into the caller's command
+// buffer. Reduce-then-scan over selection flags computed on the fly, so no
+// flag array is stored (scan_passes.h).
+//
+//   StreamCompaction compact(context, 2, cellCount);
+//   compact.record(cmd, {counts.buffer}, cellCount, {activeCells.buffer}, {activeCount.buffer});
+//
+// record(): writes the selected indices (uint32) to `indices`, which must
+// hold `count` of them, and their number to `selectedCount` as a uint64 (low
+// word first, so a uint32 read of it is the count). Any count from 0 to the
+// maxCount given at construction, at most 2^32 (indices are 32-bit), and
+// count * 4 bytes of indices must fit one storage binding. Barriers: as
+// ExclusiveScan (the count is ready for vkCmdDispatchIndirect argument
+// building and compute reads after record()).
+// Cost: reads the input twice, writes one word per selected element.
+#include "compute/scan_passes.h"
+
+namespace isoscope {
+
+class StreamCompaction {
+public:
+    StreamCompaction(Context& context, uint32_t components, uint64_t maxCount, const ScanOptions& options = {});
+
+    void record(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan indices,
+                BufferSpan selectedCount) const;
+
+    uint64_t scratchBytes() const { return passes_.scratchBytes(); }
+    static uint64_t scratchBytesFor(const Context& context, uint32_t components, uint64_t maxCount)
+    {
+        return ScanPasses::scratchBytesFor(context, components, true, maxCount);
+    }
+
+private:
+    ScanPasses passes_;
+};
+
+} // namespace isoscope

@@ -1,0 +1,38 @@
+#pragma once
+// Device-wide exclusive prefix sum of uint32 or uvec2 elements (two counts
+// scanned at once, e.g. vertices and triangles per cell), recorded into the
+// caller's command buffer. Reduce-then-scan, see scan_passes.h.
+//
+//   ExclusiveScan scan(context, 2, cellCount);           // once: pipelines + scratch
+//   scan.record(cmd, {counts.buffer}, {offsets.buffer}, cellCount, {totals.buffer});
+//
+// record(): output[i] = sum of input[0..i) per component, modulo 2^32; the
+// 64-bit totals (components × uint64, low word first) go to `totals` when
+// given. Input and output may be the same span (in place). Any count from 0
+// to the maxCount given at construction (beyond 2^31: inputs longer than one
+// binding are processed in segments). The caller makes the input's writes
+// visible to compute shaders before; record() ends with a barrier that makes
+// the outputs visible to later compute shaders and indirect reads.
+// Cost: reads the input twice, writes the output once; three passes.
+#include "compute/scan_passes.h"
+
+namespace isoscope {
+
+class ExclusiveScan {
+public:
+    ExclusiveScan(Context& context, uint32_t components, uint64_t maxCount, const ScanOptions& options = {});
+
+    void record(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
+                BufferSpan totals = {}) const;
+
+    uint64_t scratchBytes() const { return passes_.scratchBytes(); } // device bytes it owns
+    static uint64_t scratchBytesFor(const Context& context, uint32_t components, uint64_t maxCount)
+    {
+        return ScanPasses::scratchBytesFor(context, components, false, maxCount);
+    }
+
+private:
+    ScanPasses passes_;
+};
+
+} // namespace isoscope

@@ -1,0 +1,102 @@
+#pragma once
+// The three passes of the engine's device-wide reduce-then-scan
+// (shaders/compute/scan_reduce, scan_blocks, scan_downsweep), shared by
+// ExclusiveScan, StreamCompaction and Reduction; use those, not this.
+//
+// Why reduce-then-scan: Vulkan promises no forward progress between
+// workgroups, so a single-pass chained scan (one workgroup spinning on its
+// predecessor's flag) may hang; three passes never wait on each other. Cost:
+// the input is read twice and the output written once, plus 8 bytes per tile
+// per component of block sums.
+//
+// Lengths: any count from 0 up; an input longer than one storage-buffer
+// binding allows (lavapipe 128 MiB, NVIDIA 4 GiB) is bound segment by segment
+// at increasing offsets. Block sums, block offsets and totals are 64-bit
+// (uvec2 low word first, no shaderInt64 needed), so counts and sums past 2^32
+// are exact there; per-element prefixes are 32-bit (modulo 2^32).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <volk.h>
+
+#include "core/memory.h"
+#include "core/shader.h"
+
+namespace isoscope {
+
+class Context;
+
+// A place in a buffer: elements start `offset` bytes in. Offsets given to the
+// primitives must be multiples of the device's minStorageBufferOffsetAlignment
+// (at most 256 bytes on every device).
+struct BufferSpan {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+};
+
+struct ScanOptions {
+    // Bytes one binding may cover; 0: the device's maxStorageBufferRange.
+    // Tests set it small to exercise the segment path at small lengths.
+    uint64_t maxBindingBytes = 0;
+};
+
+// How the passes tile the input on this device.
+struct ScanLayout {
+    uint32_t workgroupSize = 0;    // passes 1 and 3
+    uint32_t items = 0;            // elements per invocation
+    uint32_t tileElements = 0;     // workgroupSize * items: one block
+    uint32_t topWorkgroupSize = 0; // pass 2, one workgroup
+    uint64_t segmentElements = 0;  // elements per binding, a multiple of tileElements
+};
+
+ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOptions& options);
+
+class ScanPasses {
+public:
+    // components: 1 (uint32 elements) or 2 (uvec2 elements). select: sum one
+    // flag per element (any component nonzero) instead of the values.
+    // downsweep: also build pass 3 (scan and compaction need it, a reduction not).
+    ScanPasses(Context& context, uint32_t components, bool select, bool downsweep, uint64_t maxCount,
+               const ScanOptions& options, const std::string& what);
+
+    // Passes 1 and 2: block offsets in the scratch buffer, and the 64-bit
+    // totals (one per summed component) at `totals`, or in scratch when
+    // `totals.buffer` is null.
+    void recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const;
+    // Pass 3: prefixes (or, with select, indices) into `output`, which holds
+    // `outputWords` 32-bit words from its offset.
+    void recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
+                         uint64_t outputWords) const;
+
+    uint64_t scratchBytes() const { return blockSums_.allocated + totals_.allocated; }
+    const ScanLayout& layout() const { return layout_; }
+    uint32_t sumComponents() const { return select_ ? 1 : components_; }
+
+    // Scratch the passes would need, before making them (for memory budgets).
+    static uint64_t scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount);
+
+private:
+    void checkCount(uint64_t count) const;
+    void dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint32_t blocks) const;
+
+    Context& context_;
+    uint32_t components_;
+    bool select_;
+    uint64_t maxCount_;
+    std::string what_;
+    ScanLayout layout_;
+    ComputeProgram reduce_;
+    ComputeProgram scanBlocks_;
+    std::unique_ptr<ComputeProgram> downsweep_;
+    Buffer blockSums_;
+    Buffer totals_;
+};
+
+// Orders one compute pass's storage writes before the next's reads and writes.
+void computeToComputeBarrier(VkCommandBuffer cmd);
+// After a primitive's last pass: its outputs are visible to later compute
+// shaders and to indirect dispatch/draw arguments.
+void computeOutputBarrier(VkCommandBuffer cmd);
+
+} // namespace isoscope

@@ -1,0 +1,34 @@
+// The GLSL side of engine/extract/case_table_gpu.h: the Marching Cubes case
+// table and the cube's corner and edge numbering (engine/extract/case_table.h).
+// Define CASE_TABLE_BINDING before including.
+
+layout(set = 0, binding = CASE_TABLE_BINDING, std430) readonly buffer CaseTable { uint caseTableWords[]; };
+
+uint caseByte(uint caseIndex, uint byteIndex)
+{
+    return bitfieldExtract(caseTableWords[caseIndex * 4u + (byteIndex >> 2)], int(byteIndex & 3u) * 8, 8);
+}
+
+uint caseTriangleCount(uint caseIndex) { return caseByte(caseIndex, 0u); }
+
+// Edge i (0 .. 3 * triangles - 1) of the case's triangles, counter-clockwise
+// around the outward normal (toward decreasing values).
+uint caseEdge(uint caseIndex, uint i) { return caseByte(caseIndex, 1u + i); }
+
+// Corner c of a cell sits at (c & 1, (c >> 1) & 1, (c >> 2) & 1).
+uvec3 cubeCornerOffset(uint corner) { return uvec3(corner & 1u, (corner >> 1) & 1u, (corner >> 2) & 1u); }
+
+// Edge e = axis * 4 + (u + 2v), (u, v) the lower corner's coordinates on the
+// two other axes in increasing axis order.
+uint cubeEdgeAxis(uint edge) { return edge >> 2; }
+
+uvec3 cubeEdgeStart(uint edge)
+{
+    uint axis = edge >> 2;
+    uint u = edge & 1u, v = (edge >> 1) & 1u;
+    if (axis == 0u)
+        return uvec3(0u, u, v);
+    if (axis == 1u)
+        return uvec3(u, 0u, v);
+    return uvec3(u, v, 0u);
+}

@@ -1,0 +1,57 @@
+// Shared by the device-wide scan passes (scan_reduce, scan_blocks,
+// scan_downsweep): element loading, 64-bit sums without shaderInt64, and the
+// order in which a workgroup walks its tile.
+//
+// Before including: the constants SUBGROUP_SIZE, WORKGROUP_SIZE, COMPONENTS
+// (1: uint elements, 2: uvec2 elements) and SELECT (1: an element counts as 1
+// when any component is nonzero, for compaction), subgroup_scan.glsl, and
+// (for loadElement) `inputWords`.
+
+// Width of the values being summed: a selection sums one flag per element.
+const uint SUM_COMPONENTS = SELECT != 0u ? 1u : COMPONENTS;
+
+// The rank of this invocation in the order workgroupExclusiveAdd2 scans in
+// (subgroup, then lane). A tile is walked in rank order, so the offsets the
+// helper returns are prefix sums in element order on every driver, whatever
+// order gl_LocalInvocationIndex maps to subgroups in. Needs full subgroups:
+// WORKGROUP_SIZE is a multiple of SUBGROUP_SIZE (the C++ side checks).
+uint scanRank() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
+
+// Workgroups are dispatched in 2D: one dimension holds at most 65535 of them.
+uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
+
+// 64-bit unsigned values as uvec2(low word, high word).
+uvec2 add64(uvec2 a, uvec2 b)
+{
+    uint carry;
+    uint low = uaddCarry(a.x, b.x, carry);
+    return uvec2(low, a.y + b.y + carry);
+}
+
+// (sum of low 16-bit halves, sum of high 16-bit halves) as one 64-bit value.
+// Summing halves keeps every 32-bit partial sum exact for up to 65536 terms.
+uvec2 joinHalves(uvec2 halves) { return add64(uvec2(halves.x, 0u), uvec2(halves.y << 16, halves.y >> 16)); }
+
+uvec2 splitHalves(uint value) { return uvec2(value & 0xFFFFu, value >> 16); }
+
+// Workgroup-wide exclusive prefix sum of 64-bit values (in scanRank order),
+// from four exact 32-bit scans of their 16-bit pieces.
+uvec2 workgroupExclusiveAdd64(uvec2 value, out uvec2 total)
+{
+    uvec2 lowTotal, highTotal;
+    uvec2 low = workgroupExclusiveAdd2(splitHalves(value.x), lowTotal);
+    uvec2 high = workgroupExclusiveAdd2(splitHalves(value.y), highTotal);
+    total = add64(joinHalves(lowTotal), uvec2(0u, joinHalves(highTotal).x));
+    return add64(joinHalves(low), uvec2(0u, joinHalves(high).x));
+}
+
+#ifdef SCAN_LOADS_ELEMENTS
+// Element i of the input (one or two words), or its selection flag.
+uvec2 loadElement(uint i)
+{
+    uvec2 value = COMPONENTS == 2u ? uvec2(inputWords[2u * i], inputWords[2u * i + 1u]) : uvec2(inputWords[i], 0u);
+    if (SELECT != 0u)
+        value = uvec2(value != uvec2(0u) ? 1u : 0u, 0u);
+    return value;
+}
+#endif

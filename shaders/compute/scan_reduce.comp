@@ -1,0 +1,54 @@
+#version 460
+// Reduce-then-scan, pass 1 of 3 (Merrill & Garland 2016, "Single-pass
+// Parallel Prefix Scan with Decoupled Look-back", section 3 names the scheme):
+// each workgroup sums one tile of WORKGROUP_SIZE * ITEMS elements into a
+// 64-bit block sum per component. No workgroup waits on another, so it needs
+// no forward-progress guarantee, which Vulkan does not give.
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+
+layout(constant_id = 0) const uint SUBGROUP_SIZE = 32;
+layout(constant_id = 1) const uint WORKGROUP_SIZE = 256;
+layout(constant_id = 2) const uint ITEMS = 8;
+layout(constant_id = 3) const uint COMPONENTS = 1;
+layout(constant_id = 4) const uint SELECT = 0;
+layout(local_size_x_id = 1) in;
+
+layout(set = 0, binding = 0, std430) readonly buffer Input { uint inputWords[]; };
+layout(set = 0, binding = 1, std430) writeonly buffer BlockSums { uvec2 blockSums[]; };
+layout(push_constant) uniform Push {
+    uint count;      // elements in this segment
+    uint firstBlock; // block index of the segment's first tile
+    uint blockCount; // tiles in this segment
+} p;
+
+#include "subgroup_scan.glsl"
+#define SCAN_LOADS_ELEMENTS
+#include "scan_common.glsl"
+
+void main()
+{
+    uint block = flatWorkgroupIndex();
+    if (block >= p.blockCount)
+        return; // the whole workgroup: no barrier is skipped by part of it
+    uint first = block * WORKGROUP_SIZE * ITEMS + scanRank() * ITEMS;
+    uvec4 halves = uvec4(0u); // 16-bit halves of components 0 and 1, summed exactly
+    for (uint j = 0u; j < ITEMS; ++j) {
+        uint i = first + j;
+        if (i < p.count) {
+            uvec2 value = loadElement(i);
+            halves += uvec4(splitHalves(value.x), splitHalves(value.y));
+        }
+    }
+    uvec2 total0, total1;
+    workgroupExclusiveAdd2(halves.xy, total0);
+    if (SUM_COMPONENTS == 2u)
+        workgroupExclusiveAdd2(halves.zw, total1);
+    if (gl_LocalInvocationIndex == 0u) {
+        uint slot = (p.firstBlock + block) * SUM_COMPONENTS;
+        blockSums[slot] = joinHalves(total0);
+        if (SUM_COMPONENTS == 2u)
+            blockSums[slot + 1u] = joinHalves(total1);
+    }
+}

@@ -1,0 +1,43 @@
+#version 460
+// Scan method, between the scans and generate: one invocation turns the
+// slab's compacted point count into generate's indirect dispatch, and its
+// vertex and triangle totals into the slab's place in the mesh (the counts
+// of the slabs before it), without a read-back.
+#extension GL_GOOGLE_include_directive : require
+
+layout(local_size_x = 1) in;
+
+#define MESH_VERTICES_BINDING 4
+#define MESH_INDICES_BINDING 5
+#define MESH_COUNTERS_BINDING 6
+#include "mesh_output.glsl"
+
+layout(set = 0, binding = 0, std430) readonly buffer ActiveCount { uvec2 activeCount; };  // uint64
+layout(set = 0, binding = 1, std430) readonly buffer SlabTotals { uvec2 slabTotals[2]; }; // uint64 vertices, triangles
+layout(set = 0, binding = 2, std430) writeonly buffer SlabBase { uvec2 slabBase; };      // first vertex, first triangle
+layout(set = 0, binding = 3, std430) writeonly buffer DispatchArgs { uint dispatchArgs[3]; };
+layout(push_constant) uniform Push {
+    uint workgroupSize;  // generate's
+    uint maxGroupsX;     // 65535 on every device seen
+} p;
+
+// count + total, saturated at 2^32 - 1 so an impossible mesh overflows
+// loudly (the driver then fails to allocate it, with the numbers).
+uint addSaturated(uint count, uvec2 total)
+{
+    uint carry;
+    uint sum = uaddCarry(count, total.x, carry);
+    return total.y != 0u || carry != 0u ? 0xFFFFFFFFu : sum;
+}
+
+void main()
+{
+    uint groups = (activeCount.x + p.workgroupSize - 1u) / p.workgroupSize;
+    uint x = min(groups, p.maxGroupsX);
+    dispatchArgs[0] = x;
+    dispatchArgs[1] = x == 0u ? 1u : (groups + x - 1u) / x;
+    dispatchArgs[2] = 1u;
+    slabBase = uvec2(meshVertexCount, meshFaceCount);
+    meshVertexCount = addSaturated(meshVertexCount, slabTotals[0]);
+    meshFaceCount = addSaturated(meshFaceCount, slabTotals[1]);
+}

@@ -1,0 +1,152 @@
+// What the scan method's classify and generate passes share: the grid and
+// slab they work on, samples, the inside test, which grid edges a point owns,
+// and the vertex on a crossed edge (computed exactly as the CPU reference,
+// engine/extract/cpu/marching_cubes.cpp).
+//
+// Points, not cells, are the unit of work: point (x, y, z) is the lowest
+// corner of cell (x, y, z) when that cell exists, and owns the grid edges
+// leaving it along +x, +y and +z, so each intersected edge gets exactly one
+// vertex (the welded output), as in the CPU reference.
+//
+// Slabs: a slab covers the cells of layers z0 .. z0 + planes - 2 and the
+// point planes z0 .. z0 + planes - 1 (one plane shared with the next slab).
+// It owns the z-edges of its cells, and the x- and y-edges of its planes
+// except the bottom one, which the slab below owns (the first slab owns its
+// bottom plane too). The owner of a shared plane writes the vertex numbers of
+// its x/y edges to a seam buffer that the next slab reads.
+//
+// Before including: VOLUME_BINDING and the constant WORKGROUP_SIZE.
+
+layout(set = 0, binding = VOLUME_BINDING, std430) readonly buffer VolumeWords { uint volumeWords[]; };
+#include "volume_buffer.glsl"
+
+layout(push_constant) uniform Grid {
+    uint nx, ny, nz;
+    uint z0;        // the slab's first point plane (and cell layer)
+    uint planes;    // point planes in the slab: its cell layers + 1
+    uint slabFlags; // SLAB_FIRST | SLAB_LAST
+    uint scalarType;
+    float iso;
+    float originX, originY, originZ;
+    float spacingX, spacingY, spacingZ;
+} grid;
+
+const uint SLAB_FIRST = 1u;
+const uint SLAB_LAST = 2u;
+
+uint slabPointCount() { return grid.nx * grid.ny * grid.planes; }
+
+// The point of a slab-local index (x fastest, then y, then z).
+uvec3 slabPoint(uint local)
+{
+    uint plane = grid.nx * grid.ny;
+    uint inPlane = local % plane;
+    return uvec3(inPlane % grid.nx, inPlane / grid.nx, grid.z0 + local / plane);
+}
+
+uint slabIndex(uvec3 p) { return p.x + grid.nx * (p.y + grid.ny * (p.z - grid.z0)); }
+
+uint invocationIndex() { return (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * WORKGROUP_SIZE + gl_LocalInvocationIndex; }
+
+float sampleAt(uvec3 p) { return volumeSampleAt(p.x + grid.nx * (p.y + grid.ny * p.z), grid.scalarType); }
+
+bool isFiniteValue(float v) { return !isnan(v) && !isinf(v); }
+
+// A corner is inside when its value is finite and >= iso (case_table.h).
+bool isInside(float v) { return isFiniteValue(v) && v >= grid.iso; }
+
+uvec3 axisStep(uint axis) { return uvec3(axis == 0u ? 1u : 0u, axis == 1u ? 1u : 0u, axis == 2u ? 1u : 0u); }
+
+bool hasCell(uvec3 p) { return p.x + 1u < grid.nx && p.y + 1u < grid.ny && p.z + 1u < grid.z0 + grid.planes; }
+
+uint cellCase(uvec3 p)
+{
+    uint caseIndex = 0u;
+    for (uint corner = 0u; corner < 8u; ++corner)
+        if (isInside(sampleAt(p + cubeCornerOffset(corner))))
+            caseIndex |= 1u << corner;
+    return caseIndex;
+}
+
+bool ownsEdge(uvec3 p, uint axis)
+{
+    if (axis == 2u)
+        return p.z + 1u < grid.z0 + grid.planes;
+    bool ownsPlane = p.z > grid.z0 || (grid.slabFlags & SLAB_FIRST) != 0u;
+    return ownsPlane && (axis == 0u ? p.x + 1u < grid.nx : p.y + 1u < grid.ny);
+}
+
+bool edgeCrossed(uvec3 p, uint axis) { return isInside(sampleAt(p)) != isInside(sampleAt(p + axisStep(axis))); }
+
+// Vertices point p creates in the welded mesh, below `axis` (3: all of them).
+uint ownedVerticesBefore(uvec3 p, uint axis)
+{
+    uint count = 0u;
+    for (uint a = 0u; a < axis; ++a)
+        if (ownsEdge(p, a) && edgeCrossed(p, a))
+            ++count;
+    return count;
+}
+
+// The gradient at a sample by central differences, one-sided at the border
+// and next to non-finite samples; zero where it is not finite (as the CPU
+// reference's gradientAt).
+vec3 gradientAt(uvec3 p)
+{
+    uvec3 dims = uvec3(grid.nx, grid.ny, grid.nz);
+    vec3 spacing = vec3(grid.spacingX, grid.spacingY, grid.spacingZ);
+    float centre = sampleAt(p);
+    vec3 gradient = vec3(0.0);
+    for (uint axis = 0u; axis < 3u; ++axis) {
+        uvec3 low = p, high = p;
+        float lowValue = centre, highValue = centre;
+        if (p[axis] > 0u) {
+            low[axis] -= 1u;
+            lowValue = sampleAt(low);
+            if (!isFiniteValue(lowValue)) {
+                low = p;
+                lowValue = centre;
+            }
+        }
+        if (p[axis] + 1u < dims[axis]) {
+            high[axis] += 1u;
+            highValue = sampleAt(high);
+            if (!isFiniteValue(highValue)) {
+                high = p;
+                highValue = centre;
+            }
+        }
+        uint steps = high[axis] - low[axis];
+        if (steps != 0u)
+            gradient[axis] = (highValue - lowValue) / (float(steps) * spacing[axis]);
+    }
+    bool finite = all(not(isnan(gradient))) && all(not(isinf(gradient)));
+    return finite ? gradient : vec3(0.0);
+}
+
+struct EdgeVertex {
+    vec3 position;
+    vec3 normal;
+};
+
+// The vertex on the crossed grid edge leaving `p` along `axis`: linear
+// interpolation of the position, and of the endpoint gradients for the normal.
+EdgeVertex edgeVertex(uvec3 p, uint axis)
+{
+    uvec3 q = p + axisStep(axis);
+    float a = sampleAt(p), b = sampleAt(q);
+    float t = isFiniteValue(a) && isFiniteValue(b) ? (grid.iso - a) / (b - a) : 0.5;
+    vec3 index = vec3(p);
+    index[axis] += t;
+    EdgeVertex v;
+    v.position = vec3(grid.originX, grid.originY, grid.originZ) + index * vec3(grid.spacingX, grid.spacingY, grid.spacingZ);
+    vec3 normal = -((1.0 - t) * gradientAt(p) + t * gradientAt(q));
+    float len = length(normal);
+    if (len > 0.0 && !isinf(len) && !isnan(len)) {
+        v.normal = normal / len;
+    } else {
+        v.normal = vec3(0.0);
+        v.normal[axis] = isInside(a) ? 1.0 : -1.0; // from the inside end toward the outside end
+    }
+    return v;
+}

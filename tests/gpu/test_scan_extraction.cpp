@@ -1,0 +1,215 @@
+// `--method scan` produces the CPU reference's surface: the same triangles
+// and vertex positions; welded, the same topology numbers too; as a soup,
+// three vertices per triangle. Whole volumes, and volumes split into slabs by
+// a small memory budget, on every synthetic field and the real datasets.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include "core/context.h"
+#include "extract/cpu/marching_cubes.h"
+#include "extract/extract.h"
+#include "extract/scan/slab_plan.h"
+#include "gpu_test_context.h"
+#include "mesh_compare.h"
+#include "volume/readers.h"
+#include "volume/synthetic.h"
+
+using namespace isoscope;
+
+namespace {
+
+// Positions are float32: at coordinates far from zero one rounding step
+// (an ulp) exceeds 1e-5 spacings (2^-16 spacings at 256 voxels from the
+// origin), and the GPU rounds a few float operations where the reference
+// rounds its double result once. Allow 8 half-ulps of the largest coordinate.
+double positionTolerance(const Volume& volume)
+{
+    double tolerance = 1e-5;
+    for (int i = 0; i < 3; ++i) {
+        double far = std::max(std::abs(volume.origin[i]), std::abs(volume.origin[i] + (volume.dims[i] - 1.0) * volume.spacing[i]));
+        tolerance = std::max(tolerance, 8.0 * std::ldexp(far, -24) / volume.spacing[i]);
+    }
+    return tolerance;
+}
+
+ExtractOptions scanOptions(bool weld, uint64_t budgetBytes = 0)
+{
+    ExtractOptions options;
+    options.method = "scan";
+    options.weld = weld;
+    options.budgetBytes = budgetBytes;
+    return options;
+}
+
+void checkSameSurface(const Volume& volume, float iso, const ExtractOptions& options, const Mesh& reference)
+{
+    INFO(volume.source << " iso " << iso << (options.weld ? " welded" : " soup") << " budget " << options.budgetBytes);
+    ExtractionReport report = extractIsosurface(test::gpuContext(), volume, iso, options);
+    const Mesh& mesh = report.mesh;
+    test::MeshComparison c = test::compareMeshes(mesh, reference, volume, positionTolerance(volume));
+    INFO(c.summary());
+    REQUIRE(c.candidateFaces == c.referenceFaces);
+    REQUIRE(c.facesNotInReference == 0);
+    REQUIRE(c.unmatchedCandidateVertices == 0);
+    REQUIRE(c.unmatchedReferenceVertices == 0);
+    if (options.weld) {
+        REQUIRE(c.candidateVertices == c.referenceVertices);
+        REQUIRE(c.candidate.eulerCharacteristic == c.reference.eulerCharacteristic);
+        REQUIRE(c.candidate.boundaryEdges == c.reference.boundaryEdges);
+        REQUIRE(c.candidate.nonManifoldEdges == c.reference.nonManifoldEdges);
+        REQUIRE(c.candidate.inconsistentEdges == 0);
+    } else {
+        REQUIRE(c.candidateVertices == 3 * c.candidateFaces);
+    }
+    REQUIRE(mesh.normals.size() == mesh.positions.size());
+    for (const glm::vec3& n : mesh.normals)
+        REQUIRE(std::abs(std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z) - 1.0f) < 1e-4f);
+    REQUIRE(report.auxDeviceBytes > 0);
+}
+
+void checkSameSurface(const Volume& volume, float iso, const ExtractOptions& options)
+{
+    checkSameSurface(volume, iso, options, extractMarchingCubes(volume, iso));
+}
+
+// The box [first, first + dims) of a volume, as a volume of its own.
+Volume crop(const Volume& volume, std::array<uint32_t, 3> first, std::array<uint32_t, 3> dims)
+{
+    Volume box = volume;
+    box.dims = dims;
+    box.source = volume.source + " (cropped)";
+    size_t bytes = scalarSize(volume.type);
+    box.data.resize(box.byteSize());
+    for (uint32_t z = 0; z < dims[2]; ++z)
+        for (uint32_t y = 0; y < dims[1]; ++y)
+            std::memcpy(&box.data[box.index(0, y, z) * bytes],
+                        &volume.data[volume.index(first[0], first[1] + y, first[2] + z) * bytes], dims[0] * bytes);
+    for (int i = 0; i < 3; ++i)
+        box.origin[i] = volume.origin[i] + first[i] * volume.spacing[i];
+    computeStats(box);
+    return box;
+}
+
+struct FieldCase {
+    const char* spec;
+    std::array<float, 3> isos;
+};
+
+// Sizes are not multiples of any workgroup size, and small: lavapipe is a CPU.
+const FieldCase kFields[] = {
+    {"cayley:37", {-0.012f, 0.1f, 0.5f}},
+    {"sphere:33x29x31", {0.3f, 0.7f, 0.95f}},
+    {"torus:41x38x23", {0.01f, 0.04f, 0.09f}},
+    {"gyroid:35", {-0.6f, 0.05f, 0.7f}},
+    {"marschner-lobb:41", {0.25f, 0.5f, 0.8f}},
+};
+
+} // namespace
+
+TEST_CASE("scan extraction matches the CPU reference on every synthetic field, welded and as a soup", "[gpu][scan][extract]")
+{
+    for (const FieldCase& field : kFields) {
+        Volume volume = makeSyntheticVolume(field.spec);
+        for (float iso : field.isos) {
+            Mesh reference = extractMarchingCubes(volume, iso);
+            REQUIRE(reference.faceCount() > 0);
+            checkSameSurface(volume, iso, scanOptions(true), reference);
+            if (iso == field.isos[1])
+                checkSameSurface(volume, iso, scanOptions(false), reference);
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan extraction split into slabs by a small budget gives the same welded mesh", "[gpu][scan][extract][slab]")
+{
+    Context& context = test::gpuContext();
+    for (const FieldCase& field : kFields) {
+        Volume volume = makeSyntheticVolume(field.spec);
+        float iso = field.isos[1];
+        Mesh reference = extractMarchingCubes(volume, iso);
+        for (uint32_t layers : {1u, 4u}) {
+            for (bool weld : {true, false}) {
+                uint64_t budget = scanSlabBytes(context, volume.dims, layers, true, weld);
+                SlabPlan plan = planSlabs(context, volume.dims, budget, weld);
+                REQUIRE(plan.cellLayersPerSlab == layers);
+                REQUIRE(plan.slabCount == (volume.dims[2] - 1 + layers - 1) / layers);
+                checkSameSurface(volume, iso, scanOptions(weld, budget), reference);
+            }
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan extraction reports its auxiliary memory exactly as planned, within allocation rounding", "[gpu][scan][extract]")
+{
+    Context& context = test::gpuContext();
+    Volume volume = makeSyntheticVolume("torus:41x38x23");
+    for (uint64_t budget : {uint64_t(0), scanSlabBytes(context, volume.dims, 3, true, true)}) {
+        SlabPlan plan = planSlabs(context, volume.dims, budget ? budget : context.allocator().availableDeviceBytes() / 2, true);
+        ExtractionReport report = extractIsosurface(context, volume, 0.04f, scanOptions(true, budget));
+        INFO("budget " << budget << " planned " << plan.plannedBytes << " reported " << report.auxDeviceBytes);
+        REQUIRE(report.auxDeviceBytes >= plan.plannedBytes);
+        REQUIRE(report.auxDeviceBytes <= plan.plannedBytes + 16 * 4096); // 16 buffers, each rounded up
+        if (budget)
+            REQUIRE(plan.slabCount == 8);
+    }
+    REQUIRE_THROWS_WITH(planSlabs(context, volume.dims, 1000, true), Catch::Contains("one cell layer"));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan extraction gives an empty mesh for an isovalue outside the data's range", "[gpu][scan][extract]")
+{
+    Volume volume = makeSyntheticVolume("sphere:20");
+    for (float iso : {float(volume.stats.max) + 1.0f, float(volume.stats.min) - 1.0f})
+        for (bool weld : {true, false}) {
+            ExtractionReport report = extractIsosurface(test::gpuContext(), volume, iso, scanOptions(weld));
+            REQUIRE(report.mesh.faceCount() == 0);
+            REQUIRE(report.mesh.positions.empty());
+        }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan extraction handles volumes two samples thin on each axis", "[gpu][scan][extract]")
+{
+    for (const char* spec : {"sphere:2x17x13", "sphere:19x2x11", "sphere:13x15x2", "gyroid:2x2x9"}) {
+        Volume volume = makeSyntheticVolume(spec);
+        for (bool weld : {true, false})
+            checkSameSurface(volume, 0.5f, scanOptions(weld));
+    }
+    Volume thinZ = makeSyntheticVolume("gyroid:23x21x2");
+    checkSameSurface(thinZ, 0.0f, scanOptions(true, scanSlabBytes(test::gpuContext(), thinZ.dims, 1, true, true)));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan extraction matches the CPU reference on the real datasets", "[gpu][scan][extract][datasets]")
+{
+    std::filesystem::path datasets(ISOSCOPE_DATASETS_DIR);
+    if (!std::filesystem::exists(datasets / "MANIFEST.md")) {
+        WARN("skipped: no datasets at " << datasets.string());
+        return;
+    }
+    struct Dataset {
+        const char* file;
+        std::array<float, 3> isos;
+    };
+    for (Dataset dataset : {Dataset{"anatomical_33x41x25_int16.nhdr", {2000.5f, 5000.5f, 8000.5f}},
+                            Dataset{"fmri_128x96x24_int16.nhdr", {150.5f, 300.5f, 600.5f}},
+                            Dataset{"engine_256x256x128_uint8.nhdr", {60.5f, 100.5f, 150.5f}}}) {
+        Volume volume = readVolumeFile(datasets / dataset.file);
+        // The engine's central eighth keeps the test fast on lavapipe (and
+        // its coordinates far from the origin, where float rounding shows).
+        if (volume.dims[0] == 256)
+            volume = crop(volume, {64, 64, 32}, {128, 128, 64});
+        for (float iso : dataset.isos) {
+            INFO(dataset.file << " range " << volume.stats.min << " .. " << volume.stats.max);
+            Mesh reference = extractMarchingCubes(volume, iso);
+            REQUIRE(reference.faceCount() > 0);
+            checkSameSurface(volume, iso, scanOptions(true), reference);
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
