@@ -13,6 +13,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "../datasets_dir.h"
 #include "extract/case_table.h"
 #include "extract/cpu/marching_cubes.h"
 #include "mesh/mesh_check.h"
@@ -368,7 +369,7 @@ TEST_CASE("real volumes give vtkMarchingCubes' triangle counts at non-integer is
 {
     // The counts are the manifest's (vtkMarchingCubes 9.1); at isovalues
     // between integers no sample equals iso, so the case tables decide alone.
-    std::filesystem::path datasets(ISOSCOPE_DATASETS_DIR);
+    std::filesystem::path datasets = isoscope::test::datasetsDir();
     if (!std::filesystem::exists(datasets / "MANIFEST.md")) {
         WARN("skipped: no datasets at " << datasets.string());
         return;

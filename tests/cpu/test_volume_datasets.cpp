@@ -1,4 +1,5 @@
 // The real volumes of ../shared/datasets load with the manifest's layout.
+#include "../datasets_dir.h"
 #include "volume/readers.h"
 #include "volume_test_support.h"
 
@@ -25,7 +26,7 @@ const Dataset datasets[] = {
 
 TEST_CASE("the real datasets load with the manifest's sizes, type and spacing, header or raw", "[volume]")
 {
-    fs::path folder = ISOSCOPE_DATASETS_DIR;
+    fs::path folder = isoscope::test::datasetsDir();
     if (!fs::exists(folder / "MANIFEST.md")) {
         WARN("skipped: no datasets at " << folder.string());
         return;
@@ -51,7 +52,7 @@ TEST_CASE("the real datasets load with the manifest's sizes, type and spacing, h
 
 TEST_CASE("the engine dataset has the value range its suggested isovalues need", "[volume]")
 {
-    fs::path path = fs::path(ISOSCOPE_DATASETS_DIR) / "engine_256x256x128_uint8.nhdr";
+    fs::path path = isoscope::test::datasetsDir() / "engine_256x256x128_uint8.nhdr";
     if (!fs::exists(path)) {
         WARN("skipped: no dataset " << path.string());
         return;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "../datasets_dir.h"
 #include "core/barrier.h"
 #include "core/context.h"
 #include "core/shader.h"
@@ -44,7 +45,7 @@ TEST_CASE("block extraction matches the CPU reference on every synthetic field a
 
 TEST_CASE("block extraction matches the CPU reference on the real volumes at three or more isovalues", "[block][datasets]")
 {
-    std::filesystem::path folder = ISOSCOPE_DATASETS_DIR;
+    std::filesystem::path folder = isoscope::test::datasetsDir();
     if (!std::filesystem::exists(folder)) {
         WARN("skipped: " << folder << " is absent (the real volumes live in ../shared/datasets)");
         return;

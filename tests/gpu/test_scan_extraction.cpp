@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "../datasets_dir.h"
 #include "core/context.h"
 #include "extract/cpu/marching_cubes.h"
 #include "extract/extract.h"
@@ -187,7 +188,7 @@ TEST_CASE("scan extraction handles volumes two samples thin on each axis", "[gpu
 
 TEST_CASE("scan extraction matches the CPU reference on the real datasets", "[gpu][scan][extract][datasets]")
 {
-    std::filesystem::path datasets(ISOSCOPE_DATASETS_DIR);
+    std::filesystem::path datasets = isoscope::test::datasetsDir();
     if (!std::filesystem::exists(datasets / "MANIFEST.md")) {
         WARN("skipped: no datasets at " << datasets.string());
         return;

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The benchmark matrix of docs/BENCHMARKS.md, run on a machine with a real GPU
+# and no Vulkan loader installed (the device machine): unpacks the carried
+# Debian packages (see tools/gpu_check.sh), then runs `isoscope bench` for
+# each configuration of the chosen sets, one JSON file per configuration.
+#   tools/bench_gpu.sh BIN_DIR DEB_DIR DATASETS_DIR OUT_DIR SET...
+# Sets: block, block-sizes, scan.
+set -uo pipefail
+bin=$1 debs=$2 data=$3 out=$4
+shift 4
+for f in "$debs"/*.deb; do dpkg -x "$f" /; done
+ldconfig
+mkdir -p "$out"
+"$bin/isoscope" info | tee "$out/info.txt"
+
+run() {
+  local name=$1
+  shift
+  echo "== $name: isoscope bench $*" | tee -a "$out/bench.log"
+  "$bin/isoscope" bench "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+}
+
+cayley=-0.012
+for set in "$@"; do
+  case $set in
+  block)
+    for n in 256 512 1024; do
+      run "block-cayley$n-uint8" "cayley:$n" --iso $cayley --uint8 --method block
+      run "block-cayley$n-float32" "cayley:$n" --iso $cayley --method block
+    done
+    run block-cayley1024-uint8-unwelded cayley:1024 --iso $cayley --uint8 --method block --no-weld
+    run block-cayley1024-float32-unwelded cayley:1024 --iso $cayley --method block --no-weld
+    for n in 256 512 1024 2048; do
+      run "block-cayley$n-analytic" "cayley:$n" --iso $cayley --analytic --method block
+    done
+    run block-cayley2048-analytic-unwelded cayley:2048 --iso $cayley --analytic --method block --no-weld
+    run block-engine-60.5 "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --method block
+    run block-engine-150.5 "$data/engine_256x256x128_uint8.nhdr" --iso 150.5 --method block
+    run block-fmri-300.5 "$data/fmri_128x96x24_int16.nhdr" --iso 300.5 --method block
+    ;;
+  block-sizes)
+    for b in 4x4x4 8x4x4 8x8x4 16x4x4 8x8x8 16x8x4 32x4x4 32x8x4; do
+      run "block-cayley1024-uint8-$b" cayley:1024 --iso $cayley --uint8 --method block --block $b
+    done
+    ;;
+  scan)
+    for n in 256 512 1024; do
+      run "scan-cayley$n-uint8" "cayley:$n" --iso $cayley --uint8 --method scan
+      run "scan-cayley$n-uint8-soup" "cayley:$n" --iso $cayley --uint8 --method scan --no-weld
+    done
+    run scan-cayley1024-float32 cayley:1024 --iso $cayley --method scan
+    run scan-engine-60.5 "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --method scan
+    ;;
+  *) echo "unknown set $set" >&2; exit 2 ;;
+  esac
+done
