@@ -28,6 +28,8 @@ for set in "$@"; do
       run "block-cayley$n-uint8" "cayley:$n" --iso $cayley --uint8 --method block
       run "block-cayley$n-float32" "cayley:$n" --iso $cayley --method block
     done
+    run block-cayley1024-uint8-static cayley:1024 --iso $cayley --uint8 --method block --static-volume
+    run block-cayley1024-float32-static cayley:1024 --iso $cayley --method block --static-volume
     run block-cayley1024-uint8-unwelded cayley:1024 --iso $cayley --uint8 --method block --no-weld
     run block-cayley1024-float32-unwelded cayley:1024 --iso $cayley --method block --no-weld
     for n in 256 512 1024 2048; do
@@ -54,3 +56,5 @@ for set in "$@"; do
   *) echo "unknown set $set" >&2; exit 2 ;;
   esac
 done
+# One archive: the device tool brings back only a few files.
+tar -C "$out" -czf "$out.tar.gz" .

@@ -26,6 +26,10 @@ struct ExtractOptions {
     std::string analyticField;
     uint64_t budgetBytes = 0; // scan method: device bytes it may use (0: the device's budget)
     bool readBack = true;     // GPU methods: false leaves ExtractionReport::mesh empty (benchmarks)
+    // GPU methods, timed runs: true treats every run as a new volume (the
+    // block method recomputes its value ranges); false times what an
+    // isovalue change costs on a volume already seen.
+    bool volumeChangesEachRun = true;
 };
 
 struct ExtractionReport {

@@ -107,12 +107,17 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
         }
     }
 
-    for (uint32_t run = 0; run < options.warmup; ++run)
+    for (uint32_t run = 0; run < options.warmup; ++run) {
+        if (options.volumeChangesEachRun)
+            extractor->volumeChanged();
         context.submitAndWait([&](VkCommandBuffer cmd) { recordExtraction(cmd, *extractor, finalize, iso, mesh, timer); });
+    }
 
     std::vector<std::string> order;
     std::map<std::string, std::vector<double>> times;
     for (uint32_t run = 0; run < options.repeat; ++run) {
+        if (options.volumeChangesEachRun)
+            extractor->volumeChanged();
         context.submitAndWait([&](VkCommandBuffer cmd) { recordExtraction(cmd, *extractor, finalize, iso, mesh, timer); });
         for (auto& [name, ms] : timer.read()) {
             if (!times.count(name))

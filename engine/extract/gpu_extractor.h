@@ -55,6 +55,11 @@ public:
     // counters back) and says whether it did. The mesh is the driver's job.
     virtual bool growAfterOverflow() { return false; }
 
+    // The volume's samples changed: anything derived from them alone (the
+    // block method's value ranges) must be recomputed by the next record().
+    // Isovalue changes need no call.
+    virtual void volumeChanged() {}
+
 protected:
     explicit GpuExtractor(const Volume& volume) : dims_(volume.dims) {}
     std::array<uint32_t, 3> dims_;

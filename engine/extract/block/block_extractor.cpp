@@ -145,12 +145,17 @@ public:
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 
-        uint32_t id = scope("min_max");
-        bind(*minMax_);
-        uint32_t runLength = (minMax_->localSize()[0] / block_[0]) * block_[0];
-        minMax_->dispatch(cmd, groupCount(parameters_.dims[0], runLength), parameters_.blockCounts[1],
-                          parameters_.blockCounts[2]);
-        endScope(id);
+        // The ranges depend on the samples only: an isovalue change reuses them.
+        uint32_t id = 0;
+        if (!rangesValid_) {
+            id = scope("min_max");
+            bind(*minMax_);
+            uint32_t runLength = (minMax_->localSize()[0] / block_[0]) * block_[0];
+            minMax_->dispatch(cmd, groupCount(parameters_.dims[0], runLength), parameters_.blockCounts[1],
+                              parameters_.blockCounts[2]);
+            endScope(id);
+            rangesValid_ = true;
+        }
         computeToCompute(cmd);
 
         id = scope("compact_blocks");
@@ -184,6 +189,8 @@ public:
                state_.allocated + caseTable_.allocated + (placeholder_ ? placeholder_->deviceBytes() : 0);
     }
 
+    void volumeChanged() override { rangesValid_ = false; }
+
     bool growAfterOverflow() override
     {
         uint32_t active = downloadBufferAs<State>(context_, state_, 1)[0].activeCount;
@@ -213,6 +220,7 @@ private:
     const GpuVolume* volume_ = nullptr;
     BlockParameters parameters_{};
     uint64_t blockCount_ = 0;
+    bool rangesValid_ = false;
     std::optional<ComputeProgram> minMax_, compact_, prepare_, countVertices_, generate_;
     Buffer blockMinMax_, blockSlot_, activeBlocks_, slotVertices_, state_, caseTable_;
 };

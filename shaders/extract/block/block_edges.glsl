@@ -25,34 +25,6 @@ uvec3 cacheCoordinates(uint i) { return uvec3(i % CACHE_X, (i / CACHE_X) % CACHE
 uint listedSlot() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 uint listedCount() { return min(activeCount, params.activeCapacity); }
 
-// Samples [origin, origin + block] into shared memory, then the crossed
-// edges of every cached voxel whose both ends are cached and in the volume.
-void cacheBlock(ivec3 origin)
-{
-    for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
-        ivec3 p = origin + ivec3(cacheCoordinates(i));
-        cachedValue[i] = all(lessThan(p, params.dims)) ? fieldAt(p) : 0.0;
-    }
-    barrier();
-    for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
-        uvec3 c = cacheCoordinates(i);
-        ivec3 p = origin + ivec3(c);
-        uint bits = 0u;
-        if (all(lessThan(p, params.dims))) {
-            bool inside = isInside(cachedValue[i]);
-            for (uint a = 0u; a < 3u; ++a) {
-                uvec3 next = c;
-                next[a] += 1u;
-                bool cached = next[a] < uvec3(CACHE_X, CACHE_Y, CACHE_Z)[a];
-                if (cached && p[a] + 1 < params.dims[a] && isInside(cachedValue[cacheIndex(next)]) != inside)
-                    bits |= 1u << a;
-            }
-        }
-        crossedEdges[i] = bits;
-    }
-    barrier();
-}
-
 bool isCrossed(uvec3 c, uint axis) { return (crossedEdges[cacheIndex(c)] & (1u << axis)) != 0u; }
 
 // Edge groups of a block, by the lower faces of the block the edge lies in.
@@ -74,41 +46,80 @@ uint edgeGroup(uvec3 l, uint axis)
     return GROUP_INTERIOR;
 }
 
-// The crossed edges of group `group` (not the interior) that come before edge
-// (l, axis) in the block's order: voxels by index, then axis. `blockOrigin`
-// is where the owning block starts in the cache.
-uint rankInGroup(uvec3 blockOrigin, uvec3 l, uint axis, uint group)
+// Position of edge (l, axis) in its group's order (voxels by index, then
+// axis): along the line, or 2 * (index within the face) + (axis == v).
+uint positionInGroup(uvec3 l, uint axis, uint group)
 {
-    uint rank = 0u;
-    if (group <= GROUP_YZ) {
-        // A line along `lineAxis` at the block's corner.
-        uint lineAxis = 2u - group; // XY line runs along z, XZ along y, YZ along x
-        for (uint i = 0u; i < l[lineAxis]; ++i) {
-            uvec3 c = blockOrigin;
-            c[lineAxis] += i;
-            rank += isCrossed(c, lineAxis) ? 1u : 0u;
-        }
-        return rank;
-    }
-    // A face at coordinate 0 of `fixedAxis`; u < v are its two axes; voxels
-    // run v-major, u-minor (the block's voxel order). An edge along u lies
-    // in no other lower face only if its voxel's v is not 0, and vice versa.
+    if (group <= GROUP_YZ)
+        return l[2u - group]; // the XY line runs along z, XZ along y, YZ along x
     uint fixedAxis = group - GROUP_X;
     uint u = fixedAxis == 0u ? 1u : 0u;
     uint v = fixedAxis == 2u ? 1u : 2u;
-    uvec3 block = blockSize();
-    for (uint j = 0u; j <= l[v]; ++j) {
-        uint end = j < l[v] ? block[u] : l[u];
-        for (uint i = 0u; i < end; ++i) {
-            uvec3 c = blockOrigin;
-            c[u] += i;
-            c[v] += j;
-            if (j != 0u && isCrossed(c, u)) ++rank;
-            if (i != 0u && isCrossed(c, v)) ++rank;
+    return 2u * (l[u] + blockSize()[u] * l[v]) + (axis == v ? 1u : 0u);
+}
+
+// One bit per edge of every line and face group of this block and its 7
+// upper neighbours (those whose edges lie in the cache), so a rank within a
+// group is a few popcounts instead of a walk over the face.
+const uint AREA_XY = BLOCK_X * BLOCK_Y, AREA_XZ = BLOCK_X * BLOCK_Z, AREA_YZ = BLOCK_Y * BLOCK_Z;
+const uint AREA_MAX = AREA_XY > AREA_XZ ? (AREA_XY > AREA_YZ ? AREA_XY : AREA_YZ) : (AREA_XZ > AREA_YZ ? AREA_XZ : AREA_YZ);
+const uint MASK_WORDS = (2u * AREA_MAX + 31u) / 32u;
+const uint BORROWABLE_GROUPS = 6u;
+shared uint groupMask[8u * BORROWABLE_GROUPS * MASK_WORDS];
+
+uint maskBase(uint neighbour, uint group) { return (neighbour * BORROWABLE_GROUPS + group) * MASK_WORDS; }
+
+// Samples [origin, origin + block] into shared memory, then the crossed
+// edges of every cached voxel whose both ends are cached and in the volume,
+// and the group masks.
+void cacheBlock(ivec3 origin)
+{
+    for (uint i = gl_LocalInvocationIndex; i < 8u * BORROWABLE_GROUPS * MASK_WORDS; i += WORKGROUP_SIZE)
+        groupMask[i] = 0u;
+    for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
+        ivec3 p = origin + ivec3(cacheCoordinates(i));
+        cachedValue[i] = all(lessThan(p, params.dims)) ? fieldAt(p) : 0.0;
+    }
+    barrier();
+    for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
+        uvec3 c = cacheCoordinates(i);
+        ivec3 p = origin + ivec3(c);
+        uint bits = 0u;
+        if (all(lessThan(p, params.dims))) {
+            bool inside = isInside(cachedValue[i]);
+            for (uint a = 0u; a < 3u; ++a) {
+                uvec3 next = c;
+                next[a] += 1u;
+                bool cached = next[a] < uvec3(CACHE_X, CACHE_Y, CACHE_Z)[a];
+                if (cached && p[a] + 1 < params.dims[a] && isInside(cachedValue[cacheIndex(next)]) != inside)
+                    bits |= 1u << a;
+            }
+        }
+        crossedEdges[i] = bits;
+        if (WELD && bits != 0u) {
+            uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
+            uvec3 l = c - upper * blockSize();
+            uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;
+            for (uint a = 0u; a < 3u; ++a) {
+                uint group = edgeGroup(l, a);
+                if ((bits & (1u << a)) != 0u && group != GROUP_INTERIOR) {
+                    uint position = positionInGroup(l, a, group);
+                    atomicOr(groupMask[maskBase(neighbour, group) + position / 32u], 1u << (position % 32u));
+                }
+            }
         }
     }
-    // The edge's own voxel: its u-edge comes before its v-edge.
-    uvec3 self = blockOrigin + l;
-    if (axis == v && l[v] != 0u && isCrossed(self, u)) ++rank;
-    return rank;
+    barrier();
+}
+
+// The crossed edges of group `group` (not the interior) of upper neighbour
+// `neighbour` (0: this block) that come before edge (l, axis) in its order.
+uint rankInGroup(uint neighbour, uvec3 l, uint axis, uint group)
+{
+    uint position = positionInGroup(l, axis, group);
+    uint base = maskBase(neighbour, group);
+    uint rank = 0u;
+    for (uint w = 0u; w < position / 32u; ++w)
+        rank += bitCount(groupMask[base + w]);
+    return rank + bitCount(groupMask[base + position / 32u] & ((1u << (position % 32u)) - 1u));
 }

@@ -53,12 +53,12 @@ uint vertexIndex(uvec3 c, uint axis)
         return vertexBase + cachedVertexOffset[cacheIndex(c)] + bitCount(bits & ((1u << axis) - 1u));
     }
     uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
-    uvec3 ownerOrigin = upper * blockSize();
-    uvec3 l = c - ownerOrigin;
-    uvec4 owner = blockVertices[upper.x + 2u * upper.y + 4u * upper.z];
+    uvec3 l = c - upper * blockSize();
+    uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;
+    uvec4 owner = blockVertices[neighbour];
     uint group = edgeGroup(l, axis);
     uint rank = group == GROUP_INTERIOR ? interiorOffset[voxelIndex(l)] + interiorEdgesBefore(l, axis)
-                                        : rankInGroup(ownerOrigin, l, axis, group);
+                                        : rankInGroup(neighbour, l, axis, group);
     return owner.x + groupStart(owner, group) + rank;
 }
 
