@@ -111,6 +111,7 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice physical, uint32_t queueFamily, bool
     }
     info.maxImageDimension3D = limits.maxImageDimension3D;
     info.maxStorageBufferRange = limits.maxStorageBufferRange;
+    info.minStorageBufferOffsetAlignment = limits.minStorageBufferOffsetAlignment;
     info.maxBufferSize = maintenance4.maxBufferSize;
     info.maxPushConstantsSize = limits.maxPushConstantsSize;
     info.timestampPeriodNs = limits.timestampPeriod;

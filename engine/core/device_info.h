@@ -43,6 +43,7 @@ struct DeviceInfo {
     std::array<uint32_t, 3> maxComputeWorkGroupCount{};
     uint32_t maxImageDimension3D = 0;
     uint64_t maxStorageBufferRange = 0;
+    uint64_t minStorageBufferOffsetAlignment = 256; // a bound range must start at a multiple
     uint64_t maxBufferSize = 0;         // maintenance4
     uint32_t maxPushConstantsSize = 0;
     float timestampPeriodNs = 0.0f;

@@ -71,8 +71,19 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
         fail("--repeat must be at least 1");
 
     std::optional<GpuVolume> gpuVolume;
-    if (options.analyticField.empty())
-        gpuVolume.emplace(context, volume, method->volumeUsage);
+    if (options.analyticField.empty()) {
+        GpuVolumeUsage usage = method->volumeUsage;
+        if (usage.buffer && usage.bufferInRanges) {
+            // The raw copy only speeds a method up: leave it out where the
+            // device has no room for both forms.
+            try {
+                checkVolumeFitsDevice(context, volume, usage);
+            } catch (const Error&) {
+                usage.buffer = false;
+            }
+        }
+        gpuVolume.emplace(context, volume, usage);
+    }
     context.allocator().resetPeak();
     FieldSource field{&volume, gpuVolume ? &*gpuVolume : nullptr};
     std::unique_ptr<GpuExtractor> extractor = method->create(context, field, options);

@@ -9,7 +9,7 @@ const std::vector<GpuMethod>& gpuMethods()
 {
     static const std::vector<GpuMethod> methods = {
         {"block", "Parallel Marching Blocks: per-block ranges, active-block list, welded indexed mesh",
-         GpuVolumeUsage{.image = true, .buffer = false}, createBlockExtractor},
+         GpuVolumeUsage{.image = true, .buffer = true, .bufferInRanges = true}, createBlockExtractor},
         {"scan", "classic prefix-sum pipeline (CUDA SDK sample): classify, compact, scan, generate; z-slabs under a memory budget",
          GpuVolumeUsage{false, true}, createScanExtractor},
     };

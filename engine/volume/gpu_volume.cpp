@@ -69,7 +69,7 @@ void checkVolumeFitsDevice(const Context& context, const Volume& volume, GpuVolu
     }
     if (usage.buffer) {
         uint64_t bytes = storageBufferBytes(volume);
-        if (bytes > info.maxStorageBufferRange)
+        if (bytes > info.maxStorageBufferRange && !usage.bufferInRanges)
             fail(describe(volume) + " needs a storage buffer of " + formatBytes(bytes) + "; " + info.name +
                  " binds at most " + formatBytes(info.maxStorageBufferRange) + ": crop or downsample it");
         needed += bytes;

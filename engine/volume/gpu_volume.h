@@ -21,6 +21,9 @@ class Context;
 struct GpuVolumeUsage {
     bool image = true;
     bool buffer = false;
+    // The buffer may be larger than one storage binding: the method binds it
+    // in ranges (the block method's value-range pass does, by z-slabs).
+    bool bufferInRanges = false;
 };
 
 class GpuVolume {

@@ -3,6 +3,8 @@
 // lavapipe; tools/gpu_check.sh at 32 on the H100).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -235,5 +237,42 @@ TEST_CASE("the block extractor writes draw arguments a raster pass can use direc
     REQUIRE(counters.draw.instanceCount == 1);
     REQUIRE(counters.draw.firstIndex == 0);
     REQUIRE(counters.draw.vertexOffset == 0);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("every sample type, with rows of whole words (raw-byte ranges) and without (image ranges)", "[block]")
+{
+    // x-sizes 36 and 35: 36 samples of any type fill whole 32-bit words, 35
+    // uint8 or int16 samples do not, so both value-range passes run.
+    for (uint32_t width : {36u, 35u})
+        for (ScalarType type : {ScalarType::UInt8, ScalarType::UInt16, ScalarType::Int16, ScalarType::Float32}) {
+            Volume field = functionVolume({width, 21, 17}, [](uint32_t x, uint32_t y, uint32_t z) {
+                float dx = x - 17.0f, dy = y - 10.0f, dz = z - 8.0f;
+                return 100.0f - 0.4f * (dx * dx + dy * dy + dz * dz);
+            });
+            Volume volume = field;
+            volume.type = type;
+            volume.data.resize(volume.byteSize());
+            for (uint64_t i = 0; i < volume.sampleCount(); ++i) {
+                float v = field.valueAt(i);
+                switch (type) {
+                case ScalarType::UInt8: volume.data[i] = std::byte(uint8_t(std::clamp(v + 100.0f, 0.0f, 255.0f))); break;
+                case ScalarType::UInt16: {
+                    uint16_t q = uint16_t(std::clamp(v * 300.0f + 30000.0f, 0.0f, 65535.0f));
+                    std::memcpy(&volume.data[2 * i], &q, 2);
+                    break;
+                }
+                case ScalarType::Int16: {
+                    int16_t q = int16_t(std::clamp(v * 200.0f, -32767.0f, 32767.0f));
+                    std::memcpy(&volume.data[2 * i], &q, 2);
+                    break;
+                }
+                case ScalarType::Float32: std::memcpy(&volume.data[4 * i], &v, 4); break;
+                }
+            }
+            computeStats(volume);
+            for (float iso : spreadIsovalues(volume))
+                requireSameAsReference(volume, iso, blockOptions());
+        }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

@@ -28,12 +28,18 @@ struct BlockParameters {
     uint32_t roundValues;
     float spacing[3];
     uint32_t activeCapacity;
+    uint32_t firstBlockLayer;
+    uint32_t rowWords;
+    uint32_t scalarType;
+    uint32_t unused;
 };
-static_assert(sizeof(BlockParameters) == 64);
+static_assert(sizeof(BlockParameters) == 80);
 
 struct State {
     uint32_t activeCount;
-    VkDispatchIndirectCommand dispatch;
+    VkDispatchIndirectCommand dispatch;      // count_vertices (and unwelded triangles): every listed block
+    uint32_t meshBlockCount;
+    VkDispatchIndirectCommand meshDispatch;  // welded generate_triangles: blocks with vertices or triangles
 };
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
@@ -50,7 +56,7 @@ void computeToCompute(VkCommandBuffer cmd)
 class BlockExtractor final : public GpuExtractor {
 public:
     BlockExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
-        : GpuExtractor(*field.volume), context_(context), weld_(options.weld), block_(options.blockSize)
+        : GpuExtractor(*field.volume), context_(context), field_(field), weld_(options.weld), block_(options.blockSize)
     {
         const Volume& volume = *field.volume;
         const DeviceInfo& info = context.info();
@@ -101,6 +107,9 @@ public:
             return values;
         };
         minMax_.emplace(context, loadShader("extract/block/min_max"), with(groupSize));
+        planWordRanges(volume);
+        if (!wordSlabs_.empty())
+            minMaxWords_.emplace(context, loadShader("extract/block/min_max_words"), with(groupSize));
         compact_.emplace(context, loadShader("extract/block/compact_blocks"), with(groupSize));
         prepare_.emplace(context, loadShader("extract/block/prepare_dispatch"), with(1));
         countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(uint32_t(blockGroupSize)));
@@ -113,6 +122,7 @@ public:
         state_ = allocator.createBuffer(sizeof(State), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                         MemoryUsage::DeviceLocal, "active block count");
         caseTable_ = createCaseTableBuffer(context);
+        placeholderWords_ = allocator.createBuffer(4, kStorage, MemoryUsage::DeviceLocal, "unused volume words");
         // Smooth surfaces touch a small share of the blocks; a full list grows.
         allocateList(std::max<uint64_t>(std::min<uint64_t>(blockCount_, 256), blockCount_ / 8));
     }
@@ -125,6 +135,7 @@ public:
             if (timer)
                 timer->end(cmd, id);
         };
+        DescriptorInfo words{placeholderWords_.buffer};
         auto bind = [&](const ComputeProgram& program) {
             program.bind(cmd,
                          {{volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL},
@@ -134,13 +145,15 @@ public:
                           {state_.buffer},
                           {slotVertices_.buffer},
                           {caseTable_.buffer},
+                          {meshBlocks_.buffer},
                           {mesh.vertices.buffer},
                           {mesh.indices.buffer},
-                          {mesh.counters.buffer}},
+                          {mesh.counters.buffer},
+                          words},
                          &parameters_, sizeof(parameters_));
         };
 
-        vkCmdFillBuffer(cmd, state_.buffer, 0, sizeof(uint32_t), 0);
+        vkCmdFillBuffer(cmd, state_.buffer, 0, sizeof(State), 0);
         memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
@@ -149,10 +162,24 @@ public:
         uint32_t id = 0;
         if (!rangesValid_) {
             id = scope("min_max");
-            bind(*minMax_);
-            uint32_t runLength = (minMax_->localSize()[0] / block_[0]) * block_[0];
-            minMax_->dispatch(cmd, groupCount(parameters_.dims[0], runLength), parameters_.blockCounts[1],
-                              parameters_.blockCounts[2]);
+            if (minMaxWords_) {
+                uint32_t wordsPerBlockRow = block_[0] * scalarSize(type_) / 4;
+                uint32_t runWords = (minMaxWords_->localSize()[0] / wordsPerBlockRow) * wordsPerBlockRow;
+                for (const WordSlab& slab : wordSlabs_) {
+                    words = DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes);
+                    parameters_.firstBlockLayer = slab.firstBlockLayer;
+                    bind(*minMaxWords_);
+                    minMaxWords_->dispatch(cmd, groupCount(parameters_.rowWords, runWords), parameters_.blockCounts[1],
+                                           slab.blockLayers);
+                }
+                words = DescriptorInfo(placeholderWords_.buffer);
+                parameters_.firstBlockLayer = 0;
+            } else {
+                bind(*minMax_);
+                uint32_t runLength = (minMax_->localSize()[0] / block_[0]) * block_[0];
+                minMax_->dispatch(cmd, groupCount(parameters_.dims[0], runLength), parameters_.blockCounts[1],
+                                  parameters_.blockCounts[2]);
+            }
             endScope(id);
             rangesValid_ = true;
         }
@@ -174,19 +201,23 @@ public:
             bind(*countVertices_);
             vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, dispatch));
             computeToCompute(cmd);
+            bind(*prepare_);
+            prepare_->dispatch(cmd, 1);
+            computeToCompute(cmd);
             endScope(id);
         }
 
         id = scope("generate_triangles");
         bind(*generate_);
-        vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, dispatch));
+        vkCmdDispatchIndirect(cmd, state_.buffer, weld_ ? offsetof(State, meshDispatch) : offsetof(State, dispatch));
         endScope(id);
     }
 
     uint64_t auxiliaryBytes() const override
     {
         return blockMinMax_.allocated + blockSlot_.allocated + activeBlocks_.allocated + slotVertices_.allocated +
-               state_.allocated + caseTable_.allocated + (placeholder_ ? placeholder_->deviceBytes() : 0);
+               meshBlocks_.allocated +
+               state_.allocated + caseTable_.allocated + placeholderWords_.allocated + (placeholder_ ? placeholder_->deviceBytes() : 0);
     }
 
     void volumeChanged() override { rangesValid_ = false; }
@@ -201,19 +232,68 @@ public:
     }
 
 private:
+    // The z-slabs of block layers that min_max_words binds one storage range
+    // each for, or none where the raw bytes cannot be read as whole words
+    // per block row (or are not on the device): min_max reads the image then.
+    void planWordRanges(const Volume& volume)
+    {
+        type_ = volume.type;
+        if (!field_.gpuVolume || !field_.gpuVolume->buffer() || placeholder_)
+            return;
+        uint64_t sampleBytes = scalarSize(volume.type);
+        uint64_t rowBytes = uint64_t(volume.dims[0]) * sampleBytes;
+        if (rowBytes % 4 || (block_[0] * sampleBytes) % 4)
+            return;
+        const DeviceInfo& info = context_.info();
+        uint64_t layerBytes = rowBytes * volume.dims[1] * block_[2];
+        uint64_t layersPerSlab = std::min<uint64_t>(info.maxStorageBufferRange / layerBytes,
+                                                    info.maxComputeWorkGroupCount[2]);
+        if (layersPerSlab == 0)
+            return;
+        std::vector<WordSlab> slabs;
+        uint64_t totalBytes = field_.gpuVolume->buffer().size;
+        for (uint32_t layer = 0; layer < parameters_.blockCounts[2]; layer += uint32_t(layersPerSlab)) {
+            WordSlab slab;
+            slab.firstBlockLayer = layer;
+            slab.blockLayers = uint32_t(std::min<uint64_t>(layersPerSlab, parameters_.blockCounts[2] - layer));
+            slab.offset = layer * layerBytes;
+            slab.bytes = std::min<uint64_t>(totalBytes - slab.offset, slab.blockLayers * layerBytes);
+            if (slab.offset % info.minStorageBufferOffsetAlignment)
+                return;
+            slabs.push_back(slab);
+        }
+        wordSlabs_ = std::move(slabs);
+        volumeBuffer_ = field_.gpuVolume->buffer().buffer;
+        parameters_.rowWords = uint32_t(rowBytes / 4);
+        parameters_.scalarType = uint32_t(volume.type);
+    }
+
     void allocateList(uint64_t capacity)
     {
         capacity = std::max<uint64_t>(capacity, 1);
         activeBlocks_ = Buffer{};
         slotVertices_ = Buffer{};
+        meshBlocks_ = Buffer{};
         Allocator& allocator = context_.allocator();
         activeBlocks_ = allocator.createBuffer(capacity * 4, kStorage, MemoryUsage::DeviceLocal, "active block list");
         slotVertices_ = allocator.createBuffer(weld_ ? capacity * 16 : 16, kStorage, MemoryUsage::DeviceLocal,
                                                "active block vertex ranges");
+        meshBlocks_ = allocator.createBuffer(weld_ ? capacity * 8 : 8, kStorage, MemoryUsage::DeviceLocal,
+                                             "blocks with vertices or triangles");
         parameters_.activeCapacity = uint32_t(capacity);
     }
 
+    struct WordSlab {
+        uint32_t firstBlockLayer = 0, blockLayers = 0;
+        VkDeviceSize offset = 0, bytes = 0;
+    };
+
     Context& context_;
+    FieldSource field_;
+    ScalarType type_ = ScalarType::Float32;
+    std::vector<WordSlab> wordSlabs_;
+    VkBuffer volumeBuffer_ = VK_NULL_HANDLE;
+    Buffer placeholderWords_;
     bool weld_;
     std::array<uint32_t, 3> block_;
     std::unique_ptr<GpuVolume> placeholder_;
@@ -221,8 +301,8 @@ private:
     BlockParameters parameters_{};
     uint64_t blockCount_ = 0;
     bool rangesValid_ = false;
-    std::optional<ComputeProgram> minMax_, compact_, prepare_, countVertices_, generate_;
-    Buffer blockMinMax_, blockSlot_, activeBlocks_, slotVertices_, state_, caseTable_;
+    std::optional<ComputeProgram> minMax_, minMaxWords_, compact_, prepare_, countVertices_, generate_;
+    Buffer blockMinMax_, blockSlot_, activeBlocks_, slotVertices_, meshBlocks_, state_, caseTable_;
 };
 
 } // namespace

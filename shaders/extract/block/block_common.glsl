@@ -25,6 +25,10 @@ layout(push_constant) uniform Parameters {
     uint roundValues;    // 1: integer data in a normalized image; round back to the exact integer
     vec3 spacing;
     uint activeCapacity; // entries of the active-block list
+    uint firstBlockLayer; // min_max_words: the z-layer of blocks where the bound volume range starts
+    uint rowWords;        // min_max_words: 32-bit words per x-row of the volume
+    uint scalarType;      // min_max_words: volume_buffer.glsl's type codes
+    uint unused;
 } params;
 
 // One descriptor layout for every pass of the method (each uses a subset), so
@@ -33,17 +37,27 @@ layout(set = 0, binding = 0) uniform sampler3D volumeTexture;
 layout(set = 0, binding = 1, std430) buffer MinMax { uint blockMinMax[]; };       // per block: two halves
 layout(set = 0, binding = 2, std430) buffer ActiveBlocks { uint activeBlocks[]; }; // per listed block: block index
 layout(set = 0, binding = 3, std430) buffer BlockSlots { uint blockSlot[]; };     // per block: list slot or kNoSlot
-// The list's length, then the indirect dispatch of the passes over it.
-layout(set = 0, binding = 4, std430) buffer State { uint activeCount; uint dispatchX, dispatchY, dispatchZ; };
+// The list's length and the indirect dispatch of the passes over it; then
+// (welded) how many listed blocks make vertices or triangles, and the
+// dispatch of the triangle pass over those.
+layout(set = 0, binding = 4, std430) buffer State {
+    uint activeCount; uint dispatchX, dispatchY, dispatchZ;
+    uint meshBlockCount; uint meshDispatchX, meshDispatchY, meshDispatchZ;
+};
 // Per listed block (welded meshes): its first vertex and where each of its
 // edge groups starts (block_edges.glsl).
 layout(set = 0, binding = 5, std430) buffer SlotVertices { uvec4 slotVertices[]; };
 #define CASE_TABLE_BINDING 6
 #include "case_table.glsl"
-#define MESH_VERTICES_BINDING 7
-#define MESH_INDICES_BINDING 8
-#define MESH_COUNTERS_BINDING 9
+// Welded: the listed blocks that make vertices or triangles, as (list slot,
+// first triangle), so the triangle pass skips the rest and needs no atomics.
+layout(set = 0, binding = 7, std430) buffer MeshBlocks { uvec2 meshBlocks[]; };
+#define MESH_VERTICES_BINDING 8
+#define MESH_INDICES_BINDING 9
+#define MESH_COUNTERS_BINDING 10
 #include "mesh_output.glsl"
+// The volume's bytes as 32-bit words (a range of z-slabs of it), for min_max_words.
+layout(set = 0, binding = 11, std430) readonly buffer VolumeWords { uint volumeWords[]; };
 
 const uint kNoSlot = 0xFFFFFFFFu;
 

@@ -1,8 +1,10 @@
 #version 460
 // Welded meshes only, before the triangle pass: each listed block counts the
-// crossed edges it owns, group by group (block_edges.glsl), reserves that
-// many vertices with one atomic, and stores where its groups start, so that
-// its lower neighbours can number the vertices they borrow from it.
+// crossed edges it owns, group by group (block_edges.glsl), and its cells'
+// triangles; reserves both with one atomic each and stores where its vertex
+// groups start, so that its lower neighbours can number the vertices they
+// borrow from it. Blocks with neither (listed because the range test is
+// conservative) are left out of the triangle pass.
 #extension GL_GOOGLE_include_directive : require
 
 #include "block_common.glsl"
@@ -11,6 +13,7 @@
 layout(local_size_x_id = 1) in;
 
 shared uint groupCount[GROUP_COUNT];
+shared uint triangleTotal;
 
 void main()
 {
@@ -21,6 +24,8 @@ void main()
     uint tid = gl_LocalInvocationIndex;
     for (uint g = tid; g < GROUP_COUNT; g += WORKGROUP_SIZE)
         groupCount[g] = 0u;
+    if (tid == 0u)
+        triangleTotal = 0u;
     cacheBlock(ivec3(block * blockSize())); // its barriers also order the zeroing
 
     // The workgroup is rounded up to whole subgroups; the extra invocations
@@ -30,6 +35,16 @@ void main()
     for (uint axis = 0u; axis < 3u && ownsVoxel; ++axis)
         if (isCrossed(l, axis))
             atomicAdd(groupCount[edgeGroup(l, axis)], 1u);
+    ivec3 origin = ivec3(block * blockSize());
+    if (ownsVoxel && all(lessThan(origin + ivec3(l) + 1, params.dims))) {
+        uint caseIndex = 0u;
+        for (uint corner = 0u; corner < 8u; ++corner)
+            if (isInside(cachedValue[cacheIndex(l + cubeCornerOffset(corner))]))
+                caseIndex |= 1u << corner;
+        uint triangles = caseTriangleCount(caseIndex);
+        if (triangles > 0u)
+            atomicAdd(triangleTotal, triangles);
+    }
     barrier();
 
     if (tid == 0u) {
@@ -37,8 +52,13 @@ void main()
         start[0] = 0u;
         for (uint g = 0u; g < GROUP_COUNT; ++g)
             start[g + 1u] = start[g] + groupCount[g];
-        uint first = atomicAdd(meshVertexCount, start[GROUP_COUNT]);
+        uint vertices = start[GROUP_COUNT];
+        uint first = vertices > 0u ? atomicAdd(meshVertexCount, vertices) : 0u;
         slotVertices[slot] = uvec4(first, start[1] | (start[2] << 16), start[3] | (start[4] << 16),
                                    start[5] | (start[6] << 16));
+        if (vertices > 0u || triangleTotal > 0u) {
+            uint firstTriangle = triangleTotal > 0u ? atomicAdd(meshFaceCount, triangleTotal) : 0u;
+            meshBlocks[atomicAdd(meshBlockCount, 1u)] = uvec2(slot, firstTriangle);
+        }
     }
 }

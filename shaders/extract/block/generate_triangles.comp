@@ -5,7 +5,7 @@
 // its cell, numbering the vertices of the other 9 cell edges through the
 // voxel that owns them (the paper's neighbour mapping, Table 1, here as the
 // edge's lower corner). Triangle offsets: a workgroup scan of the counts plus
-// one atomic per workgroup (section 4.3.2).
+// one atomic per workgroup (section 4.3.2; welded, count_vertices made it).
 //   WELD: vertex numbers come from count_vertices (block_edges.glsl).
 //   not WELD: each block numbers every crossed edge its cells touch, its far
 //   faces included, so those vertices exist once per block (the paper's mesh).
@@ -91,8 +91,16 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis)
 void main()
 {
     uint slot = listedSlot();
-    if (slot >= listedCount())
-        return; // uniform across the workgroup
+    uint firstTriangle = 0u;
+    if (WELD) {
+        if (slot >= min(meshBlockCount, listedCount()))
+            return; // uniform across the workgroup
+        uvec2 entry = meshBlocks[slot];
+        slot = entry.x;
+        firstTriangle = entry.y;
+    } else if (slot >= listedCount()) {
+        return;
+    }
     uvec3 block = blockCoordinates(activeBlocks[slot]);
     ivec3 origin = ivec3(block * blockSize());
     uint tid = gl_LocalInvocationIndex;
@@ -134,9 +142,12 @@ void main()
         }
     }
     if (tid == 0u) {
-        triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
-        if (!WELD)
+        if (WELD) {
+            triangleBase = firstTriangle; // reserved by count_vertices
+        } else {
+            triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
             vertexBase = vertexTotal > 0u ? atomicAdd(meshVertexCount, vertexTotal) : 0u;
+        }
     }
     barrier();
 

@@ -8,24 +8,12 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "block_common.glsl"
+#include "half_range.glsl"
 
 layout(local_size_x_id = 1) in;
 
 
 shared vec2 partialRange[WORKGROUP_SIZE];
-
-// The half-precision bits of v rounded toward -inf (down) or +inf (up).
-uint halfBitsRounded(float v, bool up)
-{
-    uint bits = packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
-    float back = unpackHalf2x16(bits).x;
-    bool negative = (bits & 0x8000u) != 0u;
-    if (up && back < v)
-        bits = negative ? (bits == 0x8000u ? 0x0001u : bits - 1u) : bits + 1u;
-    if (!up && back > v)
-        bits = negative ? bits + 1u : (bits == 0u ? 0x8001u : bits - 1u);
-    return bits;
-}
 
 void main()
 {
@@ -61,6 +49,6 @@ void main()
             range = vec2(min(range.x, r.x), max(range.y, r.y));
         }
         uint blockIndex = blockIndexOf(uvec3(bx, gl_WorkGroupID.y, gl_WorkGroupID.z));
-        blockMinMax[blockIndex] = halfBitsRounded(range.x, false) | (halfBitsRounded(range.y, true) << 16);
+        blockMinMax[blockIndex] = packRangeOutward(range);
     }
 }
