@@ -72,7 +72,7 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
 
     std::optional<GpuVolume> gpuVolume;
     if (options.analyticField.empty()) {
-        GpuVolumeUsage usage = method->volumeUsage;
+        GpuVolumeUsage usage = method->volumeUsage(volume);
         if (usage.buffer && usage.bufferInRanges) {
             // The raw copy only speeds a method up: leave it out where the
             // device has no room for both forms.

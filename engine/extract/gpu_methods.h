@@ -13,7 +13,8 @@ namespace isoscope {
 struct GpuMethod {
     std::string name;
     std::string summary;       // one line for `isoscope info --methods`
-    GpuVolumeUsage volumeUsage; // which device forms of the volume it reads
+    // Which device forms of a volume it reads (may depend on the sample type).
+    std::function<GpuVolumeUsage(const Volume&)> volumeUsage;
     std::function<std::unique_ptr<GpuExtractor>(Context&, const FieldSource&, const ExtractOptions&)> create;
 };
 

@@ -242,8 +242,8 @@ TEST_CASE("the block extractor writes draw arguments a raster pass can use direc
 
 TEST_CASE("every sample type, with rows of whole words (raw-byte ranges) and without (image ranges)", "[block]")
 {
-    // x-sizes 36 and 35: 36 samples of any type fill whole 32-bit words, 35
-    // uint8 or int16 samples do not, so both value-range passes run.
+    // x-sizes 36 and 35: 36 samples of 8 or 16 bits fill whole 32-bit words,
+    // 35 do not, so both value-range passes run (float32 always reads the image).
     for (uint32_t width : {36u, 35u})
         for (ScalarType type : {ScalarType::UInt8, ScalarType::UInt16, ScalarType::Int16, ScalarType::Float32}) {
             Volume field = functionVolume({width, 21, 17}, [](uint32_t x, uint32_t y, uint32_t z) {

@@ -71,8 +71,8 @@ uint maskBase(uint neighbour, uint group) { return (neighbour * BORROWABLE_GROUP
 
 // Samples [origin, origin + block] into shared memory, then the crossed
 // edges of every cached voxel whose both ends are cached and in the volume,
-// and the group masks.
-void cacheBlock(ivec3 origin)
+// and (withMasks) the group masks.
+void cacheBlock(ivec3 origin, bool withMasks)
 {
     for (uint i = gl_LocalInvocationIndex; i < 8u * BORROWABLE_GROUPS * MASK_WORDS; i += WORKGROUP_SIZE)
         groupMask[i] = 0u;
@@ -96,7 +96,7 @@ void cacheBlock(ivec3 origin)
             }
         }
         crossedEdges[i] = bits;
-        if (WELD && bits != 0u) {
+        if (WELD && withMasks && bits != 0u) {
             uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
             uvec3 l = c - upper * blockSize();
             uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;

@@ -26,7 +26,7 @@ void main()
         groupCount[g] = 0u;
     if (tid == 0u)
         triangleTotal = 0u;
-    cacheBlock(ivec3(block * blockSize())); // its barriers also order the zeroing
+    cacheBlock(ivec3(block * blockSize()), false); // its barriers also order the zeroing
 
     // The workgroup is rounded up to whole subgroups; the extra invocations
     // own no voxel but take part in the barriers and scans.

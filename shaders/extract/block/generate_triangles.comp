@@ -109,7 +109,7 @@ void main()
         uint s = all(lessThan(neighbour, params.blockCounts)) ? blockSlot[blockIndexOf(neighbour)] : kNoSlot;
         blockVertices[n] = s == kNoSlot ? uvec4(0u) : slotVertices[s];
     }
-    cacheBlock(origin);
+    cacheBlock(origin, true);
 
     // The workgroup is rounded up to whole subgroups; the extra invocations
     // own no voxel but take part in the barriers and scans.
