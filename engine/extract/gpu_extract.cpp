@@ -61,16 +61,13 @@ void recordExtraction(VkCommandBuffer cmd, GpuExtractor& extractor, const Comput
 
 } // namespace
 
-ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float iso, const ExtractOptions& options)
+PreparedExtraction prepareGpuExtraction(Context& context, const Volume& volume, const ExtractOptions& options)
 {
     const GpuMethod* method = findGpuMethod(options.method);
     if (!method)
         fail("unknown GPU extraction method '" + options.method + "': choose one of " +
              join(extractionMethods(), ", "));
-    if (options.repeat == 0)
-        fail("--repeat must be at least 1");
-
-    std::optional<GpuVolume> gpuVolume;
+    PreparedExtraction prepared;
     if (options.analyticField.empty()) {
         GpuVolumeUsage usage = method->volumeUsage(volume);
         if (usage.buffer && usage.bufferInRanges) {
@@ -82,11 +79,24 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
                 usage.buffer = false;
             }
         }
-        gpuVolume.emplace(context, volume, usage);
+        prepared.volume = std::make_unique<GpuVolume>(context, volume, usage);
     }
+    prepared.extractor = method->create(context, FieldSource{&volume, prepared.volume.get()}, options);
+    return prepared;
+}
+
+ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float iso, const ExtractOptions& options)
+{
+    const GpuMethod* method = findGpuMethod(options.method);
+    if (!method)
+        fail("unknown GPU extraction method '" + options.method + "': choose one of " +
+             join(extractionMethods(), ", "));
+    if (options.repeat == 0)
+        fail("--repeat must be at least 1");
+
+    PreparedExtraction prepared = prepareGpuExtraction(context, volume, options);
     context.allocator().resetPeak();
-    FieldSource field{&volume, gpuVolume ? &*gpuVolume : nullptr};
-    std::unique_ptr<GpuExtractor> extractor = method->create(context, field, options);
+    std::unique_ptr<GpuExtractor>& extractor = prepared.extractor;
     ComputeProgram finalize(context, loadShader("extract/finalize_mesh"));
     GpuTimer timer(context, 64);
 

@@ -18,12 +18,12 @@
 
 #include "extract/extract.h"
 #include "extract/gpu_mesh.h"
+#include "volume/gpu_volume.h"
 
 namespace isoscope {
 
 class Context;
 class GpuTimer;
-class GpuVolume;
 
 // Where an extractor reads the scalar field from.
 struct FieldSource {
@@ -68,6 +68,15 @@ protected:
 // Builds the extractor of a GPU method; throws Error for an unknown one.
 std::unique_ptr<GpuExtractor> createGpuExtractor(Context& context, const std::string& method, const FieldSource& field,
                                                  const ExtractOptions& options);
+
+// A method's extractor with the volume uploaded in the forms it reads (none
+// for an analytic field): what a host keeps to extract frame after frame.
+struct PreparedExtraction {
+    std::unique_ptr<GpuVolume> volume;
+    std::unique_ptr<GpuExtractor> extractor;
+};
+
+PreparedExtraction prepareGpuExtraction(Context& context, const Volume& volume, const ExtractOptions& options);
 
 // Runs `options.warmup` untimed and `options.repeat` timed extractions of a
 // GPU method and reads the mesh back once: timings are GPU timestamps, medians

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/image_io.h"
+#include "extract/gpu_mesh.h"
 #include "render/mesh_pass.h"
 
 namespace isoscope {
@@ -18,5 +19,15 @@ struct RenderedImage {
 
 RenderedImage renderMeshImage(Context& context, const GpuMesh& mesh, const MeshDrawParams& params,
                               VkExtent2D extent);
+
+class GpuExtractor;
+
+// The graph "extract" → "draw mesh" → "read back color": the mesh goes from
+// the extractor to the draw on the GPU, with no read-back between. After the
+// frame the counters are read (outside it); when the mesh or the method's
+// lists overflowed, they grow and the frame is redone. `mesh` is the
+// extractor's output, resized here as needed; `counters` receives its counts.
+RenderedImage renderExtractionImage(Context& context, GpuExtractor& extractor, float iso, GpuMesh& mesh,
+                                    const MeshDrawParams& params, VkExtent2D extent, GpuMeshCounters& counters);
 
 } // namespace isoscope

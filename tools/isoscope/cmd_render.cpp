@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "extract/extract.h"
+#include "extract/gpu_extractor.h"
 #include "extract/gpu_mesh.h"
 #include "io/image_io.h"
 #include "render/render_mesh.h"
@@ -72,8 +73,7 @@ Run addRenderCommand(CLI::App& app)
         Context context;
         ExtractOptions extractOptions;
         extractOptions.method = options->method;
-        ExtractionReport report = extractIsosurface(context, volume, float(options->iso), extractOptions);
-        GpuMesh mesh = uploadMesh(context, report.mesh);
+        float iso = float(options->iso);
 
         glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
         glm::vec3 hi = lo;
@@ -85,11 +85,26 @@ Run addRenderCommand(CLI::App& app)
                                     angles.empty() ? 20.0f : float(angles[1]), float(options->fov),
                                     angles.size() == 3 ? float(angles[2]) : 0.0f);
         params.camera.orthographic = options->ortho;
-        RenderedImage rendered = renderMeshImage(context, mesh, params, {width, height});
+        RenderedImage rendered;
+        uint64_t triangles = 0;
+        if (options->method == "cpu") {
+            ExtractionReport report = extractIsosurface(context, volume, iso, extractOptions);
+            GpuMesh mesh = uploadMesh(context, report.mesh);
+            rendered = renderMeshImage(context, mesh, params, {width, height});
+            triangles = report.faceCount;
+        } else {
+            // Extraction and drawing in one graph: the mesh never leaves the GPU.
+            PreparedExtraction prepared = prepareGpuExtraction(context, volume, extractOptions);
+            std::array<uint64_t, 2> capacity = prepared.extractor->estimateCapacity(iso);
+            GpuMesh mesh = createGpuMesh(context, capacity[0], capacity[1], prepared.extractor->faceSize());
+            GpuMeshCounters counters{};
+            rendered = renderExtractionImage(context, *prepared.extractor, iso, mesh, params, {width, height}, counters);
+            triangles = counters.faceCount;
+        }
         writePng(rendered.image, options->output);
 
-        std::printf("%s: %llu triangles, %ux%u image %s", report.method.c_str(),
-                    (unsigned long long)report.mesh.faceCount(), width, height, options->output.c_str());
+        std::printf("%s: %llu triangles, %ux%u image %s", options->method.c_str(), (unsigned long long)triangles, width,
+                    height, options->output.c_str());
         for (const auto& [pass, ms] : rendered.gpuMsPerPass)
             std::printf(", %s %.3f ms", pass.c_str(), ms);
         std::printf("\n");
