@@ -85,6 +85,17 @@ PreparedExtraction prepareGpuExtraction(Context& context, const Volume& volume, 
     return prepared;
 }
 
+void growAfterOverflow(Context& context, GpuExtractor& extractor, GpuMesh& mesh, const GpuMeshCounters& counters)
+{
+    bool grew = extractor.growAfterOverflow();
+    if (counters.vertexCount > mesh.vertexCapacity || counters.faceCount > mesh.faceCapacity) {
+        mesh = GpuMesh{}; // release before allocating the larger one
+        mesh = createGpuMesh(context, counters.vertexCount, counters.faceCount, extractor.faceSize());
+    } else if (!grew) {
+        fail("an extraction reported an overflow that no buffer explains");
+    }
+}
+
 ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float iso, const ExtractOptions& options)
 {
     const GpuMethod* method = findGpuMethod(options.method);
@@ -119,13 +130,7 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
             break;
         if (report.overflowRetries++ > 3)
             fail("the " + options.method + " extraction overflowed its buffers again after growing them");
-        bool grew = extractor->growAfterOverflow();
-        if (counters.vertexCount > mesh.vertexCapacity || counters.faceCount > mesh.faceCapacity) {
-            mesh = GpuMesh{}; // release before allocating the larger one
-            mesh = createGpuMesh(context, counters.vertexCount, counters.faceCount, extractor->faceSize());
-        } else if (!grew) {
-            fail("the " + options.method + " extraction reported an overflow that no buffer explains");
-        }
+        growAfterOverflow(context, *extractor, mesh, counters);
     }
 
     for (uint32_t run = 0; run < options.warmup; ++run) {

@@ -78,6 +78,11 @@ struct PreparedExtraction {
 
 PreparedExtraction prepareGpuExtraction(Context& context, const Volume& volume, const ExtractOptions& options);
 
+// After a run whose counters report an overflow: grows the extractor's
+// lists and, where its counts do not fit, replaces `mesh` with one of exactly
+// the counted size. Throws Error when nothing explains the overflow.
+void growAfterOverflow(Context& context, GpuExtractor& extractor, GpuMesh& mesh, const GpuMeshCounters& counters);
+
 // Runs `options.warmup` untimed and `options.repeat` timed extractions of a
 // GPU method and reads the mesh back once: timings are GPU timestamps, medians
 // over the timed runs.

@@ -1,5 +1,7 @@
 #include "render/render_mesh.h"
 
+#include <functional>
+
 #include "core/context.h"
 #include "core/error.h"
 #include "extract/extraction_pass.h"
@@ -8,66 +10,72 @@
 
 namespace isoscope {
 
+namespace {
+
+// What one headless image needs besides the mesh: the renderer, the colour
+// target and the buffer it is read back into.
+struct Offscreen {
+    Offscreen(Context& context, VkExtent2D extent) : extent(extent), renderer(context)
+    {
+        if (extent.width == 0 || extent.height == 0)
+            fail("cannot render an image of " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
+                 " pixels: give a size of at least 1x1");
+        // The colour target is the host's (imported), as a window's swapchain
+        // image would be; the depth buffer is the graph's own.
+        color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
+                                                MeshRenderer::kColorFormat,
+                                                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                                "colour target");
+        readback = createReadbackBuffer(context, extent);
+    }
+
+    // Builds "<passes that make the mesh>" → "draw mesh" → "read back color",
+    // runs it once and reads the image back.
+    RenderedImage draw(Context& context, const MeshDrawParams& params,
+                       const std::function<MeshBuffers(RenderGraph&)>& addMesh)
+    {
+        RenderGraph graph(context);
+        ResourceId colorId = graph.importImage("color", graphImage(color));
+        ResourceId depthId = graph.createImage("depth", extent, MeshRenderer::kDepthFormat);
+        addMeshPass(graph, renderer, addMesh(graph), {colorId, depthId}, params);
+        addReadbackPass(graph, colorId, readback);
+        graph.compile();
+        graph.execute();
+        return {readRgba(readback, extent), graph.passTimings()};
+    }
+
+    VkExtent2D extent;
+    MeshRenderer renderer;
+    Image color;
+    Buffer readback;
+};
+
+} // namespace
+
 RenderedImage renderMeshImage(Context& context, const GpuMesh& mesh, const MeshDrawParams& params,
                               VkExtent2D extent)
 {
-    if (extent.width == 0 || extent.height == 0)
-        fail("cannot render an image of " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
-             " pixels: give a size of at least 1x1");
-    MeshRenderer renderer(context);
-    // The colour target is the host's (imported), as a window's swapchain
-    // image would be; the depth buffer is the graph's own.
-    Image color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
-                                                  MeshRenderer::kColorFormat,
-                                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                                  "colour target");
-    Buffer readback = createReadbackBuffer(context, extent);
-
-    RenderGraph graph(context);
-    ResourceId colorId = graph.importImage("color", graphImage(color));
-    ResourceId depthId = graph.createImage("depth", extent, MeshRenderer::kDepthFormat);
-    addMeshPass(graph, renderer, importMesh(graph, mesh), {colorId, depthId}, params);
-    addReadbackPass(graph, colorId, readback);
-    graph.compile();
-    graph.execute();
-    return {readRgba(readback, extent), graph.passTimings()};
+    Offscreen offscreen(context, extent);
+    return offscreen.draw(context, params, [&](RenderGraph& graph) { return importMesh(graph, mesh); });
 }
 
 RenderedImage renderExtractionImage(Context& context, GpuExtractor& extractor, float iso, GpuMesh& mesh,
                                     const MeshDrawParams& params, VkExtent2D extent, GpuMeshCounters& counters)
 {
-    if (extent.width == 0 || extent.height == 0)
-        fail("cannot render an image of " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
-             " pixels: give a size of at least 1x1");
-    MeshRenderer renderer(context);
+    Offscreen offscreen(context, extent);
     ExtractionPass extraction(context, extractor);
-    Image color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
-                                                  MeshRenderer::kColorFormat,
-                                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                                  "colour target");
-    Buffer readback = createReadbackBuffer(context, extent);
     for (int attempt = 0;; ++attempt) {
-        RenderGraph graph(context);
-        ResourceId colorId = graph.importImage("color", graphImage(color));
-        ResourceId depthId = graph.createImage("depth", extent, MeshRenderer::kDepthFormat);
-        MeshBuffers buffers = importMesh(graph, mesh);
-        extraction.add(graph, mesh, buffers, iso);
-        addMeshPass(graph, renderer, buffers, {colorId, depthId}, params);
-        addReadbackPass(graph, colorId, readback);
-        graph.compile();
-        graph.execute();
+        RenderedImage image = offscreen.draw(context, params, [&](RenderGraph& graph) {
+            MeshBuffers buffers = importMesh(graph, mesh);
+            extraction.add(graph, mesh, buffers, iso);
+            return buffers;
+        });
         counters = readCounters(context, mesh);
         if (!counters.overflow)
-            return {readRgba(readback, extent), graph.passTimings()};
+            return image;
         if (attempt == 3)
             fail("the extraction overflowed its buffers again after growing them");
-        bool grew = extractor.growAfterOverflow();
-        if (counters.vertexCount > mesh.vertexCapacity || counters.faceCount > mesh.faceCapacity) {
-            mesh = GpuMesh{};
-            mesh = createGpuMesh(context, counters.vertexCount, counters.faceCount, extractor.faceSize());
-        } else if (!grew) {
-            fail("the extraction reported an overflow that no buffer explains");
-        }
+        growAfterOverflow(context, extractor, mesh, counters);
     }
 }
 

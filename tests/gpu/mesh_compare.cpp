@@ -23,35 +23,8 @@ public:
         mesh_ = &mesh;
     }
 
-    // The nearest vertex within the tolerance (see mesh_compare.h), or -1;
-    // `error` is its distance in spacings (max norm).
-    int64_t nearest(const glm::vec3& p, double tolerance, double& error) const
-    {
-        std::array<int64_t, 3> c = cellOf(p);
-        int64_t best = -1;
-        double bestError = std::numeric_limits<double>::infinity();
-        for (int dz = -1; dz <= 1; ++dz)
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx) {
-                    auto it = cells_.find(key({c[0] + dx, c[1] + dy, c[2] + dz}));
-                    if (it == cells_.end())
-                        continue;
-                    for (uint32_t i : it->second) {
-                        double e = relativeError(p, mesh_->positions[i], tolerance);
-                        if (e < bestError) {
-                            bestError = e;
-                            best = i;
-                        }
-                    }
-                }
-        if (bestError > 1.0)
-            return -1;
-        error = distance(p, mesh_->positions[best]);
-        return best;
-    }
-
-    // Every vertex within the tolerance: near-coincident vertices (edges
-    // crossed next to a shared grid point) can all be candidates.
+    // Every vertex within the tolerance (see mesh_compare.h): near-coincident
+    // vertices (edges crossed next to a shared grid point) can all be candidates.
     std::vector<uint32_t> allWithin(const glm::vec3& p, double tolerance) const
     {
         std::vector<uint32_t> found;
@@ -67,6 +40,21 @@ public:
                             found.push_back(i);
                 }
         return found;
+    }
+
+    // The nearest of them, or -1; `error` is its distance in spacings (max norm).
+    int64_t nearest(const glm::vec3& p, double tolerance, double& error) const
+    {
+        int64_t best = -1;
+        error = std::numeric_limits<double>::infinity();
+        for (uint32_t i : allWithin(p, tolerance)) {
+            double e = distance(p, mesh_->positions[i]);
+            if (e < error) {
+                error = e;
+                best = i;
+            }
+        }
+        return best;
     }
 
     double distance(const glm::vec3& a, const glm::vec3& b) const
