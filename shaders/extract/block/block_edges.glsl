@@ -25,6 +25,16 @@ uvec3 cacheCoordinates(uint i) { return uvec3(i % CACHE_X, (i / CACHE_X) % CACHE
 uint listedSlot() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 uint listedCount() { return min(activeCount, params.activeCapacity); }
 
+// The Marching Cubes case of the cell at cached voxel l (its 8 corners cached).
+uint cellCase(uvec3 l)
+{
+    uint caseIndex = 0u;
+    for (uint corner = 0u; corner < 8u; ++corner)
+        if (isInside(cachedValue[cacheIndex(l + cubeCornerOffset(corner))]))
+            caseIndex |= 1u << corner;
+    return caseIndex;
+}
+
 bool isCrossed(uvec3 c, uint axis) { return (crossedEdges[cacheIndex(c)] & (1u << axis)) != 0u; }
 
 // Edge groups of a block, by the lower faces of the block the edge lies in.

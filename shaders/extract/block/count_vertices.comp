@@ -37,11 +37,7 @@ void main()
             atomicAdd(groupCount[edgeGroup(l, axis)], 1u);
     ivec3 origin = ivec3(block * blockSize());
     if (ownsVoxel && all(lessThan(origin + ivec3(l) + 1, params.dims))) {
-        uint caseIndex = 0u;
-        for (uint corner = 0u; corner < 8u; ++corner)
-            if (isInside(cachedValue[cacheIndex(l + cubeCornerOffset(corner))]))
-                caseIndex |= 1u << corner;
-        uint triangles = caseTriangleCount(caseIndex);
+        uint triangles = caseTriangleCount(cellCase(l));
         if (triangles > 0u)
             atomicAdd(triangleTotal, triangles);
     }

@@ -115,13 +115,8 @@ void main()
     // own no voxel but take part in the barriers and scans.
     bool ownsVoxel = tid < BLOCK_X * BLOCK_Y * BLOCK_Z;
     uvec3 l = uvec3(tid % BLOCK_X, (tid / BLOCK_X) % BLOCK_Y, tid / (BLOCK_X * BLOCK_Y));
-    uint caseIndex = 0u;
     bool cellExists = ownsVoxel && all(lessThan(origin + ivec3(l) + 1, params.dims));
-    if (cellExists)
-        for (uint corner = 0u; corner < 8u; ++corner) {
-            if (isInside(cachedValue[cacheIndex(l + cubeCornerOffset(corner))]))
-                caseIndex |= 1u << corner;
-        }
+    uint caseIndex = cellExists ? cellCase(l) : 0u;
     uint triangles = cellExists ? caseTriangleCount(caseIndex) : 0u;
     uint interior = WELD && ownsVoxel ? interiorEdgesBefore(l, 3u) : 0u;
 
