@@ -168,6 +168,7 @@ Run addBenchScanCommand(CLI::App& app)
                                {"repeat", options->repeat},
                                {"warmup", options->warmup},
                                {"verified", true},
+                               {"block_levels", scanLevelBlocks(scanLayout(context, components, {}), count).size()},
                                {"ms", scanMs},
                                {"elements_per_second", double(count) / (scanMs * 1e-3)},
                                {"bytes_moved", bytesMoved},
