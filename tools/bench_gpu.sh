@@ -4,7 +4,7 @@
 # Debian packages (see tools/gpu_check.sh), then runs `isoscope bench` for
 # each configuration of the chosen sets, one JSON file per configuration.
 #   tools/bench_gpu.sh BIN_DIR DEB_DIR DATASETS_DIR OUT_DIR SET...
-# Sets: block, block-sizes, scan.
+# Sets: block, block-sizes, scan, scan-primitive (`isoscope bench-scan`).
 set -uo pipefail
 bin=$1 debs=$2 data=$3 out=$4
 shift 4
@@ -18,6 +18,13 @@ run() {
   shift
   echo "== $name: isoscope bench $*" | tee -a "$out/bench.log"
   "$bin/isoscope" bench "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+}
+
+run_scan() {
+  local name=$1
+  shift
+  echo "== $name: isoscope bench-scan $*" | tee -a "$out/bench.log"
+  "$bin/isoscope" bench-scan "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
 }
 
 cayley=-0.012
@@ -52,6 +59,14 @@ for set in "$@"; do
     done
     run scan-cayley1024-float32 cayley:1024 --iso $cayley --method scan
     run scan-engine-60.5 "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --method scan
+    ;;
+  scan-primitive)
+    # 135005697: the points of a 513^3 volume, what the scan method scans at cayley:512.
+    for count in 1048576 16777216 135005697 1073741824; do
+      for components in 1 2; do
+        run_scan "scan-primitive-$count-x$components" --count $count --components $components
+      done
+    done
     ;;
   *) echo "unknown set $set" >&2; exit 2 ;;
   esac

@@ -13,7 +13,8 @@
 // binding are processed in segments). The caller makes the input's writes
 // visible to compute shaders before; record() ends with a barrier that makes
 // the outputs visible to later compute shaders and indirect reads.
-// Cost: reads the input twice, writes the output once; three passes.
+// Cost: reads the input twice, writes the output once (1.5x a copy's
+// traffic); three passes up to 33.5M elements, five beyond (scan_passes.h).
 #include "compute/scan_passes.h"
 
 namespace isoscope {

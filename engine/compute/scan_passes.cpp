@@ -10,10 +10,17 @@ namespace isoscope {
 
 namespace {
 
-// Eight elements per invocation amortize the workgroup scan's barriers;
-// larger tiles only lengthen pass 2's walk over fewer blocks.
-constexpr uint32_t kItemsPerInvocation = 8;
+// Sixteen elements per invocation: 4096-element tiles with 256-wide
+// workgroups, so per-tile work (one workgroup scan, one block sum) is small
+// beside the 16 or 32 KiB the tile moves, and level 0 has few blocks. At most
+// 32 (scan_downsweep keeps one selection bit per item) and tiles of at most
+// 65536 elements (scan_reduce's exact 16-bit-half sums).
+constexpr uint32_t kItemsPerInvocation = 16;
 constexpr uint32_t kPreferredWorkgroupSize = 256;
+// The block-sum passes: wide workgroups, so a level shrinks by up to 8192.
+constexpr uint32_t kBlockItemsPerInvocation = 8;
+constexpr uint32_t kPreferredBlockWorkgroupSize = 1024;
+constexpr uint64_t kLevelAlignment = 256; // >= every device's minStorageBufferOffsetAlignment
 
 // The largest multiple of the subgroup size not above `preferred` that the
 // device allows: the scans need full subgroups (scan_common.glsl, scanRank).
@@ -27,18 +34,17 @@ uint32_t workgroupSizeFor(const DeviceInfo& info, uint32_t preferred)
     return size;
 }
 
-SpecValues specValues(uint32_t workgroupSize, uint32_t components, bool select)
+SpecValues specValues(uint32_t workgroupSize, uint32_t items, uint32_t components, bool select)
 {
     return {{"WORKGROUP_SIZE", workgroupSize},
-            {"ITEMS", kItemsPerInvocation},
+            {"ITEMS", items},
             {"COMPONENTS", components},
             {"SELECT", select ? 1u : 0u}};
 }
 
-uint64_t blockCountFor(const ScanLayout& layout, uint64_t count)
-{
-    return (count + layout.tileElements - 1) / layout.tileElements;
-}
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+uint64_t alignUp(uint64_t bytes, uint64_t alignment) { return ceilDiv(bytes, alignment) * alignment; }
 
 } // namespace
 
@@ -49,7 +55,12 @@ ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOpt
     layout.workgroupSize = workgroupSizeFor(info, kPreferredWorkgroupSize);
     layout.items = kItemsPerInvocation;
     layout.tileElements = layout.workgroupSize * layout.items;
-    layout.topWorkgroupSize = workgroupSizeFor(info, 1024);
+    layout.blockWorkgroupSize = workgroupSizeFor(info, kPreferredBlockWorkgroupSize);
+    layout.blockItems = kBlockItemsPerInvocation;
+    layout.maxSpan = layout.blockWorkgroupSize * layout.blockItems;
+    layout.span = options.span ? std::min(options.span, layout.maxSpan) : layout.maxSpan;
+    if (layout.span < 2)
+        fail("scan span of " + std::to_string(layout.span) + " block sums: each level must at least halve the one below");
     uint64_t bindingBytes = options.maxBindingBytes ? std::min<uint64_t>(options.maxBindingBytes, info.maxStorageBufferRange)
                                                     : info.maxStorageBufferRange;
     // Element indices inside a segment are 32-bit in the shaders.
@@ -58,37 +69,57 @@ ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOpt
     return layout;
 }
 
+std::vector<uint64_t> scanLevelBlocks(const ScanLayout& layout, uint64_t count)
+{
+    // Segments are whole tiles, so their blocks add up to the tiles of the whole.
+    std::vector<uint64_t> blocks{ceilDiv(count, layout.tileElements)};
+    while (blocks.back() > layout.span)
+        blocks.push_back(ceilDiv(blocks.back(), layout.span));
+    return blocks;
+}
+
 uint64_t ScanPasses::scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount)
 {
-    ScanLayout layout = scanLayout(context, components, {});
     uint64_t sumComponents = select ? 1 : components;
-    uint64_t blocks = std::max<uint64_t>(1, blockCountFor(layout, maxCount));
-    return blocks * sumComponents * 8 + 16;
+    uint64_t bytes = 16; // totals
+    for (uint64_t blocks : scanLevelBlocks(scanLayout(context, components, {}), maxCount))
+        bytes += alignUp(std::max<uint64_t>(blocks, 1) * sumComponents * 8, kLevelAlignment);
+    return bytes;
 }
 
 ScanPasses::ScanPasses(Context& context, uint32_t components, bool select, bool downsweep, uint64_t maxCount,
                        const ScanOptions& options, const std::string& what)
     : context_(context), components_(components), select_(select), maxCount_(maxCount), what_(what),
       layout_(scanLayout(context, components, options)),
-      reduce_(context, loadShader("compute/scan_reduce"), specValues(layout_.workgroupSize, components, select)),
-      scanBlocks_(context, loadShader("compute/scan_blocks"), specValues(layout_.topWorkgroupSize, components, select))
+      reduce_(context, loadShader("compute/scan_reduce"),
+              specValues(layout_.workgroupSize, layout_.items, components, select)),
+      reduceBlocks_(context, loadShader("compute/scan_blocks_reduce"),
+                    specValues(layout_.blockWorkgroupSize, layout_.blockItems, components, select)),
+      scanBlocks_(context, loadShader("compute/scan_blocks"),
+                  specValues(layout_.blockWorkgroupSize, layout_.blockItems, components, select))
 {
     if (components != 1 && components != 2)
         fail(what + ": elements of " + std::to_string(components) + " components; the scan takes 1 or 2");
     if (downsweep)
         downsweep_ = std::make_unique<ComputeProgram>(context, loadShader("compute/scan_downsweep"),
-                                                      specValues(layout_.workgroupSize, components, select));
-    uint64_t blocks = std::max<uint64_t>(1, blockCountFor(layout_, maxCount));
+                                                      specValues(layout_.workgroupSize, layout_.items, components, select));
+    uint64_t blocks = ceilDiv(maxCount, layout_.tileElements);
     if (blocks > UINT32_MAX)
         fail(what + " of " + std::to_string(maxCount) + " elements needs " + std::to_string(blocks) +
              " blocks, more than 2^32: split the input");
-    uint64_t blockBytes = blocks * sumComponents() * 8;
-    if (blockBytes > context.info().maxStorageBufferRange)
-        fail(what + " of " + std::to_string(maxCount) + " elements needs " + formatBytes(blockBytes) +
-             " of block sums in one binding; " + context.info().name + " binds at most " +
-             formatBytes(context.info().maxStorageBufferRange) + ": split the input");
-    blockSums_ = context.allocator().createBuffer(blockBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                                  MemoryUsage::DeviceLocal, what + " block sums");
+    uint64_t offset = 0;
+    for (uint64_t levelBlocks : scanLevelBlocks(layout_, maxCount)) {
+        uint64_t bytes = std::max<uint64_t>(levelBlocks, 1) * sumComponents() * 8;
+        if (bytes > context.info().maxStorageBufferRange)
+            fail(what + " of " + std::to_string(maxCount) + " elements needs " + formatBytes(bytes) +
+                 " of block sums in one binding; " + context.info().name + " binds at most " +
+                 formatBytes(context.info().maxStorageBufferRange) + ": split the input");
+        levelOffsets_.push_back(offset);
+        levelBytes_.push_back(bytes);
+        offset += alignUp(bytes, kLevelAlignment);
+    }
+    blockSums_ = context.allocator().createBuffer(offset, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
+                                                  what + " block sums");
     totals_ = context.allocator().createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                                MemoryUsage::DeviceLocal, what + " totals");
 }
@@ -100,11 +131,16 @@ void ScanPasses::checkCount(uint64_t count) const
              std::to_string(maxCount_) + " (engine bug: make it for the longest input)");
 }
 
-void ScanPasses::dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint32_t blocks) const
+void ScanPasses::dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint64_t blocks) const
 {
     uint32_t maxX = std::min<uint32_t>(65535, context_.info().maxComputeWorkGroupCount[0]);
-    uint32_t x = std::min(blocks, maxX);
-    program.dispatch(cmd, x, (blocks + x - 1) / x);
+    uint32_t x = uint32_t(std::min<uint64_t>(blocks, maxX));
+    program.dispatch(cmd, x, uint32_t(ceilDiv(blocks, x)));
+}
+
+DescriptorInfo ScanPasses::level(size_t k) const
+{
+    return DescriptorInfo(blockSums_.buffer, levelOffsets_[k], levelBytes_[k]);
 }
 
 void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const
@@ -114,23 +150,46 @@ void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint6
     uint32_t firstBlock = 0;
     for (uint64_t start = 0; start < count; start += layout_.segmentElements) {
         uint64_t n = std::min(layout_.segmentElements, count - start);
-        uint32_t blocks = uint32_t(blockCountFor(layout_, n));
+        uint32_t blocks = uint32_t(ceilDiv(n, layout_.tileElements));
         struct {
             uint32_t count, firstBlock, blockCount;
         } push{uint32_t(n), firstBlock, blocks};
-        reduce_.bind(cmd, {{input.buffer, input.offset + start * elementBytes, n * elementBytes}, {blockSums_.buffer}},
-                     &push, sizeof push);
+        reduce_.bind(cmd, {{input.buffer, input.offset + start * elementBytes, n * elementBytes}, level(0)}, &push,
+                     sizeof push);
         dispatchBlocks(cmd, reduce_, blocks);
         firstBlock += blocks;
     }
     computeToComputeBarrier(cmd);
-    if (!totals.buffer)
-        totals = {totals_.buffer, 0};
-    uint32_t blockCount = firstBlock;
-    scanBlocks_.bind(cmd, {{blockSums_.buffer}, {totals.buffer, totals.offset, 8ull * sumComponents()}}, &blockCount,
-                     sizeof blockCount);
+    recordBlockLevels(cmd, count, totals.buffer ? totals : BufferSpan{totals_.buffer, 0});
+}
+
+void ScanPasses::recordBlockLevels(VkCommandBuffer cmd, uint64_t count, BufferSpan totals) const
+{
+    const std::vector<uint64_t> blocks = scanLevelBlocks(layout_, count);
+    const size_t top = blocks.size() - 1;
+    struct {
+        uint32_t blockCount, span;
+    } reducePush{};
+    for (size_t k = 0; k < top; ++k) {
+        reducePush = {uint32_t(blocks[k]), layout_.span};
+        reduceBlocks_.bind(cmd, {level(k), level(k + 1)}, &reducePush, sizeof reducePush);
+        dispatchBlocks(cmd, reduceBlocks_, blocks[k + 1]);
+        computeToComputeBarrier(cmd);
+    }
+    struct {
+        uint32_t blockCount, span, top;
+    } scanPush{uint32_t(blocks[top]), layout_.span, 1};
+    DescriptorInfo totalsBinding(totals.buffer, totals.offset, 8ull * sumComponents());
+    // The top level reads no level above; its own range stands in for one.
+    scanBlocks_.bind(cmd, {level(top), level(top), totalsBinding}, &scanPush, sizeof scanPush);
     scanBlocks_.dispatch(cmd, 1);
     computeToComputeBarrier(cmd);
+    for (size_t k = top; k-- > 0;) {
+        scanPush = {uint32_t(blocks[k]), layout_.span, 0};
+        scanBlocks_.bind(cmd, {level(k), level(k + 1), totalsBinding}, &scanPush, sizeof scanPush);
+        dispatchBlocks(cmd, scanBlocks_, blocks[k + 1]);
+        computeToComputeBarrier(cmd);
+    }
 }
 
 void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
@@ -141,7 +200,7 @@ void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSp
     uint32_t firstBlock = 0;
     for (uint64_t start = 0; start < count; start += layout_.segmentElements) {
         uint64_t n = std::min(layout_.segmentElements, count - start);
-        uint32_t blocks = uint32_t(blockCountFor(layout_, n));
+        uint32_t blocks = uint32_t(ceilDiv(n, layout_.tileElements));
         struct {
             uint32_t count, firstBlock, blockCount, firstIndex;
         } push{uint32_t(n), firstBlock, blocks, uint32_t(start)};
@@ -150,7 +209,7 @@ void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSp
         DescriptorInfo out = select_ ? DescriptorInfo(output.buffer, output.offset, std::max<uint64_t>(4, outputWords * 4))
                                      : DescriptorInfo(output.buffer, output.offset + start * elementBytes, n * elementBytes);
         downsweep_->bind(cmd, {{input.buffer, input.offset + start * elementBytes, n * elementBytes}, out,
-                               {blockSums_.buffer}},
+                               level(0)},
                          &push, sizeof push);
         dispatchBlocks(cmd, *downsweep_, blocks);
         firstBlock += blocks;

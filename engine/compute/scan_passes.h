@@ -1,13 +1,28 @@
 #pragma once
-// The three passes of the engine's device-wide reduce-then-scan
-// (shaders/compute/scan_reduce, scan_blocks, scan_downsweep), shared by
+// The passes of the engine's device-wide reduce-then-scan, shared by
 // ExclusiveScan, StreamCompaction and Reduction; use those, not this.
+//
+//   1. scan_reduce: each workgroup sums one tile of elements into a 64-bit
+//      block sum (level 0).
+//   2. scan_blocks_reduce, repeated: each workgroup sums `span` block sums of
+//      level k into one of level k + 1, until a level fits one workgroup.
+//   3. scan_blocks: the top level is scanned by one workgroup (which writes
+//      the totals), then every level below, each workgroup starting from its
+//      offset in the level above: level 0 ends as exclusive block offsets.
+//   4. scan_downsweep: each workgroup rescans its tile from its block offset
+//      and writes the prefixes (or the compacted indices).
+// With 4096-element tiles and spans of 8192 blocks, up to 33.5M elements need
+// no middle level (three passes) and 2^32 elements one (five passes); no pass
+// makes one workgroup walk all blocks.
 //
 // Why reduce-then-scan: Vulkan promises no forward progress between
 // workgroups, so a single-pass chained scan (one workgroup spinning on its
-// predecessor's flag) may hang; three passes never wait on each other. Cost:
-// the input is read twice and the output written once, plus 8 bytes per tile
-// per component of block sums.
+// predecessor's flag) may hang; these passes never wait on each other. Cost:
+// the input is read twice and the output written once (1.5x a copy's
+// traffic), plus 8 bytes per tile per component of block sums.
+//
+// Memory access: element passes are coalesced (consecutive invocations read
+// and write consecutive elements, see the shaders), whatever the subgroup size.
 //
 // Lengths: any count from 0 up; an input longer than one storage-buffer
 // binding allows (lavapipe 128 MiB, NVIDIA 4 GiB) is bound segment by segment
@@ -17,6 +32,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <volk.h>
 
@@ -39,18 +55,30 @@ struct ScanOptions {
     // Bytes one binding may cover; 0: the device's maxStorageBufferRange.
     // Tests set it small to exercise the segment path at small lengths.
     uint64_t maxBindingBytes = 0;
+    // Block sums one workgroup of the block-sum levels takes; 0: as many as
+    // it can (ScanLayout::maxSpan). Tests set it small to get several levels
+    // at small lengths.
+    uint32_t span = 0;
 };
 
 // How the passes tile the input on this device.
 struct ScanLayout {
-    uint32_t workgroupSize = 0;    // passes 1 and 3
-    uint32_t items = 0;            // elements per invocation
-    uint32_t tileElements = 0;     // workgroupSize * items: one block
-    uint32_t topWorkgroupSize = 0; // pass 2, one workgroup
-    uint64_t segmentElements = 0;  // elements per binding, a multiple of tileElements
+    uint32_t workgroupSize = 0;      // element passes (scan_reduce, scan_downsweep)
+    uint32_t items = 0;              // elements per invocation
+    uint32_t tileElements = 0;       // workgroupSize * items: one block
+    uint32_t blockWorkgroupSize = 0; // block-sum passes (scan_blocks_reduce, scan_blocks)
+    uint32_t blockItems = 0;         // block sums per invocation there
+    uint32_t maxSpan = 0;            // blockWorkgroupSize * blockItems
+    uint32_t span = 0;               // block sums per workgroup, at most maxSpan
+    uint64_t segmentElements = 0;    // elements per binding, a multiple of tileElements
 };
 
 ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOptions& options);
+
+// Blocks in each level of the hierarchy for `count` elements: level 0 has
+// one per tile, each next level one per span of the one below, and the last
+// (the top, scanned by one workgroup) at most `span`. Never empty.
+std::vector<uint64_t> scanLevelBlocks(const ScanLayout& layout, uint64_t count);
 
 class ScanPasses {
 public:
@@ -60,11 +88,11 @@ public:
     ScanPasses(Context& context, uint32_t components, bool select, bool downsweep, uint64_t maxCount,
                const ScanOptions& options, const std::string& what);
 
-    // Passes 1 and 2: block offsets in the scratch buffer, and the 64-bit
+    // Passes 1 to 3: block offsets in the scratch buffer, and the 64-bit
     // totals (one per summed component) at `totals`, or in scratch when
     // `totals.buffer` is null.
     void recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const;
-    // Pass 3: prefixes (or, with select, indices) into `output`, which holds
+    // Pass 4: prefixes (or, with select, indices) into `output`, which holds
     // `outputWords` 32-bit words from its offset.
     void recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
                          uint64_t outputWords) const;
@@ -78,7 +106,9 @@ public:
 
 private:
     void checkCount(uint64_t count) const;
-    void dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint32_t blocks) const;
+    void dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint64_t blocks) const;
+    DescriptorInfo level(size_t k) const;
+    void recordBlockLevels(VkCommandBuffer cmd, uint64_t count, BufferSpan totals) const;
 
     Context& context_;
     uint32_t components_;
@@ -87,9 +117,12 @@ private:
     std::string what_;
     ScanLayout layout_;
     ComputeProgram reduce_;
+    ComputeProgram reduceBlocks_;
     ComputeProgram scanBlocks_;
     std::unique_ptr<ComputeProgram> downsweep_;
-    Buffer blockSums_;
+    std::vector<uint64_t> levelOffsets_; // bytes into blockSums_, one per level of maxCount
+    std::vector<uint64_t> levelBytes_;
+    Buffer blockSums_;                   // every level
     Buffer totals_;
 };
 

@@ -1,6 +1,6 @@
-// Shared by the device-wide scan passes (scan_reduce, scan_blocks,
-// scan_downsweep): element loading, 64-bit sums without shaderInt64, and the
-// order in which a workgroup walks its tile.
+// Shared by the device-wide scan passes (scan_reduce, scan_blocks_reduce,
+// scan_blocks, scan_downsweep): element loading, 64-bit sums without
+// shaderInt64, and the order in which a workgroup walks its tile.
 //
 // Before including: the constants SUBGROUP_SIZE, WORKGROUP_SIZE, COMPONENTS
 // (1: uint elements, 2: uvec2 elements) and SELECT (1: an element counts as 1
@@ -53,5 +53,17 @@ uvec2 loadElement(uint i)
     if (SELECT != 0u)
         value = uvec2(value != uvec2(0u) ? 1u : 0u, 0u);
     return value;
+}
+#endif
+
+#ifdef SCAN_WALKS_BLOCK_SUMS
+// The block-sum levels (scan_blocks_reduce, scan_blocks): workgroup w takes
+// blocks [w * p.span, (w + 1) * p.span), at most WORKGROUP_SIZE * ITEMS of
+// them, and invocation r the ITEMS consecutive ones from r * ITEMS (the
+// block sums are a few MiB at most, so coalescing matters little here).
+uint firstBlockOfInvocation() { return flatWorkgroupIndex() * p.span + scanRank() * ITEMS; }
+bool inWorkgroupSpan(uint blockIndex)
+{
+    return blockIndex < p.blockCount && blockIndex < (flatWorkgroupIndex() + 1u) * p.span;
 }
 #endif

@@ -60,7 +60,8 @@ def check(condition, what):
         failures.append(what)
 
 
-for command in [[], ["info"], ["volinfo"], ["convert"], ["extract"], ["meshcheck"], ["render"]]:
+for command in [[], ["info"], ["volinfo"], ["convert"], ["extract"], ["meshcheck"], ["render"], ["bench"],
+                ["bench-scan"]]:
     r = run(*command, "--help")
     check(r.returncode == 0 and "Usage" in r.stdout, f"`isoscope {' '.join(command)} --help` prints usage, exit 0")
 
@@ -75,6 +76,8 @@ for args, why in [([], "no subcommand"),
                   (["render", "sphere:8", "--iso", "0.5", "-o", "x.png", "--size", "0x10"], "zero image width"),
                   (["render", "sphere:8", "--iso", "0.5", "-o", "x.png", "--size", "64"], "size without height"),
                   (["render", "sphere:8", "--iso", "0.5", "-o", "x.png", "--camera", "30"], "camera without elevation"),
+                  (["bench-scan"], "bench-scan without --count"),
+                  (["bench-scan", "--count", "100", "--components", "3"], "three components"),
                   (["frobnicate"], "unknown subcommand")]:
     r = run(*args)
     lines = [l for l in r.stderr.splitlines() if l.strip()]
@@ -132,6 +135,21 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     check(r.returncode == 0 and read_png(ortho)[0] == 48, f"render --ortho with a distance works: {r.stderr.strip()}")
     r = run("render", "sphere:16", "--iso", "0.5", "-o", os.path.join(tmp, "no", "such", "folder.png"))
     check(r.returncode == 1 and "folder.png" in r.stderr, f"an unwritable PNG path is named: {r.stderr.strip()!r}")
+
+    scan_json = os.path.join(tmp, "scan.json")
+    r = run("bench-scan", "--count", "10007", "--components", "2", "--repeat", "3", "--warmup", "1", "-o", scan_json)
+    check(r.returncode == 0 and os.path.exists(scan_json), f"bench-scan runs and writes its JSON: {r.stderr.strip()}")
+    if os.path.exists(scan_json):
+        bench = json.load(open(scan_json))
+        check(bench.get("count") == 10007 and bench.get("components") == 2 and bench.get("verified") is True,
+              "bench-scan reports what it scanned, verified")
+        check(bench.get("bytes_moved") == 2 * 10007 * 8, f"bench-scan floor bytes: read + write once: {bench.get('bytes_moved')}")
+        check(all(bench.get(key, 0) > 0 for key in ["ms", "copy_ms", "elements_per_second", "floor_ms",
+                                                     "fraction_of_bandwidth", "ratio_to_copy"]),
+              "bench-scan times the scan and the copy")
+        check(abs(bench["fraction_of_bandwidth"] - bench["floor_ms"] / bench["ms"]) < 1e-9 and
+              abs(bench["ratio_to_copy"] - bench["ms"] / bench["copy_ms"]) < 1e-9,
+              "bench-scan fractions follow from its timings")
 
     r = run("info", "--json")
     if r.returncode == 0:

@@ -1,8 +1,9 @@
 // The engine's device-wide scan, compaction and reduction (engine/compute)
 // against CPU models, on random data at lengths around every boundary the
-// passes have: empty, one element, one tile ± 1, many tiles, more blocks than
-// one chunk of the block scan, millions of elements, and inputs split into
-// several bindings (segments), at whatever subgroup size the device runs.
+// passes have: empty, one element, one tile ± 1, many tiles, millions of
+// elements, block sums in several levels (small spans make those at small
+// lengths), and inputs split into several bindings (segments), at whatever
+// subgroup size the device runs.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -49,8 +50,7 @@ std::vector<uint32_t> randomWords(uint64_t count, bool large, std::mt19937& rand
 std::vector<uint64_t> interestingLengths(const ScanLayout& layout)
 {
     uint64_t tile = layout.tileElements;
-    uint64_t chunk = uint64_t(layout.topWorkgroupSize) * layout.items * tile; // blocks pass 2 handles at once
-    return {0, 1, 2, 31, tile - 1, tile, tile + 1, 3 * tile + 5, 64 * tile - 1, chunk + 7, 3'000'017};
+    return {0, 1, 2, 31, tile - 1, tile, tile + 1, 3 * tile + 5, 64 * tile - 1, 3'000'017};
 }
 
 struct ScanResult {
@@ -80,7 +80,8 @@ void checkScan(Context& context, uint32_t components, uint64_t count, bool large
                bool inPlace, std::mt19937& random)
 {
     INFO("components " << components << " count " << count << (large ? " large values" : " small values")
-                       << (inPlace ? " in place" : "") << " binding limit " << options.maxBindingBytes);
+                       << (inPlace ? " in place" : "") << " binding limit " << options.maxBindingBytes
+                       << " span " << options.span);
     std::vector<uint32_t> input = randomWords(count * components, large, random);
     ScanResult result = runScan(context, components, input, options, inPlace);
     for (uint32_t c = 0; c < components; ++c) {
@@ -94,6 +95,46 @@ void checkScan(Context& context, uint32_t components, uint64_t count, bool large
         INFO("component " << c << " first mismatch at " << firstMismatch);
         REQUIRE(mismatches == 0);
         REQUIRE(result.totals[c] == running);
+    }
+}
+
+void checkCompaction(Context& context, uint32_t components, uint64_t count, const ScanOptions& options,
+                     std::mt19937& random)
+{
+    INFO("components " << components << " count " << count << " binding limit " << options.maxBindingBytes
+                       << " span " << options.span);
+    std::vector<uint32_t> input = randomWords(count * components, false, random);
+    std::vector<uint32_t> expected;
+    for (uint64_t i = 0; i < count; ++i)
+        if (input[i * components] != 0 || (components == 2 && input[i * components + 1] != 0))
+            expected.push_back(uint32_t(i));
+
+    StreamCompaction compact(context, components, count, options);
+    Buffer in = uploaded(context, input);
+    Buffer indices = deviceBuffer(context, count * 4, "test indices");
+    Buffer selected = deviceBuffer(context, 8, "test count");
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        compact.record(cmd, {in.buffer}, count, {indices.buffer}, {selected.buffer});
+    });
+    REQUIRE(downloadBufferAs<uint64_t>(context, selected, 1)[0] == expected.size());
+    REQUIRE(downloadBufferAs<uint32_t>(context, indices, expected.size()) == expected);
+}
+
+void checkReduction(Context& context, uint32_t components, uint64_t count, const ScanOptions& options,
+                    std::mt19937& random)
+{
+    INFO("components " << components << " count " << count << " span " << options.span);
+    std::vector<uint32_t> input = randomWords(count * components, true, random);
+    Reduction sum(context, components, count, options);
+    Buffer in = uploaded(context, input);
+    Buffer totals = deviceBuffer(context, 16, "test totals");
+    context.submitAndWait([&](VkCommandBuffer cmd) { sum.record(cmd, {in.buffer}, count, {totals.buffer}); });
+    std::vector<uint64_t> got = downloadBufferAs<uint64_t>(context, totals, components);
+    for (uint32_t c = 0; c < components; ++c) {
+        uint64_t expected = 0;
+        for (uint64_t i = 0; i < count; ++i)
+            expected += input[i * components + c];
+        REQUIRE(got[c] == expected);
     }
 }
 
@@ -148,22 +189,7 @@ TEST_CASE("stream compaction lists the nonzero elements in order, with their cou
             for (uint64_t count : interestingLengths(scanLayout(context, components, options))) {
                 if (count > 1'000'000 && options.maxBindingBytes)
                     continue; // the segment path is covered by the shorter lengths
-                INFO("components " << components << " count " << count << " binding limit " << options.maxBindingBytes);
-                std::vector<uint32_t> input = randomWords(count * components, false, random);
-                std::vector<uint32_t> expected;
-                for (uint64_t i = 0; i < count; ++i)
-                    if (input[i * components] != 0 || (components == 2 && input[i * components + 1] != 0))
-                        expected.push_back(uint32_t(i));
-
-                StreamCompaction compact(context, components, count, options);
-                Buffer in = uploaded(context, input);
-                Buffer indices = deviceBuffer(context, count * 4, "test indices");
-                Buffer selected = deviceBuffer(context, 8, "test count");
-                context.submitAndWait([&](VkCommandBuffer cmd) {
-                    compact.record(cmd, {in.buffer}, count, {indices.buffer}, {selected.buffer});
-                });
-                REQUIRE(downloadBufferAs<uint64_t>(context, selected, 1)[0] == expected.size());
-                REQUIRE(downloadBufferAs<uint32_t>(context, indices, expected.size()) == expected);
+                checkCompaction(context, components, count, options, random);
             }
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
@@ -174,20 +200,34 @@ TEST_CASE("reduction sums uint and uvec2 elements into exact 64-bit totals", "[g
     Context& context = test::gpuContext();
     std::mt19937 random(11);
     for (uint32_t components : {1u, 2u})
-        for (uint64_t count : interestingLengths(scanLayout(context, components, {}))) {
-            INFO("components " << components << " count " << count);
-            std::vector<uint32_t> input = randomWords(count * components, true, random);
-            Reduction sum(context, components, count);
-            Buffer in = uploaded(context, input);
-            Buffer totals = deviceBuffer(context, 16, "test totals");
-            context.submitAndWait([&](VkCommandBuffer cmd) { sum.record(cmd, {in.buffer}, count, {totals.buffer}); });
-            std::vector<uint64_t> got = downloadBufferAs<uint64_t>(context, totals, components);
-            for (uint32_t c = 0; c < components; ++c) {
-                uint64_t expected = 0;
-                for (uint64_t i = 0; i < count; ++i)
-                    expected += input[i * components + c];
-                REQUIRE(got[c] == expected);
+        for (uint64_t count : interestingLengths(scanLayout(context, components, {})))
+            checkReduction(context, components, count, {}, random);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan, compaction and reduction stay exact through several levels of block sums",
+          "[gpu][scan][compact][reduce][primitives]")
+{
+    Context& context = test::gpuContext();
+    std::mt19937 random(12);
+    for (uint32_t span : {2u, 3u, 7u}) {
+        ScanOptions options;
+        options.span = span;
+        for (uint32_t components : {1u, 2u}) {
+            ScanLayout layout = scanLayout(context, components, options);
+            REQUIRE(layout.span == span);
+            uint64_t tile = layout.tileElements;
+            // A full top level, one more block (a second level), a third level, and many levels.
+            std::vector<uint64_t> lengths{span * tile, span * tile + 1, span * span * tile + 1, 100 * tile + 3};
+            REQUIRE(scanLevelBlocks(layout, lengths[1]).size() == 2);
+            REQUIRE(scanLevelBlocks(layout, lengths[2]).size() == 3);
+            REQUIRE(scanLevelBlocks(layout, lengths[3]).size() >= 3);
+            for (uint64_t count : lengths) {
+                checkScan(context, components, count, true, options, count % 2 == 1, random);
+                checkCompaction(context, components, count, options, random);
+                checkReduction(context, components, count, options, random);
             }
         }
+    }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

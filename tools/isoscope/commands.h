@@ -16,6 +16,7 @@ Run addConvertCommand(CLI::App& app);
 Run addExtractCommand(CLI::App& app);
 Run addMeshcheckCommand(CLI::App& app);
 Run addBenchCommand(CLI::App& app);
+Run addBenchScanCommand(CLI::App& app);
 Run addRenderCommand(CLI::App& app);
 
 // Prints JSON to stdout, or writes it to `path` when not empty. Text that is

@@ -44,6 +44,7 @@ int main(int argc, char** argv)
     add("meshcheck", cli::addMeshcheckCommand);
     add("render", cli::addRenderCommand);
     add("bench", cli::addBenchCommand);
+    add("bench-scan", cli::addBenchScanCommand);
 
     try {
         app.parse(argc, argv);

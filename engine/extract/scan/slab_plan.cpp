@@ -58,7 +58,12 @@ SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_
             uint32_t middle = low + (high - low) / 2;
             (fits(middle, true) ? low : high) = middle;
         }
-        layers = low;
+        // As few slabs as the thickest fitting one allows, but equally thick:
+        // the binding limit alone would leave a thin last slab (1024^3 on a
+        // 4 GiB binding: 511 + 511 + 1 layers) and size every buffer for
+        // the thickest (341 + 341 + 341 needs two thirds of that).
+        uint32_t slabs = (layers + low - 1) / low;
+        layers = (dims[2] - 1 + slabs - 1) / slabs;
     }
     plan.cellLayersPerSlab = layers;
     plan.slabCount = (dims[2] - 1 + layers - 1) / layers;

@@ -25,8 +25,10 @@ struct SlabPlan {
 uint64_t scanSlabBytes(const Context& context, std::array<uint32_t, 3> dims, uint32_t cellLayers, bool multipleSlabs,
                        bool weld);
 
-// The thickest slabs that fit `budgetBytes` and one storage binding. Throws
-// Error, with the numbers, when even a one-layer slab does not fit.
+// The fewest slabs that fit `budgetBytes` and one storage binding (the
+// counts, 8 bytes a point, are bound whole: on NVIDIA's 4 GiB binding that is
+// about 512 planes of 1024x1024, whatever the budget), all about equally thick.
+// Throws Error, with the numbers, when even a one-layer slab does not fit.
 SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_t budgetBytes, bool weld);
 
 } // namespace isoscope

@@ -1,0 +1,190 @@
+// isoscope bench-scan: throughput of the device-wide exclusive scan
+// (engine/compute/scan.h) as JSON, beside the memory-bandwidth floor and a
+// plain buffer copy of the same bytes timed the same way (docs/BENCHMARKS.md).
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "compute/scan.h"
+#include "core/barrier.h"
+#include "core/context.h"
+#include "core/error.h"
+#include "core/gpu_timer.h"
+#include "core/transfer.h"
+
+namespace isoscope::cli {
+
+namespace {
+
+constexpr uint64_t kChunkWords = kStagingBytes / 4; // generated, uploaded and checked chunk by chunk
+
+// Word i of the input: small counts (0..15, about one in sixteen zero), as
+// the extractors scan, from a hash of i (splitmix64), so any chunk can be
+// made again for the check without keeping the input on the host.
+uint32_t inputWord(uint64_t i)
+{
+    uint64_t z = i + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return uint32_t((z ^ (z >> 31)) & 15u);
+}
+
+void uploadInput(Context& context, const Buffer& input, uint64_t words)
+{
+    std::vector<uint32_t> chunk;
+    for (uint64_t first = 0; first < words; first += kChunkWords) {
+        chunk.resize(std::min(kChunkWords, words - first));
+        for (size_t k = 0; k < chunk.size(); ++k)
+            chunk[k] = inputWord(first + k);
+        uploadToBuffer(context, input, chunk.data(), chunk.size() * 4, first * 4);
+    }
+}
+
+// Compares the GPU's prefixes and 64-bit totals with a CPU scan; throws on
+// the first difference.
+void verifyScan(Context& context, const Buffer& output, const Buffer& totals, uint64_t count, uint32_t components)
+{
+    std::vector<uint64_t> running(components, 0);
+    const uint64_t words = count * components;
+    for (uint64_t first = 0; first < words; first += kChunkWords) {
+        uint64_t n = std::min(kChunkWords, words - first);
+        std::vector<uint32_t> got = downloadBufferAs<uint32_t>(context, output, n, first * 4);
+        for (uint64_t k = 0; k < n; ++k) {
+            uint64_t word = first + k;
+            uint64_t& sum = running[word % components];
+            if (got[k] != uint32_t(sum))
+                fail("bench-scan: wrong scan result at element " + std::to_string(word / components) + " component " +
+                     std::to_string(word % components) + ": GPU " + std::to_string(got[k]) + ", CPU " +
+                     std::to_string(uint32_t(sum)) + " (engine bug)");
+            sum += inputWord(word);
+        }
+    }
+    std::vector<uint64_t> gpuTotals = downloadBufferAs<uint64_t>(context, totals, components);
+    for (uint32_t c = 0; c < components; ++c)
+        if (gpuTotals[c] != running[c])
+            fail("bench-scan: wrong total of component " + std::to_string(c) + ": GPU " + std::to_string(gpuTotals[c]) +
+                 ", CPU " + std::to_string(running[c]) + " (engine bug)");
+}
+
+// Median GPU milliseconds of `record` over `repeat` runs after `warmup`
+// untimed ones, one submission each.
+double medianMs(Context& context, GpuTimer& timer, uint32_t warmup, uint32_t repeat,
+                const std::function<void(VkCommandBuffer)>& record)
+{
+    std::vector<double> ms;
+    for (uint32_t run = 0; run < warmup + repeat; ++run) {
+        context.submitAndWait([&](VkCommandBuffer cmd) {
+            // The previous run's writes (or the upload) before this run's reads and writes.
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+            timer.reset(cmd);
+            uint32_t scope = timer.begin(cmd, "run");
+            record(cmd);
+            timer.end(cmd, scope);
+        });
+        double elapsed = timer.read().at(0).second;
+        if (run >= warmup)
+            ms.push_back(elapsed);
+    }
+    std::sort(ms.begin(), ms.end());
+    size_t middle = ms.size() / 2;
+    return ms.size() % 2 ? ms[middle] : (ms[middle - 1] + ms[middle]) / 2;
+}
+
+} // namespace
+
+Run addBenchScanCommand(CLI::App& app)
+{
+    auto* command = app.add_subcommand("bench-scan", "Time the device-wide exclusive scan and a buffer copy of the "
+                                                     "same bytes (GPU timestamps, medians) as JSON");
+    struct Options {
+        uint64_t count = 0;
+        uint32_t components = 1;
+        uint32_t repeat = 20;
+        uint32_t warmup = 5;
+        double bandwidth = 3.09e12;
+        std::string output;
+    };
+    auto options = std::make_shared<Options>();
+    command->add_option("--count", options->count, "Elements to scan")->required()->check(CLI::PositiveNumber);
+    command->add_option("--components", options->components, "uint32 words per element: 1 (uint) or 2 (uvec2)")
+        ->check(CLI::IsMember({1, 2}))
+        ->capture_default_str();
+    command->add_option("--repeat", options->repeat, "Timed runs; timings are medians")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    command->add_option("--warmup", options->warmup, "Untimed runs before the timed ones")->capture_default_str();
+    command->add_option("--bandwidth", options->bandwidth,
+                        "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
+    return [options]() {
+        const uint64_t count = options->count;
+        const uint32_t components = options->components;
+        const uint64_t bytes = count * components * 4;
+        Context context;
+        const DeviceInfo& info = context.info();
+        if (bytes > info.maxBufferSize)
+            fail("bench-scan of " + std::to_string(count) + " elements needs buffers of " + formatBytes(bytes) + "; " +
+                 info.name + " allows at most " + formatBytes(info.maxBufferSize) + " per buffer: lower --count");
+        uint64_t needed = 2 * bytes + ExclusiveScan::scratchBytesFor(context, components, count);
+        if (needed > context.allocator().availableDeviceBytes())
+            fail("bench-scan of " + std::to_string(count) + " elements needs " + formatBytes(needed) +
+                 " of device memory (input, output, scratch); " + formatBytes(context.allocator().availableDeviceBytes()) +
+                 " is available on " + info.name + ": lower --count");
+
+        ExclusiveScan scan(context, components, count);
+        constexpr VkBufferUsageFlags usage =
+            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        Allocator& allocator = context.allocator();
+        Buffer input = allocator.createBuffer(bytes, usage, MemoryUsage::DeviceLocal, "bench-scan input");
+        Buffer output = allocator.createBuffer(bytes, usage, MemoryUsage::DeviceLocal, "bench-scan output");
+        Buffer totals = allocator.createBuffer(16, usage, MemoryUsage::DeviceLocal, "bench-scan totals");
+        uploadInput(context, input, count * components);
+
+        GpuTimer timer(context, 1);
+        double scanMs = medianMs(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
+            scan.record(cmd, {input.buffer}, {output.buffer}, count, {totals.buffer});
+        });
+        verifyScan(context, output, totals, count, components);
+        double copyMs = medianMs(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
+            VkBufferCopy region{0, 0, bytes};
+            vkCmdCopyBuffer(cmd, input.buffer, output.buffer, 1, &region);
+        });
+
+        // The floor: any scan reads its input once and writes its output once,
+        // as the copy does. Reduce-then-scan reads the input twice, so it
+        // moves 1.5x that (scan_passes.h).
+        uint64_t bytesMoved = 2 * bytes;
+        double floorMs = double(bytesMoved) / options->bandwidth * 1e3;
+        nlohmann::json json = {{"device", info.name},
+                               {"count", count},
+                               {"components", components},
+                               {"repeat", options->repeat},
+                               {"warmup", options->warmup},
+                               {"verified", true},
+                               {"block_levels", scanLevelBlocks(scanLayout(context, components, {}), count).size()},
+                               {"ms", scanMs},
+                               {"elements_per_second", double(count) / (scanMs * 1e-3)},
+                               {"bytes_moved", bytesMoved},
+                               {"scan_traffic_bytes", 3 * bytes},
+                               {"bandwidth", options->bandwidth},
+                               {"floor_ms", floorMs},
+                               {"fraction_of_bandwidth", floorMs / scanMs},
+                               {"copy_ms", copyMs},
+                               {"copy_fraction_of_bandwidth", floorMs / copyMs},
+                               {"ratio_to_copy", scanMs / copyMs}};
+        writeJson(json, options->output);
+        std::fprintf(stderr, "scan of %llu x %u words: %.3f ms GPU, %.3g elements/s, %.2f of bandwidth, %.2fx copy\n",
+                     (unsigned long long)count, components, scanMs, double(count) / (scanMs * 1e-3), floorMs / scanMs,
+                     scanMs / copyMs);
+        return 0;
+    };
+}
+
+} // namespace isoscope::cli
