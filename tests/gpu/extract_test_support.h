@@ -41,12 +41,16 @@ inline Volume functionVolume(std::array<uint32_t, 3> dims, const std::function<f
 // CPU reference's: same faces, same positions (1e-5 spacing), same topology.
 // Welded meshes must match vertex for vertex; unwelded ones may repeat
 // vertices but every face must map onto a reference face.
-inline ExtractionReport requireSameAsReference(const Volume& volume, float iso, const ExtractOptions& options)
+// `reference`, when given, is extractMarchingCubes(volume, iso) computed once
+// by the caller for several runs.
+inline ExtractionReport requireSameAsReference(const Volume& volume, float iso, const ExtractOptions& options,
+                                               const Mesh* knownReference = nullptr)
 {
     INFO(volume.source << " at iso " << iso << ", method " << options.method << (options.weld ? "" : " (unwelded)")
                        << ", block " << options.blockSize[0] << "x" << options.blockSize[1] << "x"
-                       << options.blockSize[2]);
-    Mesh reference = extractMarchingCubes(volume, iso);
+                       << options.blockSize[2] << ", budget " << options.budgetBytes);
+    Mesh computed = knownReference ? Mesh{} : extractMarchingCubes(volume, iso);
+    const Mesh& reference = knownReference ? *knownReference : computed;
     ExtractionReport report = extractIsosurface(gpuContext(), volume, iso, options);
     MeshComparison comparison = compareMeshes(report.mesh, reference, volume, 1e-5);
     INFO(comparison.summary());
@@ -63,6 +67,7 @@ inline ExtractionReport requireSameAsReference(const Volume& volume, float iso, 
     } else {
         REQUIRE(comparison.candidateVertices >= comparison.referenceVertices);
     }
+    REQUIRE(report.mesh.normals.size() == report.mesh.positions.size());
     for (const glm::vec3& n : report.mesh.normals)
         REQUIRE(std::abs(glm::length(n) - 1.0f) < 1e-3f);
     return report;
