@@ -59,35 +59,8 @@ void GraphicsProgram::destroy() noexcept
 
 void GraphicsProgram::createLayouts()
 {
-    VkDevice device = context_.device();
-    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    setInfo.bindingCount = uint32_t(bindings_.size());
-    setInfo.pBindings = bindings_.data();
-    VK_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout_));
-
-    VkPushConstantRange pushRange{kStages, 0, pushConstantSize_};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &setLayout_;
-    layoutInfo.pushConstantRangeCount = pushConstantSize_ ? 1 : 0;
-    layoutInfo.pPushConstantRanges = &pushRange;
-    VK_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_));
-
-    if (bindings_.empty())
-        return;
-    std::vector<VkDescriptorUpdateTemplateEntry> entries;
-    for (const VkDescriptorSetLayoutBinding& binding : bindings_)
-        entries.push_back({binding.binding, 0, 1, binding.descriptorType, binding.binding * sizeof(DescriptorInfo),
-                           sizeof(DescriptorInfo)});
-    VkDescriptorUpdateTemplateCreateInfo templateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
-    templateInfo.descriptorUpdateEntryCount = uint32_t(entries.size());
-    templateInfo.pDescriptorUpdateEntries = entries.data();
-    templateInfo.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR;
-    templateInfo.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-    templateInfo.pipelineLayout = layout_;
-    templateInfo.set = 0;
-    VK_CHECK(vkCreateDescriptorUpdateTemplate(device, &templateInfo, nullptr, &updateTemplate_));
+    createProgramLayout(context_.device(), bindings_, kStages, pushConstantSize_, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                        setLayout_, layout_, updateTemplate_);
 }
 
 void GraphicsProgram::createPipeline(const Shader& vertex, const Shader& fragment, const GraphicsState& state)

@@ -223,40 +223,48 @@ ComputeProgram::ComputeProgram(Context& context, const Shader& shader, const Spe
     }
 }
 
-void ComputeProgram::createLayouts()
+void createProgramLayout(VkDevice device, const std::vector<VkDescriptorSetLayoutBinding>& bindings,
+                         VkShaderStageFlags pushStages, uint32_t pushConstantSize, VkPipelineBindPoint bindPoint,
+                         VkDescriptorSetLayout& setLayout, VkPipelineLayout& layout,
+                         VkDescriptorUpdateTemplate& updateTemplate)
 {
-    VkDevice device = context_.device();
-    std::vector<VkDescriptorSetLayoutBinding> layoutBindings;
-    std::vector<VkDescriptorUpdateTemplateEntry> templateEntries;
-    for (const ShaderBinding& binding : bindings_) {
-        layoutBindings.push_back({binding.binding, binding.type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-        templateEntries.push_back({binding.binding, 0, 1, binding.type, binding.binding * sizeof(DescriptorInfo),
-                                   sizeof(DescriptorInfo)});
-    }
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    setInfo.bindingCount = uint32_t(layoutBindings.size());
-    setInfo.pBindings = layoutBindings.data();
-    VK_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout_));
+    setInfo.bindingCount = uint32_t(bindings.size());
+    setInfo.pBindings = bindings.data();
+    VK_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout));
 
-    VkPushConstantRange pushRange{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstantSize_};
+    VkPushConstantRange pushRange{pushStages, 0, pushConstantSize};
     VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &setLayout_;
-    layoutInfo.pushConstantRangeCount = pushConstantSize_ ? 1 : 0;
+    layoutInfo.pSetLayouts = &setLayout;
+    layoutInfo.pushConstantRangeCount = pushConstantSize ? 1 : 0;
     layoutInfo.pPushConstantRanges = &pushRange;
-    VK_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_));
+    VK_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout));
 
-    if (!templateEntries.empty()) {
-        VkDescriptorUpdateTemplateCreateInfo templateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
-        templateInfo.descriptorUpdateEntryCount = uint32_t(templateEntries.size());
-        templateInfo.pDescriptorUpdateEntries = templateEntries.data();
-        templateInfo.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR;
-        templateInfo.pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
-        templateInfo.pipelineLayout = layout_;
-        templateInfo.set = 0;
-        VK_CHECK(vkCreateDescriptorUpdateTemplate(device, &templateInfo, nullptr, &updateTemplate_));
-    }
+    if (bindings.empty())
+        return;
+    std::vector<VkDescriptorUpdateTemplateEntry> entries;
+    for (const VkDescriptorSetLayoutBinding& binding : bindings)
+        entries.push_back({binding.binding, 0, 1, binding.descriptorType, binding.binding * sizeof(DescriptorInfo),
+                           sizeof(DescriptorInfo)});
+    VkDescriptorUpdateTemplateCreateInfo templateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
+    templateInfo.descriptorUpdateEntryCount = uint32_t(entries.size());
+    templateInfo.pDescriptorUpdateEntries = entries.data();
+    templateInfo.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR;
+    templateInfo.pipelineBindPoint = bindPoint;
+    templateInfo.pipelineLayout = layout;
+    templateInfo.set = 0;
+    VK_CHECK(vkCreateDescriptorUpdateTemplate(device, &templateInfo, nullptr, &updateTemplate));
+}
+
+void ComputeProgram::createLayouts()
+{
+    std::vector<VkDescriptorSetLayoutBinding> layoutBindings;
+    for (const ShaderBinding& binding : bindings_)
+        layoutBindings.push_back({binding.binding, binding.type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+    createProgramLayout(context_.device(), layoutBindings, VK_SHADER_STAGE_COMPUTE_BIT, pushConstantSize_,
+                        VK_PIPELINE_BIND_POINT_COMPUTE, setLayout_, layout_, updateTemplate_);
 }
 
 void ComputeProgram::createPipeline(const Shader& shader, const Specialization& specialization)

@@ -65,6 +65,16 @@ struct DescriptorInfo {
     DescriptorInfo(VkSampler sampler, VkImageView view, VkImageLayout layout) : image{sampler, view, layout} {}
 };
 
+// What a program binds through: a push-descriptor set layout (set 0), the
+// pipeline layout with one push-constant range, and the update template that
+// pushes one DescriptorInfo per binding (none without bindings). Compute and
+// graphics programs share it. Each handle is stored as soon as it exists, so
+// the caller's destroy() cleans up after a failure part way.
+void createProgramLayout(VkDevice device, const std::vector<VkDescriptorSetLayoutBinding>& bindings,
+                         VkShaderStageFlags pushStages, uint32_t pushConstantSize, VkPipelineBindPoint bindPoint,
+                         VkDescriptorSetLayout& setLayout, VkPipelineLayout& layout,
+                         VkDescriptorUpdateTemplate& updateTemplate);
+
 struct Specialization; // shader.cpp
 
 class ComputeProgram {
