@@ -104,6 +104,12 @@ nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, floa
         {"aux_device_bytes", report.auxDeviceBytes},
         {"peak_device_bytes", report.peakDeviceBytes},
     };
+    if (!report.workCounts.empty()) {
+        nlohmann::json work = nlohmann::json::object();
+        for (const auto& [name, count] : report.workCounts)
+            work[name] = count;
+        json["work"] = work;
+    }
     return json;
 }
 

@@ -45,6 +45,7 @@ struct ExtractionReport {
     uint64_t peakDeviceBytes = 0;
     uint32_t repeat = 1;
     uint32_t overflowRetries = 0;           // GPU methods: extractions redone with larger buffers
+    std::vector<std::pair<std::string, uint64_t>> workCounts; // GPU methods: GpuExtractor::workCounts()
 };
 
 std::vector<std::string> extractionMethods();

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <volk.h>
@@ -59,6 +60,10 @@ public:
     // block method's value ranges) must be recomputed by the next record().
     // Isovalue changes need no call.
     virtual void volumeChanged() {}
+
+    // What the last extraction worked on, read back after it (outside a
+    // frame), for benchmarks: e.g. the block method's listed blocks.
+    virtual std::vector<std::pair<std::string, uint64_t>> workCounts() { return {}; }
 
 protected:
     explicit GpuExtractor(const Volume& volume) : dims_(volume.dims) {}

@@ -222,6 +222,16 @@ public:
 
     void volumeChanged() override { rangesValid_ = false; }
 
+    std::vector<std::pair<std::string, uint64_t>> workCounts() override
+    {
+        State state = downloadBufferAs<State>(context_, state_, 1)[0];
+        std::vector<std::pair<std::string, uint64_t>> counts = {{"blocks", blockCount_},
+                                                                {"listed_blocks", state.activeCount}};
+        if (weld_)
+            counts.emplace_back("blocks_with_geometry", state.meshBlockCount);
+        return counts;
+    }
+
     bool growAfterOverflow() override
     {
         uint32_t active = downloadBufferAs<State>(context_, state_, 1)[0].activeCount;
