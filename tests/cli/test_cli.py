@@ -151,6 +151,31 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
               abs(bench["ratio_to_copy"] - bench["ms"] / bench["copy_ms"]) < 1e-9,
               "bench-scan fractions follow from its timings")
 
+    for method in ["block", "scan"]:
+        bench_json = os.path.join(tmp, f"bench-{method}.json")
+        r = run("bench", "cayley:24", "--iso", "-0.012", "--method", method, "--repeat", "3", "--warmup", "1",
+                "-o", bench_json)
+        check(r.returncode == 0 and os.path.exists(bench_json), f"bench --method {method} writes JSON: {r.stderr.strip()}")
+        if os.path.exists(bench_json):
+            bench = json.load(open(bench_json))
+            check(bench["method"] == method and bench["repeat"] == 3 and bench["warmup"] == 1 and bench["stored"],
+                  f"bench {method} reports its settings")
+            check(bench["triangles"] > 0 and bench["total_gpu_ms"] > 0 and len(bench["gpu_ms"]) >= 3 and
+                  all(ms > 0 for ms in bench["gpu_ms"].values()), f"bench {method} times every pass: {bench['gpu_ms']}")
+            floor_bytes = 24 ** 3 * 4 + bench["vertices"] * 24 + bench["triangles"] * 12
+            check(abs(bench["floor_ms"] - floor_bytes / 3.09e12 * 1e3) < 1e-9,
+                  f"bench {method} floor: volume read once, mesh written once at 3.09 TB/s")
+            check(0 < bench["aux_device_bytes"] < bench["peak_device_bytes"], f"bench {method} reports memory")
+    static_json = os.path.join(tmp, "bench-static.json")
+    r = run("bench", "cayley:24", "--iso", "-0.012", "--static-volume", "--repeat", "2", "-o", static_json)
+    if r.returncode == 0:
+        bench = json.load(open(static_json))
+        check("min_max" not in bench["gpu_ms"] and bench["work"]["listed_blocks"] >= bench["work"]["blocks_with_geometry"] > 0,
+              "bench --static-volume reuses the block ranges and reports the listed blocks")
+    check(r.returncode == 0, f"bench --static-volume runs: {r.stderr.strip()}")
+    r = run("bench", "cayley:24", "--iso", "0", "--method", "cpu")
+    check(r.returncode == 1 and "GPU methods" in r.stderr, f"bench refuses the CPU method: {r.stderr.strip()!r}")
+
     r = run("info", "--json")
     if r.returncode == 0:
         device = json.loads(r.stdout)
