@@ -1,6 +1,7 @@
 #include "compute/scan_passes.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "core/barrier.h"
 #include "core/context.h"
@@ -143,22 +144,36 @@ DescriptorInfo ScanPasses::level(size_t k) const
     return DescriptorInfo(blockSums_.buffer, levelOffsets_[k], levelBytes_[k]);
 }
 
+namespace {
+
+// The input in segments of at most one binding each: (first element, element
+// count, first tile, tile count) per segment.
+void forEachSegment(const ScanLayout& layout, uint64_t count,
+                    const std::function<void(uint64_t, uint64_t, uint32_t, uint32_t)>& segment)
+{
+    uint32_t firstBlock = 0;
+    for (uint64_t start = 0; start < count; start += layout.segmentElements) {
+        uint64_t n = std::min(layout.segmentElements, count - start);
+        uint32_t blocks = uint32_t(ceilDiv(n, layout.tileElements));
+        segment(start, n, firstBlock, blocks);
+        firstBlock += blocks;
+    }
+}
+
+} // namespace
+
 void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const
 {
     checkCount(count);
     const uint64_t elementBytes = 4ull * components_;
-    uint32_t firstBlock = 0;
-    for (uint64_t start = 0; start < count; start += layout_.segmentElements) {
-        uint64_t n = std::min(layout_.segmentElements, count - start);
-        uint32_t blocks = uint32_t(ceilDiv(n, layout_.tileElements));
+    forEachSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
             uint32_t count, firstBlock, blockCount;
         } push{uint32_t(n), firstBlock, blocks};
         reduce_.bind(cmd, {{input.buffer, input.offset + start * elementBytes, n * elementBytes}, level(0)}, &push,
                      sizeof push);
         dispatchBlocks(cmd, reduce_, blocks);
-        firstBlock += blocks;
-    }
+    });
     computeToComputeBarrier(cmd);
     recordBlockLevels(cmd, count, totals.buffer ? totals : BufferSpan{totals_.buffer, 0});
 }
@@ -197,10 +212,7 @@ void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSp
 {
     checkCount(count);
     const uint64_t elementBytes = 4ull * components_;
-    uint32_t firstBlock = 0;
-    for (uint64_t start = 0; start < count; start += layout_.segmentElements) {
-        uint64_t n = std::min(layout_.segmentElements, count - start);
-        uint32_t blocks = uint32_t(ceilDiv(n, layout_.tileElements));
+    forEachSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
             uint32_t count, firstBlock, blockCount, firstIndex;
         } push{uint32_t(n), firstBlock, blocks, uint32_t(start)};
@@ -212,8 +224,7 @@ void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSp
                                level(0)},
                          &push, sizeof push);
         dispatchBlocks(cmd, *downsweep_, blocks);
-        firstBlock += blocks;
-    }
+    });
     computeOutputBarrier(cmd);
 }
 
