@@ -28,11 +28,23 @@ void addReadbackPass(RenderGraph& graph, ResourceId color, const Buffer& readbac
                                std::to_string(image.extent.width) + "x" + std::to_string(image.extent.height) +
                                " image (engine bug)");
                       VkBufferImageCopy region{};
-                      region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+                      // 4 bytes a pixel either way: RGBA8, R32_SFLOAT or D32_SFLOAT.
+                      region.imageSubresource = {VkImageAspectFlags(isDepthFormat(image.format) ? VK_IMAGE_ASPECT_DEPTH_BIT
+                                                                                                 : VK_IMAGE_ASPECT_COLOR_BIT),
+                                                 0, 0, 1};
                       region.imageExtent = {image.extent.width, image.extent.height, 1};
                       vkCmdCopyImageToBuffer(cmd, image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                              g.buffer(target), 1, &region);
                   });
+}
+
+std::vector<float> readFloats(const Buffer& readback, VkExtent2D extent)
+{
+    std::vector<float> values(size_t(extent.width) * extent.height);
+    if (!readback.mapped || readback.size < values.size() * sizeof(float))
+        fail("read-back buffer is not mapped or too small for the image (engine bug)");
+    std::memcpy(values.data(), readback.mapped, values.size() * sizeof(float));
+    return values;
 }
 
 RgbaImage readRgba(const Buffer& readback, VkExtent2D extent)

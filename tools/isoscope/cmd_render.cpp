@@ -1,6 +1,8 @@
-// isoscope render: an isosurface extracted with any method, drawn by the
-// raster pass of the render graph, written as a PNG.
+// isoscope render: an isosurface, extracted with any method and drawn by the
+// raster pass, or raycast (--mode iso-standard|iso-warp|iso-auto, optionally
+// composited with a mesh of another isovalue), written as a PNG.
 #include <cstdio>
+#include <optional>
 
 #include "commands.h"
 #include "core/context.h"
@@ -10,6 +12,8 @@
 #include "extract/gpu_extractor.h"
 #include "extract/gpu_mesh.h"
 #include "io/image_io.h"
+#include "raycast/render_raycast.h"
+#include "volume/gpu_volume.h"
 #include "render/render_mesh.h"
 #include "volume_options.h"
 
@@ -29,6 +33,64 @@ std::string checkSize(const std::string& text)
     return "";
 }
 
+struct RenderOptions {
+    double iso = 0.0;
+    std::string method = "cpu";
+    std::vector<double> camera;
+    std::string size = "512x512";
+    bool ortho = false;
+    double fov = 40.0;
+    std::string output;
+    std::string mode = "mesh";
+    double step = 0.5;
+    bool noSkip = false;
+    std::optional<double> meshIso;
+};
+
+// The raycast image (with the mesh of --mesh-iso drawn first, when given).
+int raycast(Context& context, const Volume& volume, float iso, const MeshDrawParams& meshParams, VkExtent2D extent,
+            const ExtractOptions& extractOptions, const RenderOptions& options)
+{
+    GpuVolume gpuVolume(context, volume);
+    RaycastOptions rayOptions;
+    rayOptions.skipEmpty = !options.noSkip;
+    IsoRaycaster raycaster(context, {&volume, &gpuVolume}, rayOptions);
+    RaycastParams params;
+    params.camera = meshParams.camera;
+    params.iso = iso;
+    params.stepVoxels = float(options.step);
+    params.mode = *parseRaycastMode(options.mode);
+    if (params.mode == RaycastMode::Auto)
+        calibrateRaycastCostModel(context, raycaster, extent, params);
+
+    std::optional<GpuMesh> mesh;
+    uint64_t triangles = 0;
+    if (options.meshIso) {
+        ExtractOptions meshOptions = extractOptions;
+        meshOptions.readBack = true;
+        ExtractionReport report = extractIsosurface(context, volume, float(*options.meshIso), meshOptions);
+        mesh = uploadMesh(context, report.mesh);
+        triangles = report.faceCount;
+    }
+    RaycastImage rendered =
+        renderRaycastImage(context, raycaster, params, extent, mesh ? &*mesh : nullptr, mesh ? &meshParams : nullptr);
+    writePng(rendered.image, options.output);
+
+    uint64_t hits = 0;
+    for (float depth : rendered.depth)
+        hits += depth < 1.0f;
+    std::printf("%s (%s): %llu of %u pixels hit, %ux%u image %s", options.mode.c_str(),
+                std::string(raycastModeName(rendered.mode)).c_str(), (unsigned long long)hits,
+                extent.width * extent.height, extent.width, extent.height, options.output.c_str());
+    if (mesh)
+        std::printf(", mesh at %g by %s: %llu triangles", *options.meshIso, extractOptions.method.c_str(),
+                    (unsigned long long)triangles);
+    for (const auto& [pass, ms] : rendered.gpuMsPerPass)
+        std::printf(", %s %.3f ms", pass.c_str(), ms);
+    std::printf("\n");
+    return 0;
+}
+
 } // namespace
 
 Run addRenderCommand(CLI::App& app)
@@ -36,16 +98,7 @@ Run addRenderCommand(CLI::App& app)
     std::string methods = join(extractionMethods(), ", ");
     auto* command = app.add_subcommand("render", "Extract an isosurface and render it to a PNG image");
     auto args = addVolumeArguments(command);
-    struct Options {
-        double iso = 0.0;
-        std::string method = "cpu";
-        std::vector<double> camera;
-        std::string size = "512x512";
-        bool ortho = false;
-        double fov = 40.0;
-        std::string output;
-    };
-    auto options = std::make_shared<Options>();
+    auto options = std::make_shared<RenderOptions>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units")->required();
     command->add_option("--method", options->method, "Extraction method: " + methods)
         ->check(CLI::IsMember(extractionMethods()))
@@ -64,6 +117,19 @@ Run addRenderCommand(CLI::App& app)
         ->check(CLI::Range(1.0, 170.0))
         ->capture_default_str();
     command->add_option("-o,--output", options->output, "PNG file to write")->required();
+    command
+        ->add_option("--mode", options->mode,
+                     "mesh: extract with --method and rasterize; iso-standard (a ray per invocation), iso-warp (a "
+                     "ray per subgroup) or iso-auto (per view, the faster of the two on this device): raycast")
+        ->check(CLI::IsMember({"mesh", "iso-standard", "iso-warp", "iso-auto"}))
+        ->capture_default_str();
+    command->add_option("--step", options->step, "Raycast: distance between samples along a ray, in voxels")
+        ->check(CLI::Range(0.01, 64.0))
+        ->capture_default_str();
+    command->add_flag("--no-skip", options->noSkip, "Raycast: march every sample (no empty-space skipping)");
+    command->add_option("--mesh-iso", options->meshIso,
+                        "Raycast: also draw the mesh of this isovalue (extracted with --method) and composite the "
+                        "raycast surface with it by depth");
     return [args, options]() {
         Volume volume = args->load();
         unsigned width = 0, height = 0;
@@ -85,6 +151,10 @@ Run addRenderCommand(CLI::App& app)
                                     angles.empty() ? 20.0f : float(angles[1]), float(options->fov),
                                     angles.size() == 3 ? float(angles[2]) : 0.0f);
         params.camera.orthographic = options->ortho;
+        if (options->mode != "mesh")
+            return raycast(context, volume, iso, params, {width, height}, extractOptions, *options);
+        if (options->meshIso)
+            fail("--mesh-iso composites a mesh with a raycast: give --mode iso-standard, iso-warp or iso-auto");
         RenderedImage rendered;
         uint64_t triangles = 0;
         if (options->method == "cpu") {

@@ -10,6 +10,7 @@
 #include "core/gpu_timer.h"
 #include "core/shader.h"
 #include "core/transfer.h"
+#include "extract/block/block_value_ranges.h"
 #include "extract/case_table_gpu.h"
 #include "volume/gpu_volume.h"
 #include "volume/synthetic.h"
@@ -17,23 +18,6 @@
 namespace isoscope {
 
 namespace {
-
-// Matches `Parameters` in shaders/extract/block/block_common.glsl.
-struct BlockParameters {
-    int32_t dims[3];
-    float iso;
-    uint32_t blockCounts[3];
-    float valueScale;
-    float origin[3];
-    uint32_t roundValues;
-    float spacing[3];
-    uint32_t activeCapacity;
-    uint32_t firstBlockLayer;
-    uint32_t rowWords;
-    uint32_t scalarType;
-    uint32_t unused;
-};
-static_assert(sizeof(BlockParameters) == 80);
 
 struct State {
     uint32_t activeCount;
@@ -56,9 +40,8 @@ void computeToCompute(VkCommandBuffer cmd)
 class BlockExtractor final : public GpuExtractor {
 public:
     BlockExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
-        : GpuExtractor(*field.volume), context_(context), field_(field), weld_(options.weld), block_(options.blockSize)
+        : GpuExtractor(*field.volume), context_(context), weld_(options.weld), block_(options.blockSize)
     {
-        const Volume& volume = *field.volume;
         const DeviceInfo& info = context.info();
         uint64_t cellsPerBlock = uint64_t(block_[0]) * block_[1] * block_[2];
         // One invocation per cell, rounded up to whole subgroups so every
@@ -71,52 +54,30 @@ public:
                  " invocations per workgroup; this device allows " + std::to_string(info.maxWorkgroupInvocations()) +
                  " at its subgroup size: choose a smaller block");
 
-        if (!options.analyticField.empty()) {
-            if (options.analyticField != "cayley")
-                fail("the block method evaluates only 'cayley' in the shader, not '" + options.analyticField + "'");
-            Volume placeholder; // binds a valid image; the shader never reads it
-            placeholder.dims = {2, 2, 2};
-            placeholder.type = ScalarType::Float32;
-            placeholder.data.resize(8 * sizeof(float));
-            placeholder_ = std::make_unique<GpuVolume>(context, placeholder);
-        } else if (!field.gpuVolume) {
+        if (!options.analyticField.empty() && options.analyticField != "cayley")
+            fail("the block method evaluates only 'cayley' in the shader, not '" + options.analyticField + "'");
+        bool analytic = !options.analyticField.empty();
+        if (!analytic && !field.gpuVolume)
             fail("the block method needs the volume on the GPU");
-        }
-        volume_ = placeholder_ ? placeholder_.get() : field.gpuVolume;
+        ranges_ = std::make_unique<BlockValueRanges>(context, field, block_, analytic);
+        volume_ = &ranges_->image();
+        parameters_ = ranges_->parameters();
+        blockCount_ = ranges_->blockCount();
 
-        for (int i = 0; i < 3; ++i) {
-            parameters_.dims[i] = int32_t(volume.dims[i]);
-            parameters_.blockCounts[i] = (volume.dims[i] + block_[i] - 1) / block_[i];
-            parameters_.origin[i] = float(volume.origin[i]);
-            parameters_.spacing[i] = float(volume.spacing[i]);
-        }
-        blockCount_ = uint64_t(parameters_.blockCounts[0]) * parameters_.blockCounts[1] * parameters_.blockCounts[2];
-        parameters_.valueScale = volume_->valueScale();
-        parameters_.roundValues = placeholder_ == nullptr && volume.type != ScalarType::Float32 &&
-                                  volume_->valueScale() != 1.0f;
-
-        uint32_t field_ = placeholder_ ? 1 : 0;
         uint32_t groupSize = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
-        if (groupSize < block_[0])
-            fail("block width " + std::to_string(block_[0]) + " exceeds the workgroup size " + std::to_string(groupSize));
         SpecValues common = {{"BLOCK_X", block_[0]}, {"BLOCK_Y", block_[1]}, {"BLOCK_Z", block_[2]},
-                             {"FIELD", field_},      {"WELD", weld_ ? 1u : 0u}};
+                             {"FIELD", analytic ? 1u : 0u}, {"WELD", weld_ ? 1u : 0u}};
         auto with = [&](uint32_t workgroupSize) {
             SpecValues values = common;
             values.emplace_back("WORKGROUP_SIZE", workgroupSize);
             return values;
         };
-        minMax_.emplace(context, loadShader("extract/block/min_max"), with(groupSize));
-        planWordRanges(volume);
-        if (!wordSlabs_.empty())
-            minMaxWords_.emplace(context, loadShader("extract/block/min_max_words"), with(groupSize));
         compact_.emplace(context, loadShader("extract/block/compact_blocks"), with(groupSize));
         prepare_.emplace(context, loadShader("extract/block/prepare_dispatch"), with(1));
         countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(uint32_t(blockGroupSize)));
         generate_.emplace(context, loadShader("extract/block/generate_triangles"), with(uint32_t(blockGroupSize)));
 
         Allocator& allocator = context.allocator();
-        blockMinMax_ = allocator.createBuffer(blockCount_ * 4, kStorage, MemoryUsage::DeviceLocal, "block value ranges");
         blockSlot_ = allocator.createBuffer(weld_ ? blockCount_ * 4 : 4, kStorage, MemoryUsage::DeviceLocal,
                                             "block list slots");
         state_ = allocator.createBuffer(sizeof(State), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
@@ -139,7 +100,7 @@ public:
         auto bind = [&](const ComputeProgram& program) {
             program.bind(cmd,
                          {{volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL},
-                          {blockMinMax_.buffer},
+                          {ranges_->buffer().buffer},
                           {activeBlocks_.buffer},
                           {blockSlot_.buffer},
                           {state_.buffer},
@@ -162,24 +123,7 @@ public:
         uint32_t id = 0;
         if (!rangesValid_) {
             id = scope("min_max");
-            if (minMaxWords_) {
-                uint32_t wordsPerBlockRow = block_[0] * scalarSize(type_) / 4;
-                uint32_t runWords = (minMaxWords_->localSize()[0] / wordsPerBlockRow) * wordsPerBlockRow;
-                for (const WordSlab& slab : wordSlabs_) {
-                    words = DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes);
-                    parameters_.firstBlockLayer = slab.firstBlockLayer;
-                    bind(*minMaxWords_);
-                    minMaxWords_->dispatch(cmd, groupCount(parameters_.rowWords, runWords), parameters_.blockCounts[1],
-                                           slab.blockLayers);
-                }
-                words = DescriptorInfo(placeholderWords_.buffer);
-                parameters_.firstBlockLayer = 0;
-            } else {
-                bind(*minMax_);
-                uint32_t runLength = (minMax_->localSize()[0] / block_[0]) * block_[0];
-                minMax_->dispatch(cmd, groupCount(parameters_.dims[0], runLength), parameters_.blockCounts[1],
-                                  parameters_.blockCounts[2]);
-            }
+            ranges_->record(cmd);
             endScope(id);
             rangesValid_ = true;
         }
@@ -215,9 +159,9 @@ public:
 
     uint64_t auxiliaryBytes() const override
     {
-        return blockMinMax_.allocated + blockSlot_.allocated + activeBlocks_.allocated + slotVertices_.allocated +
+        return ranges_->allocatedBytes() + blockSlot_.allocated + activeBlocks_.allocated + slotVertices_.allocated +
                meshBlocks_.allocated +
-               state_.allocated + caseTable_.allocated + placeholderWords_.allocated + (placeholder_ ? placeholder_->deviceBytes() : 0);
+               state_.allocated + caseTable_.allocated + placeholderWords_.allocated;
     }
 
     void volumeChanged() override { rangesValid_ = false; }
@@ -242,42 +186,6 @@ public:
     }
 
 private:
-    // The z-slabs of block layers that min_max_words binds one storage range
-    // each for, or none where the raw bytes cannot be read as whole words
-    // per block row (or are not on the device): min_max reads the image then.
-    void planWordRanges(const Volume& volume)
-    {
-        type_ = volume.type;
-        if (!field_.gpuVolume || !field_.gpuVolume->buffer() || placeholder_)
-            return;
-        uint64_t sampleBytes = scalarSize(volume.type);
-        uint64_t rowBytes = uint64_t(volume.dims[0]) * sampleBytes;
-        if (rowBytes % 4 || (block_[0] * sampleBytes) % 4)
-            return;
-        const DeviceInfo& info = context_.info();
-        uint64_t layerBytes = rowBytes * volume.dims[1] * block_[2];
-        uint64_t layersPerSlab = std::min<uint64_t>(info.maxStorageBufferRange / layerBytes,
-                                                    info.maxComputeWorkGroupCount[2]);
-        if (layersPerSlab == 0)
-            return;
-        std::vector<WordSlab> slabs;
-        uint64_t totalBytes = field_.gpuVolume->buffer().size;
-        for (uint32_t layer = 0; layer < parameters_.blockCounts[2]; layer += uint32_t(layersPerSlab)) {
-            WordSlab slab;
-            slab.firstBlockLayer = layer;
-            slab.blockLayers = uint32_t(std::min<uint64_t>(layersPerSlab, parameters_.blockCounts[2] - layer));
-            slab.offset = layer * layerBytes;
-            slab.bytes = std::min<uint64_t>(totalBytes - slab.offset, slab.blockLayers * layerBytes);
-            if (slab.offset % info.minStorageBufferOffsetAlignment)
-                return;
-            slabs.push_back(slab);
-        }
-        wordSlabs_ = std::move(slabs);
-        volumeBuffer_ = field_.gpuVolume->buffer().buffer;
-        parameters_.rowWords = uint32_t(rowBytes / 4);
-        parameters_.scalarType = uint32_t(volume.type);
-    }
-
     void allocateList(uint64_t capacity)
     {
         capacity = std::max<uint64_t>(capacity, 1);
@@ -293,26 +201,17 @@ private:
         parameters_.activeCapacity = uint32_t(capacity);
     }
 
-    struct WordSlab {
-        uint32_t firstBlockLayer = 0, blockLayers = 0;
-        VkDeviceSize offset = 0, bytes = 0;
-    };
-
     Context& context_;
-    FieldSource field_;
-    ScalarType type_ = ScalarType::Float32;
-    std::vector<WordSlab> wordSlabs_;
-    VkBuffer volumeBuffer_ = VK_NULL_HANDLE;
     Buffer placeholderWords_;
     bool weld_;
     std::array<uint32_t, 3> block_;
-    std::unique_ptr<GpuVolume> placeholder_;
+    std::unique_ptr<BlockValueRanges> ranges_;
     const GpuVolume* volume_ = nullptr;
     BlockParameters parameters_{};
     uint64_t blockCount_ = 0;
     bool rangesValid_ = false;
-    std::optional<ComputeProgram> minMax_, minMaxWords_, compact_, prepare_, countVertices_, generate_;
-    Buffer blockMinMax_, blockSlot_, activeBlocks_, slotVertices_, meshBlocks_, state_, caseTable_;
+    std::optional<ComputeProgram> compact_, prepare_, countVertices_, generate_;
+    Buffer blockSlot_, activeBlocks_, slotVertices_, meshBlocks_, state_, caseTable_;
 };
 
 } // namespace

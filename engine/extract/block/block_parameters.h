@@ -1,0 +1,24 @@
+#pragma once
+// The push constants every pass of the block method reads: `Parameters` in
+// shaders/extract/block/block_common.glsl, field for field.
+#include <cstdint>
+
+namespace isoscope {
+
+struct BlockParameters {
+    int32_t dims[3];
+    float iso;
+    uint32_t blockCounts[3];
+    float valueScale;
+    float origin[3];
+    uint32_t roundValues;
+    float spacing[3];
+    uint32_t activeCapacity;
+    uint32_t firstBlockLayer;
+    uint32_t rowWords;
+    uint32_t scalarType;
+    uint32_t unused;
+};
+static_assert(sizeof(BlockParameters) == 80);
+
+} // namespace isoscope

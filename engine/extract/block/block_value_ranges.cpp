@@ -1,0 +1,149 @@
+#include "extract/block/block_value_ranges.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/context.h"
+#include "core/error.h"
+#include "volume/gpu_volume.h"
+
+namespace isoscope {
+
+namespace {
+
+constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+
+// Enough for any fixed-size part of the block layout's buffers.
+constexpr VkDeviceSize kPlaceholderBytes = 256;
+
+} // namespace
+
+BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, std::array<uint32_t, 3> block,
+                                   bool analyticCayley)
+    : context_(context), block_(block)
+{
+    const Volume& volume = *field.volume;
+    const DeviceInfo& info = context.info();
+    if (block[0] == 0 || block[1] == 0 || block[2] == 0)
+        fail("a value-range block needs at least one voxel on each side");
+    uint32_t groupSize = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
+    if (groupSize < block[0])
+        fail("block width " + std::to_string(block[0]) + " exceeds the workgroup size " + std::to_string(groupSize) +
+             " this device allows: choose a narrower block");
+
+    if (analyticCayley) {
+        Volume placeholder; // binds a valid image; the shader never reads it
+        placeholder.dims = {2, 2, 2};
+        placeholder.type = ScalarType::Float32;
+        placeholder.data.resize(8 * sizeof(float));
+        placeholderVolume_ = std::make_unique<GpuVolume>(context, placeholder);
+        image_ = placeholderVolume_.get();
+    } else {
+        if (!field.gpuVolume)
+            fail("block value ranges need the volume on the GPU");
+        image_ = field.gpuVolume;
+    }
+
+    for (int i = 0; i < 3; ++i) {
+        blockCounts_[i] = (volume.dims[i] + block[i] - 1) / block[i];
+        parameters_.dims[i] = int32_t(volume.dims[i]);
+        parameters_.blockCounts[i] = blockCounts_[i];
+        parameters_.origin[i] = float(volume.origin[i]);
+        parameters_.spacing[i] = float(volume.spacing[i]);
+    }
+    parameters_.valueScale = image_->valueScale();
+    // Integer data in a normalized image: shaders round back to the exact integer.
+    parameters_.roundValues = !analyticCayley && volume.type != ScalarType::Float32 && image_->valueScale() != 1.0f;
+
+    SpecValues values = {{"BLOCK_X", block[0]}, {"BLOCK_Y", block[1]},        {"BLOCK_Z", block[2]},
+                         {"FIELD", analyticCayley ? 1u : 0u}, {"WORKGROUP_SIZE", groupSize}};
+    minMax_.emplace(context, loadShader("extract/block/min_max"), values);
+    if (!analyticCayley)
+        planWordSlabs(field);
+    if (!wordSlabs_.empty())
+        minMaxWords_.emplace(context, loadShader("extract/block/min_max_words"), values);
+
+    Allocator& allocator = context.allocator();
+    ranges_ = allocator.createBuffer(blockCount() * 4, kStorage, MemoryUsage::DeviceLocal, "block value ranges");
+    placeholder_ = allocator.createBuffer(kPlaceholderBytes, kStorage, MemoryUsage::DeviceLocal,
+                                          "unused block-layout bindings");
+}
+
+BlockValueRanges::~BlockValueRanges() = default;
+
+uint64_t BlockValueRanges::allocatedBytes() const
+{
+    return ranges_.allocated + placeholder_.allocated + (placeholderVolume_ ? placeholderVolume_->deviceBytes() : 0);
+}
+
+// The z-slabs of block layers that min_max_words binds one storage range
+// each for (a 1024³ float32 volume is past the 4 GiB a binding may span), or
+// none where the raw bytes cannot be read as whole words per block row or are
+// not on the device: min_max reads the image then.
+void BlockValueRanges::planWordSlabs(const FieldSource& field)
+{
+    const Volume& volume = *field.volume;
+    if (!field.gpuVolume || !field.gpuVolume->buffer())
+        return;
+    uint64_t sampleBytes = scalarSize(volume.type);
+    uint64_t rowBytes = uint64_t(volume.dims[0]) * sampleBytes;
+    if (rowBytes % 4 || (block_[0] * sampleBytes) % 4)
+        return;
+    const DeviceInfo& info = context_.info();
+    uint64_t layerBytes = rowBytes * volume.dims[1] * block_[2];
+    uint64_t layersPerSlab = std::min<uint64_t>(info.maxStorageBufferRange / layerBytes,
+                                                info.maxComputeWorkGroupCount[2]);
+    if (layersPerSlab == 0)
+        return;
+    std::vector<WordSlab> slabs;
+    uint64_t totalBytes = field.gpuVolume->buffer().size;
+    for (uint32_t layer = 0; layer < blockCounts_[2]; layer += uint32_t(layersPerSlab)) {
+        WordSlab slab;
+        slab.firstBlockLayer = layer;
+        slab.blockLayers = uint32_t(std::min<uint64_t>(layersPerSlab, blockCounts_[2] - layer));
+        slab.offset = layer * layerBytes;
+        slab.bytes = std::min<uint64_t>(totalBytes - slab.offset, slab.blockLayers * layerBytes);
+        if (slab.offset % info.minStorageBufferOffsetAlignment)
+            return;
+        slabs.push_back(slab);
+    }
+    wordSlabs_ = std::move(slabs);
+    volumeBuffer_ = field.gpuVolume->buffer().buffer;
+    parameters_.rowWords = uint32_t(rowBytes / 4);
+    parameters_.scalarType = uint32_t(volume.type);
+}
+
+void BlockValueRanges::bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,
+                            const DescriptorInfo& words) const
+{
+    // The block layout (block_common.glsl): this pass uses the image, the
+    // ranges and the volume words; the rest get a placeholder.
+    DescriptorInfo unused{placeholder_.buffer};
+    program.bind(cmd,
+                 {{image_->linearSampler(), image_->image().view, VK_IMAGE_LAYOUT_GENERAL},
+                  {ranges_.buffer},
+                  unused, unused, unused, unused, unused, unused, unused, unused, unused,
+                  words},
+                 &parameters, sizeof(parameters));
+}
+
+void BlockValueRanges::record(VkCommandBuffer cmd) const
+{
+    BlockParameters parameters = parameters_;
+    if (minMaxWords_) {
+        uint32_t wordsPerBlockRow = block_[0] * uint32_t(scalarSize(ScalarType(parameters.scalarType))) / 4;
+        uint32_t runWords = (minMaxWords_->localSize()[0] / wordsPerBlockRow) * wordsPerBlockRow;
+        for (const WordSlab& slab : wordSlabs_) {
+            parameters.firstBlockLayer = slab.firstBlockLayer;
+            bind(cmd, *minMaxWords_, parameters, DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes));
+            minMaxWords_->dispatch(cmd, groupCount(parameters.rowWords, runWords), blockCounts_[1], slab.blockLayers);
+        }
+        return;
+    }
+    bind(cmd, *minMax_, parameters, DescriptorInfo(placeholder_.buffer));
+    uint32_t runLength = (minMax_->localSize()[0] / block_[0]) * block_[0];
+    minMax_->dispatch(cmd, groupCount(parameters.dims[0], runLength), blockCounts_[1], blockCounts_[2]);
+}
+
+} // namespace isoscope

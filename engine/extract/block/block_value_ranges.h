@@ -1,0 +1,78 @@
+#pragma once
+// Pass 1 of Parallel Marching Blocks (Liu et al. 2016, section 4.1) on its
+// own: the value range of every voxel block, 4 bytes per block (two halves
+// rounded outward, shaders/extract/block/half_range.glsl). The block
+// extractor lists the blocks an isosurface can cross from these ranges; the
+// raycasters skip empty space with the same ranges over larger bricks.
+//
+// Reads the raw bytes (min_max_words.comp, one 32-bit load for 4 uint8 or 2
+// 16-bit samples) where the volume's buffer is on the device and every block
+// row is whole words, otherwise the 3D image (min_max.comp). The ranges cover
+// each block's own voxels; a user that needs the one-voxel overlap of cells
+// unions a block with its upper neighbours.
+//
+//   BlockValueRanges ranges(context, field, {8, 8, 8});
+//   ranges.record(cmd);   // then a compute-to-compute barrier before reading ranges.buffer()
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/memory.h"
+#include "core/shader.h"
+#include "extract/block/block_parameters.h"
+#include "extract/gpu_extractor.h"
+
+namespace isoscope {
+
+class GpuVolume;
+
+class BlockValueRanges {
+public:
+    // `analyticCayley`: the Cayley field is evaluated in the shader instead of
+    // read (the volume's samples need not exist; its dims, origin and spacing
+    // define the grid). Throws Error when the block does not fit a workgroup.
+    BlockValueRanges(Context& context, const FieldSource& field, std::array<uint32_t, 3> block,
+                     bool analyticCayley = false);
+    ~BlockValueRanges();
+    BlockValueRanges(const BlockValueRanges&) = delete;
+    BlockValueRanges& operator=(const BlockValueRanges&) = delete;
+
+    // Records the pass (compute writes to buffer()); no barrier after it.
+    void record(VkCommandBuffer cmd) const;
+
+    const Buffer& buffer() const { return ranges_; }
+    std::array<uint32_t, 3> blockCounts() const { return blockCounts_; }
+    uint64_t blockCount() const { return uint64_t(blockCounts_[0]) * blockCounts_[1] * blockCounts_[2]; }
+    // The grid's push constants as the block shaders read them (iso and
+    // list capacity left for the caller).
+    const BlockParameters& parameters() const { return parameters_; }
+    // The image the block shaders bind at binding 0 (a placeholder for analytic fields).
+    const GpuVolume& image() const { return *image_; }
+    // Bytes this object allocated: the ranges, and the placeholders.
+    uint64_t allocatedBytes() const;
+
+private:
+    struct WordSlab {
+        uint32_t firstBlockLayer = 0, blockLayers = 0;
+        VkDeviceSize offset = 0, bytes = 0;
+    };
+    void planWordSlabs(const FieldSource& field);
+    void bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,
+              const DescriptorInfo& words) const;
+
+    Context& context_;
+    std::array<uint32_t, 3> block_;
+    std::array<uint32_t, 3> blockCounts_{};
+    BlockParameters parameters_{};
+    std::unique_ptr<GpuVolume> placeholderVolume_;
+    const GpuVolume* image_ = nullptr;
+    std::vector<WordSlab> wordSlabs_;
+    VkBuffer volumeBuffer_ = VK_NULL_HANDLE;
+    std::optional<ComputeProgram> minMax_, minMaxWords_;
+    Buffer ranges_;
+    Buffer placeholder_; // bound to the bindings of the block layout this pass does not use
+};
+
+} // namespace isoscope

@@ -1,0 +1,258 @@
+#include "raycast/iso_raycaster.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/barrier.h"
+#include "core/context.h"
+#include "core/error.h"
+#include "core/vk_check.h"
+#include "volume/gpu_volume.h"
+
+namespace isoscope {
+
+namespace {
+
+// `RaycastParameters` in shaders/raycast/raycast_common.glsl.
+struct RaycastPushConstants {
+    glm::vec3 eye;
+    float iso;
+    glm::vec3 forward;
+    float nearPlane;
+    glm::vec3 right;
+    float farPlane;
+    glm::vec3 down;
+    uint32_t flags;
+    glm::vec3 origin;
+    float step;
+    glm::vec3 inverseSpacing;
+    float valueScale;
+    glm::ivec3 dims;
+    uint32_t clearColor;
+    glm::uvec2 extent;
+    uint32_t frontColor;
+    uint32_t backColor;
+};
+static_assert(sizeof(RaycastPushConstants) == 128);
+
+constexpr uint32_t kOrthographic = 1, kClear = 2, kSceneDepth = 4;
+
+struct ClassifyPushConstants {
+    uint32_t brickCounts[3];
+    float iso;
+};
+
+uint32_t packColor(glm::vec4 c)
+{
+    auto channel = [](float v) { return uint32_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
+    return channel(c.r) | channel(c.g) << 8 | channel(c.b) << 16 | channel(c.a) << 24;
+}
+
+// A workgroup of whole subgroups, within the device's limit: lavapipe at
+// subgroup size 4 allows 128 invocations, a device with 128-wide subgroups
+// needs at least 128.
+std::array<uint32_t, 2> fitTile(std::array<uint32_t, 2> tile, uint32_t invocationsPerItem, const DeviceInfo& info)
+{
+    tile = {std::max(tile[0], 1u), std::max(tile[1], 1u)};
+    while ((tile[0] * tile[1] * invocationsPerItem) % info.subgroupSize != 0)
+        tile[1] *= 2;
+    while (tile[0] * tile[1] * invocationsPerItem > info.maxWorkgroupInvocations() && tile[0] * tile[1] > 1) {
+        uint32_t& larger = tile[0] >= tile[1] ? tile[0] : tile[1];
+        larger = std::max(larger / 2, 1u);
+    }
+    if (tile[0] * tile[1] * invocationsPerItem > info.maxWorkgroupInvocations())
+        fail("a raycast workgroup needs " + std::to_string(tile[0] * tile[1] * invocationsPerItem) +
+             " invocations; this device allows " + std::to_string(info.maxWorkgroupInvocations()));
+    return tile;
+}
+
+} // namespace
+
+IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const RaycastOptions& options)
+    : context_(context), options_(options), volume_(field.gpuVolume),
+      ranges_(context, field, {options.brick, options.brick, options.brick})
+{
+    if (!field.gpuVolume || !field.gpuVolume->image().view)
+        fail("the isosurface raycaster needs the volume as a 3D image on the GPU");
+    const Volume& volume = *field.volume;
+    for (int i = 0; i < 3; ++i) {
+        dims_[i] = volume.dims[i];
+        origin_[i] = float(volume.origin[i]);
+        spacing_[i] = float(volume.spacing[i]);
+    }
+    const DeviceInfo& info = context.info();
+    options_.tile = fitTile(options.tile, 1, info);
+    options_.warpTile = fitTile(options.warpTile, info.subgroupSize, info);
+
+    SpecValues common = {{"BRICK", options.brick}, {"SKIP_EMPTY", options.skipEmpty ? 1u : 0u}};
+    SpecValues standard = common, warp = common;
+    standard.insert(standard.end(), {{"TILE_X", options_.tile[0]}, {"TILE_Y", options_.tile[1]}});
+    warp.insert(warp.end(), {{"TILE_X", options_.warpTile[0]},
+                             {"TILE_Y", options_.warpTile[1]},
+                             {"WORKGROUP_SIZE", options_.warpTile[0] * options_.warpTile[1] * info.subgroupSize}});
+    standard_.emplace(context, loadShader("raycast/iso_standard"), standard);
+    warp_.emplace(context, loadShader("raycast/iso_warp"), warp);
+    classify_.emplace(context, loadShader("raycast/classify_bricks"));
+
+    Allocator& allocator = context.allocator();
+    brickClasses_ = allocator.createBuffer((ranges_.blockCount() + 3) / 4 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                           MemoryUsage::DeviceLocal, "raycast brick classes");
+    farDepth_ = allocator.createImage(VK_IMAGE_TYPE_2D, {1, 1, 1}, kRayDepthFormat,
+                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                      "raycast far-depth placeholder");
+    VkSamplerCreateInfo samplerInfo{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    samplerInfo.magFilter = samplerInfo.minFilter = VK_FILTER_NEAREST;
+    samplerInfo.addressModeU = samplerInfo.addressModeV = samplerInfo.addressModeW =
+        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    VK_CHECK(vkCreateSampler(context.device(), &samplerInfo, nullptr, &nearestSampler_));
+
+    // The ranges depend on the samples only; the far-depth image never changes.
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        ranges_.record(cmd);
+        VkImageMemoryBarrier2 toClear{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+        toClear.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+        toClear.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        toClear.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        toClear.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        toClear.image = farDepth_.image;
+        toClear.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        dependency.imageMemoryBarrierCount = 1;
+        dependency.pImageMemoryBarriers = &toClear;
+        vkCmdPipelineBarrier2(cmd, &dependency);
+        VkClearColorValue one{};
+        one.float32[0] = 1.0f;
+        vkCmdClearColorImage(cmd, farDepth_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &one, 1,
+                             &toClear.subresourceRange);
+        VkImageMemoryBarrier2 toRead = toClear;
+        toRead.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+        toRead.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        toRead.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+        toRead.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+        toRead.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        toRead.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        dependency.pImageMemoryBarriers = &toRead;
+        vkCmdPipelineBarrier2(cmd, &dependency);
+        // Later submissions (the graph's) read the ranges without a barrier of their own.
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    });
+}
+
+IsoRaycaster::~IsoRaycaster() { vkDestroySampler(context_.device(), nearestSampler_, nullptr); }
+
+uint64_t IsoRaycaster::auxiliaryBytes() const
+{
+    return ranges_.allocatedBytes() + brickClasses_.allocated + farDepth_.allocated;
+}
+
+glm::vec3 IsoRaycaster::indexDirection(const OrbitCamera& camera) const
+{
+    return glm::normalize(-cameraBackward(camera) / spacing_);
+}
+
+RaycastMode IsoRaycaster::resolveMode(const RaycastParams& params) const
+{
+    return params.mode == RaycastMode::Auto ? costModel_.choose(indexDirection(params.camera)) : params.mode;
+}
+
+void IsoRaycaster::recordClassify(VkCommandBuffer cmd, float iso)
+{
+    // The classes depend on the isovalue only: an unchanged one keeps them.
+    if (classifiedIso_ && *classifiedIso_ == iso)
+        return;
+    std::array<uint32_t, 3> counts = ranges_.blockCounts();
+    ClassifyPushConstants constants{{counts[0], counts[1], counts[2]}, iso};
+    classify_->bind(cmd, {{ranges_.buffer().buffer}, {brickClasses_.buffer}}, &constants, sizeof(constants));
+    uint32_t groups = groupCount((ranges_.blockCount() + 3) / 4, classify_->localSize()[0]);
+    uint32_t groupsX = std::min(groups, context_.info().maxComputeWorkGroupCount[0]);
+    classify_->dispatch(cmd, groupsX, groupCount(groups, groupsX));
+    classifiedIso_ = iso;
+}
+
+void IsoRaycaster::recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
+                                 const RaycastParams& params)
+{
+    const GraphImage& color = graph.image(targets.color);
+    VkExtent2D extent = color.extent;
+    const OrbitCamera& camera = params.camera;
+    float aspect = float(extent.width) / float(extent.height);
+    glm::vec3 forward = -cameraBackward(camera);
+    glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 0.0f, 1.0f)));
+    glm::vec3 up = glm::cross(right, forward);
+    // Half the view's height at view depth 1 (perspective) or at any depth (orthographic).
+    float halfHeight = camera.orthographic ? orthographicHalfHeight(camera)
+                                           : std::tan(glm::radians(camera.fovYDeg) * 0.5f);
+
+    RaycastPushConstants constants{};
+    constants.eye = cameraPosition(camera);
+    constants.iso = params.iso;
+    constants.forward = forward;
+    constants.nearPlane = camera.nearPlane;
+    constants.right = right * halfHeight * aspect;
+    constants.farPlane = camera.farPlane;
+    constants.down = -up * halfHeight;
+    constants.flags = (camera.orthographic ? kOrthographic : 0) | (params.clear ? kClear : 0) |
+                      (targets.sceneDepth != kNoResource ? kSceneDepth : 0);
+    constants.origin = origin_;
+    constants.step = params.stepVoxels;
+    constants.inverseSpacing = 1.0f / spacing_;
+    constants.valueScale = volume_->valueScale();
+    constants.dims = glm::ivec3(dims_[0], dims_[1], dims_[2]);
+    constants.clearColor = packColor(params.clearColor);
+    constants.extent = {extent.width, extent.height};
+    constants.frontColor = packColor(glm::vec4(params.frontColor, 1.0f));
+    constants.backColor = packColor(glm::vec4(params.backColor, 1.0f));
+
+    DescriptorInfo scene = targets.sceneDepth != kNoResource
+                               ? DescriptorInfo(nearestSampler_, graph.image(targets.sceneDepth).view,
+                                                VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
+                               : DescriptorInfo(nearestSampler_, farDepth_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    lastMode_ = resolveMode(params);
+    const ComputeProgram& program = lastMode_ == RaycastMode::Warp ? *warp_ : *standard_;
+    program.bind(cmd,
+                 {{volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL},
+                  {brickClasses_.buffer},
+                  {VK_NULL_HANDLE, color.view, VK_IMAGE_LAYOUT_GENERAL},
+                  {VK_NULL_HANDLE, graph.image(targets.depth).view, VK_IMAGE_LAYOUT_GENERAL},
+                  scene},
+                 &constants, sizeof(constants));
+    std::array<uint32_t, 2> tile = lastMode_ == RaycastMode::Warp ? options_.warpTile : options_.tile;
+    program.dispatch(cmd, groupCount(extent.width, tile[0]), groupCount(extent.height, tile[1]));
+}
+
+void addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const RaycastTargets& targets,
+                       const RaycastParams& params, const std::string& name)
+{
+    if (params.mode == RaycastMode::Auto && !raycaster.costModel().calibrated)
+        fail("the adaptive raycast mode needs a calibrated cost model: call calibrateRaycastCostModel first");
+    if (!(params.stepVoxels > 0.0f))
+        fail("the raycast step must be a positive number of voxels, not " + std::to_string(params.stepVoxels));
+    ResourceId ranges = graph.importBuffer("brick value ranges", raycaster.ranges_.buffer().buffer);
+    ResourceId classes = graph.importBuffer("brick classes", raycaster.brickClasses_.buffer);
+    graph.addPass("classify bricks", PassKind::Compute, {{ranges, Use::StorageRead}, {classes, Use::StorageWrite}},
+                  [&raycaster, &params](VkCommandBuffer cmd, const RenderGraph&) {
+                      raycaster.recordClassify(cmd, params.iso);
+                  });
+    std::vector<ResourceUse> uses = {{classes, Use::StorageRead},
+                                     {targets.color, Use::StorageImageWrite},
+                                     {targets.depth, Use::StorageImageWrite}};
+    if (targets.sceneDepth != kNoResource)
+        uses.push_back({targets.sceneDepth, Use::Sampled});
+    graph.addPass(name, PassKind::Compute, uses,
+                  [&raycaster, &params, targets](VkCommandBuffer cmd, const RenderGraph& g) {
+                      raycaster.recordRaycast(cmd, g, targets, params);
+                  });
+}
+
+OrbitCamera cameraAlongAxis(const OrbitCamera& base, int axis)
+{
+    OrbitCamera camera = base;
+    // The eye on the negative side of the axis, looking along it.
+    camera.azimuthDeg = axis == 0 ? 180.0f : axis == 1 ? 270.0f : 0.0f;
+    camera.elevationDeg = axis == 2 ? -90.0f : 0.0f; // cameraBackward clamps to ±89.9°
+    return camera;
+}
+
+} // namespace isoscope

@@ -1,0 +1,105 @@
+#pragma once
+// Isosurface raycasting as render-graph passes, in two mappings of rays to
+// the GPU and an adaptive choice between them (raycast_params.h):
+//   "classify bricks"  which side of the isovalue each 8³ brick can be on,
+//                      from the block method's value ranges (empty-space skipping)
+//   "raycast"          shaders/raycast/iso_standard.comp or iso_warp.comp
+// The raycast writes colour (RGBA8, a storage image) and depth (R32_SFLOAT,
+// the same 0..1 depth a raster pass with the same camera writes), and can
+// stop its rays at the depth of what raster passes drew before it, so meshes
+// and raycast surfaces composite in one frame (raycast after the raster).
+//
+//   IsoRaycaster raycaster(context, {&volume, &gpuVolume});
+//   ResourceId color = graph.createImage("color", extent, VK_FORMAT_R8G8B8A8_UNORM);
+//   ResourceId depth = graph.createImage("ray depth", extent, kRayDepthFormat);
+//   addIsoRaycastPass(graph, raycaster, {color, depth}, params); // params read at record time
+//
+// The volume's 3D image is read as it is (uploaded before the graph runs);
+// the graph tracks the brick buffers and the targets.
+#include <array>
+#include <optional>
+#include <string>
+
+#include "core/memory.h"
+#include "core/shader.h"
+#include "extract/block/block_value_ranges.h"
+#include "graph/render_graph.h"
+#include "raycast/raycast_cost_model.h"
+#include "raycast/raycast_params.h"
+
+namespace isoscope {
+
+constexpr VkFormat kRayColorFormat = VK_FORMAT_R8G8B8A8_UNORM;
+constexpr VkFormat kRayDepthFormat = VK_FORMAT_R32_SFLOAT;
+
+struct RaycastOptions {
+    uint32_t brick = 8;                      // empty-space brick edge, voxels
+    bool skipEmpty = true;                   // false: march every sample (for tests and benchmarks)
+    std::array<uint32_t, 2> tile{8, 8};      // Standard: pixels per workgroup
+    std::array<uint32_t, 2> warpTile{2, 2};  // Warp: rays (subgroups) per workgroup
+};
+
+struct RaycastTargets {
+    ResourceId color = kNoResource;      // kRayColorFormat, written
+    ResourceId depth = kNoResource;      // kRayDepthFormat, written
+    ResourceId sceneDepth = kNoResource; // optional: a depth attachment earlier passes drew into, sampled
+};
+
+class IsoRaycaster {
+public:
+    // Computes the brick value ranges once (a set-up submission).
+    IsoRaycaster(Context& context, const FieldSource& field, const RaycastOptions& options = {});
+    ~IsoRaycaster();
+    IsoRaycaster(const IsoRaycaster&) = delete;
+    IsoRaycaster& operator=(const IsoRaycaster&) = delete;
+
+    RaycastCostModel& costModel() { return costModel_; }
+    const RaycastCostModel& costModel() const { return costModel_; }
+    // The camera's view direction in the volume's index space, unit length.
+    glm::vec3 indexDirection(const OrbitCamera& camera) const;
+    // The mapping a frame with these parameters runs (Auto resolved by the cost model).
+    RaycastMode resolveMode(const RaycastParams& params) const;
+    // The mapping the last recorded frame ran.
+    RaycastMode lastMode() const { return lastMode_; }
+    const RaycastOptions& options() const { return options_; }
+    // Everything allocated beyond the volume: ranges, brick classes, placeholders.
+    uint64_t auxiliaryBytes() const;
+
+private:
+    friend void addIsoRaycastPass(RenderGraph&, IsoRaycaster&, const RaycastTargets&, const RaycastParams&,
+                                  const std::string&);
+    void recordClassify(VkCommandBuffer cmd, float iso);
+    void recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
+                       const RaycastParams& params);
+
+    Context& context_;
+    RaycastOptions options_;
+    const GpuVolume* volume_ = nullptr;
+    std::array<uint32_t, 3> dims_{};
+    glm::vec3 origin_{0.0f}, spacing_{1.0f};
+    BlockValueRanges ranges_;
+    Buffer brickClasses_;
+    std::optional<ComputeProgram> classify_, standard_, warp_;
+    Image farDepth_;                     // 1×1, depth 1: the scene depth when there is none
+    VkSampler nearestSampler_ = VK_NULL_HANDLE;
+    std::optional<float> classifiedIso_; // the isovalue brickClasses_ holds
+    RaycastCostModel costModel_;
+    RaycastMode lastMode_ = RaycastMode::Standard;
+};
+
+// Adds "classify bricks" and `name` to the graph. `raycaster` and `params`
+// must outlive the graph's recordings. Throws Error for Auto without a
+// calibrated cost model.
+void addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const RaycastTargets& targets,
+                       const RaycastParams& params, const std::string& name = "raycast");
+
+// Measures both mappings looking along x, y and z (GPU timestamps, median of
+// `repeat` frames after `warmup`) at `extent` with `base`'s camera framing,
+// and stores the result in raycaster.costModel(). A few dozen frames.
+void calibrateRaycastCostModel(Context& context, IsoRaycaster& raycaster, VkExtent2D extent,
+                               const RaycastParams& base, int warmup = 2, int repeat = 5);
+
+// The camera of `base` turned to look along +x (axis 0), +y (1) or +z (2).
+OrbitCamera cameraAlongAxis(const OrbitCamera& base, int axis);
+
+} // namespace isoscope

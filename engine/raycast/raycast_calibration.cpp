@@ -1,0 +1,50 @@
+// The adaptive mapping's calibration (raycast_cost_model.h): both mappings
+// timed on this device looking along each volume axis.
+#include <algorithm>
+#include <vector>
+
+#include "core/context.h"
+#include "core/error.h"
+#include "extract/extract.h"
+#include "raycast/iso_raycaster.h"
+
+namespace isoscope {
+
+
+void calibrateRaycastCostModel(Context& context, IsoRaycaster& raycaster, VkExtent2D extent,
+                               const RaycastParams& base, int warmup, int repeat)
+{
+    for (RaycastMode mode : {RaycastMode::Standard, RaycastMode::Warp}) {
+        RaycastParams params = base;
+        params.mode = mode;
+        RenderGraph graph(context);
+        RaycastTargets targets;
+        targets.color = graph.createImage("color", extent, kRayColorFormat);
+        targets.depth = graph.createImage("ray depth", extent, kRayDepthFormat);
+        addIsoRaycastPass(graph, raycaster, targets, params, "raycast");
+        // Nothing reads the targets afterwards; keep the pass from being culled.
+        graph.addPass("keep", PassKind::Compute, {{targets.color, Use::StorageImageRead}},
+                      [](VkCommandBuffer, const RenderGraph&) {}, true);
+        graph.compile();
+        for (int axis = 0; axis < 3; ++axis) {
+            params.camera = cameraAlongAxis(base.camera, axis);
+            std::vector<double> samples;
+            for (int run = 0; run < warmup + repeat; ++run) {
+                graph.execute();
+                std::vector<std::pair<std::string, double>> timings = graph.passTimings();
+                auto found = std::find_if(timings.begin(), timings.end(),
+                                          [](const auto& entry) { return entry.first == "raycast"; });
+                if (found == timings.end())
+                    fail("calibrating the adaptive raycast mode needs GPU timestamps, which this device's queue "
+                         "does not have: choose --mode iso-standard or iso-warp");
+                if (run >= warmup)
+                    samples.push_back(found->second);
+            }
+            (mode == RaycastMode::Warp ? raycaster.costModel().warpMs : raycaster.costModel().standardMs)[axis] =
+                median(samples);
+        }
+    }
+    raycaster.costModel().calibrated = true;
+}
+
+} // namespace isoscope

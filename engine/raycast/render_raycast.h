@@ -1,0 +1,30 @@
+#pragma once
+// One headless raycast image: "raycast" → read back colour and depth; with a
+// mesh, "draw mesh" → "raycast" (its rays stopping at the mesh's depth) →
+// read back, the two surfaces composited by depth in one frame. For the CLI's
+// `render --mode` and for tests; an interactive host builds the same graph
+// once and records it every frame.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/image_io.h"
+#include "raycast/iso_raycaster.h"
+
+namespace isoscope {
+
+struct GpuMesh;
+struct MeshDrawParams;
+
+struct RaycastImage {
+    RgbaImage image;
+    std::vector<float> depth; // per pixel, row by row: the 0..1 depth a raster pass writes; 1 where nothing was hit
+    std::vector<std::pair<std::string, double>> gpuMsPerPass; // empty without timestamps
+    RaycastMode mode = RaycastMode::Standard;                 // the mapping that ran
+};
+
+RaycastImage renderRaycastImage(Context& context, IsoRaycaster& raycaster, const RaycastParams& params,
+                                VkExtent2D extent, const GpuMesh* mesh = nullptr,
+                                const MeshDrawParams* meshParams = nullptr);
+
+} // namespace isoscope

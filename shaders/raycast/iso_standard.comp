@@ -1,0 +1,57 @@
+#version 460
+// Isosurface raycasting, the Standard mapping (Wang, Yang, Cao, section 3):
+// one invocation per ray, a workgroup per TILE_X × TILE_Y tile of pixels.
+// Neighbouring rays sample neighbouring points of one plane at a time, which
+// the texture cache serves well when that plane lies in the image's xy
+// slices (facing XY) and poorly when it cuts across them (facing ZY).
+#extension GL_GOOGLE_include_directive : require
+
+#include "raycast_common.glsl"
+
+layout(local_size_x_id = 1, local_size_y_id = 2) in;
+
+// The distance of the first crossing, or -1.
+float march(Ray ray)
+{
+    if (ray.samples == 0)
+        return -1.0;
+    float first = sampleAt(ray, 0);
+    if (first == params.iso)
+        return ray.s0;
+    bool inside = isInside(first);
+    float previous = first;
+    bool previousKnown = true; // false after a skip: the sample before k was not taken
+    int k = 1;
+    while (k < ray.samples) {
+        int end = ray.samples;
+        if (SKIP_EMPTY) {
+            ivec3 brick = brickOf(rayPoint(ray, rayDistance(ray, k)));
+            end = min(ray.samples, sampleAfterBrick(ray, brick, k));
+            if (canSkipBrick(brick, inside)) {
+                k = end;
+                previousKnown = false;
+                continue;
+            }
+        }
+        for (; k < end; ++k) {
+            float value = sampleAt(ray, k);
+            if (isInside(value) != inside) {
+                if (!previousKnown)
+                    previous = sampleAt(ray, k - 1);
+                return crossingDistance(ray, k, previous, value);
+            }
+            previous = value;
+            previousKnown = true;
+        }
+    }
+    return -1.0;
+}
+
+void main()
+{
+    uvec2 pixel = gl_GlobalInvocationID.xy;
+    if (any(greaterThanEqual(pixel, params.extent)))
+        return;
+    Ray ray = cameraRay(pixel);
+    writePixel(pixel, ray, march(ray));
+}
