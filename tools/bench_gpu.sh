@@ -4,7 +4,8 @@
 # Debian packages (see tools/gpu_check.sh), then runs `isoscope bench` for
 # each configuration of the chosen sets, one JSON file per configuration.
 #   tools/bench_gpu.sh BIN_DIR DEB_DIR DATASETS_DIR OUT_DIR SET...
-# Sets: block, block-sizes, scan, scan-primitive (`isoscope bench-scan`).
+# Sets: block, block-sizes, scan, scan-primitive (`isoscope bench-scan`),
+# raycast and raycast-real (`isoscope bench-raycast`, view swept around y).
 set -uo pipefail
 bin=$1 debs=$2 data=$3 out=$4
 shift 4
@@ -18,6 +19,13 @@ run() {
   shift
   echo "== $name: isoscope bench $*" | tee -a "$out/bench.log"
   "$bin/isoscope" bench "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+}
+
+run_raycast() {
+  local name=$1
+  shift
+  echo "== $name: isoscope bench-raycast $*" | tee -a "$out/bench.log"
+  "$bin/isoscope" bench-raycast "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
 }
 
 run_scan() {
@@ -66,6 +74,22 @@ for set in "$@"; do
       for components in 1 2; do
         run_scan "scan-primitive-$count-x$components" --count $count --components $components
       done
+    done
+    ;;
+  raycast)
+    for n in 512 1024; do
+      for type in uint8 float32; do
+        flag=""; [ $type = uint8 ] && flag=--uint8
+        run_raycast "raycast-cayley$n-$type-persp" "cayley:$n" --iso $cayley $flag --fov 45
+        run_raycast "raycast-cayley$n-$type-ortho" "cayley:$n" --iso $cayley $flag --ortho
+      done
+    done
+    ;;
+  raycast-real)
+    # The engine volume (256×256×128 uint8) upsampled to 512³ and 1024³.
+    for n in 512 1024; do
+      run_raycast "raycast-engine$n-uint8-persp" "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --resample $n --fov 45
+      run_raycast "raycast-engine$n-uint8-ortho" "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --resample $n --ortho
     done
     ;;
   *) echo "unknown set $set" >&2; exit 2 ;;

@@ -62,6 +62,8 @@ public:
     // The mapping the last recorded frame ran.
     RaycastMode lastMode() const { return lastMode_; }
     const RaycastOptions& options() const { return options_; }
+    // The next frame reclassifies the bricks even at the same isovalue (benchmarks time that pass).
+    void invalidateBrickClasses() { classifiedIso_.reset(); }
     // Everything allocated beyond the volume: ranges, brick classes, placeholders.
     uint64_t auxiliaryBytes() const;
 

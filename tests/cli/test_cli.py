@@ -61,7 +61,7 @@ def check(condition, what):
 
 
 for command in [[], ["info"], ["volinfo"], ["convert"], ["extract"], ["meshcheck"], ["render"], ["bench"],
-                ["bench-scan"]]:
+                ["bench-scan"], ["bench-raycast"]]:
     r = run(*command, "--help")
     check(r.returncode == 0 and "Usage" in r.stdout, f"`isoscope {' '.join(command)} --help` prints usage, exit 0")
 
@@ -78,6 +78,10 @@ for args, why in [([], "no subcommand"),
                   (["render", "sphere:8", "--iso", "0.5", "-o", "x.png", "--camera", "30"], "camera without elevation"),
                   (["bench-scan"], "bench-scan without --count"),
                   (["bench-scan", "--count", "100", "--components", "3"], "three components"),
+                  (["render", "sphere:8", "--iso", "0.5", "-o", "x.png", "--mode", "iso-fast"], "unknown raycast mode"),
+                  (["render", "sphere:8", "--iso", "0.5", "-o", "x.png", "--mode", "iso-warp", "--step", "0"], "zero step"),
+                  (["bench-raycast", "sphere:8"], "bench-raycast without --iso"),
+                  (["bench-raycast", "sphere:8", "--iso", "0.5", "--modes", "iso-slow"], "unknown bench mode"),
                   (["frobnicate"], "unknown subcommand")]:
     r = run(*args)
     lines = [l for l in r.stderr.splitlines() if l.strip()]
@@ -175,6 +179,45 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     check(r.returncode == 0, f"bench --static-volume runs: {r.stderr.strip()}")
     r = run("bench", "cayley:24", "--iso", "0", "--method", "cpu")
     check(r.returncode == 1 and "GPU methods" in r.stderr, f"bench refuses the CPU method: {r.stderr.strip()!r}")
+
+    # Raycasting: each mode draws the surface where the raster pass draws it.
+    mesh_png = os.path.join(tmp, "mesh.png")
+    run("render", "sphere:24", "--iso", "0.6", "--size", "64x64", "-o", mesh_png)
+    mesh_rows = read_png(mesh_png)[2] if os.path.exists(mesh_png) else []
+    for mode in ["iso-standard", "iso-warp", "iso-auto"]:
+        ray_png = os.path.join(tmp, f"{mode}.png")
+        r = run("render", "sphere:24", "--iso", "0.6", "--size", "64x64", "--mode", mode, "-o", ray_png)
+        check(r.returncode == 0 and os.path.exists(ray_png), f"render --mode {mode} writes a PNG: {r.stderr.strip()}")
+        if os.path.exists(ray_png) and mesh_rows:
+            rows = read_png(ray_png)[2]
+            background = rows[0][0:4]
+            ray_mask = [row[4 * x:4 * x + 4] != background for row in rows for x in range(64)]
+            mesh_mask = [row[4 * x:4 * x + 4] != background for row in mesh_rows for x in range(64)]
+            both = sum(a and b for a, b in zip(ray_mask, mesh_mask))
+            either = sum(a or b for a, b in zip(ray_mask, mesh_mask))
+            check(either > 200 and both / either > 0.95,
+                  f"render --mode {mode} covers the mesh's pixels: IoU {both}/{either}")
+            check(f"{mode} (" in r.stdout and "pixels hit" in r.stdout, f"render --mode {mode} says what ran: {r.stdout.strip()}")
+    composite = os.path.join(tmp, "composite.png")
+    r = run("render", "sphere:24", "--iso", "0.9", "--mesh-iso", "0.5", "--method", "block", "--mode", "iso-warp",
+            "--size", "48x48", "-o", composite)
+    check(r.returncode == 0 and "triangles" in r.stdout, f"render --mesh-iso composites a mesh: {r.stdout.strip()} {r.stderr.strip()}")
+    r = run("render", "sphere:8", "--iso", "0.5", "--mesh-iso", "0.3", "-o", composite)
+    check(r.returncode == 1 and "--mode" in r.stderr, f"--mesh-iso without a raycast mode is refused: {r.stderr.strip()!r}")
+    ray_json = os.path.join(tmp, "raycast.json")
+    r = run("bench-raycast", "sphere:16", "--iso", "0.6", "--size", "24x16", "--sweep", "90", "--repeat", "2",
+            "--warmup", "1", "-o", ray_json)
+    check(r.returncode == 0 and os.path.exists(ray_json), f"bench-raycast writes JSON: {r.stderr.strip()}")
+    if os.path.exists(ray_json):
+        bench = json.load(open(ray_json))
+        check([e["theta_deg"] for e in bench["sweep"]] == [0, 90, 180, 270], "bench-raycast sweeps 4 directions at 90°")
+        check(all(e[m] > 0 for e in bench["sweep"] for m in ["iso-standard", "iso-warp", "iso-auto"]) and
+              all(e["auto_choice"] in ["iso-standard", "iso-warp"] for e in bench["sweep"]),
+              "bench-raycast times every mode in every direction and says what iso-auto chose")
+        check(abs(bench["floor_ms"] - 24 * 16 * 8 / 3.09e12 * 1e3) < 1e-12, "bench-raycast floor: the image written once")
+        s = bench["summary"]["iso-standard"]
+        check(s["min"] <= s["median"] <= s["max"] and bench["cost_model"]["warp_ms_along_xyz"][0] > 0,
+              "bench-raycast summarizes the sweep and reports the calibrated model")
 
     r = run("info", "--json")
     if r.returncode == 0:

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "commands.h"
+#include "image_size_option.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -20,18 +21,6 @@
 namespace isoscope::cli {
 
 namespace {
-
-// "WxH" with both at least 1 and at most 16384; "" when valid, else why not.
-std::string checkSize(const std::string& text)
-{
-    unsigned width = 0, height = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(text.c_str(), "%u%c%u%c", &width, &x, &height, &extra) != 3 || (x != 'x' && x != 'X'))
-        return "--size must be WxH, e.g. 512x512, not '" + text + "'";
-    if (width < 1 || height < 1 || width > 16384 || height > 16384)
-        return "--size " + text + " is out of range: each side from 1 to 16384 pixels";
-    return "";
-}
 
 struct RenderOptions {
     double iso = 0.0;
@@ -110,7 +99,7 @@ Run addRenderCommand(CLI::App& app)
         ->delimiter(',')
         ->expected(2, 3);
     command->add_option("--size", options->size, "Image size WxH in pixels")
-        ->check(CLI::Validator(checkSize, "WxH"))
+        ->check(CLI::Validator(checkImageSize, "WxH"))
         ->capture_default_str();
     command->add_flag("--ortho", options->ortho, "Orthographic projection (same framing as perspective)");
     command->add_option("--fov", options->fov, "Vertical field of view in degrees")
@@ -132,9 +121,8 @@ Run addRenderCommand(CLI::App& app)
                         "raycast surface with it by depth");
     return [args, options]() {
         Volume volume = args->load();
-        unsigned width = 0, height = 0;
-        char x = 0;
-        std::sscanf(options->size.c_str(), "%u%c%u", &width, &x, &height);
+        VkExtent2D extent = parseImageSize(options->size);
+        unsigned width = extent.width, height = extent.height;
 
         Context context;
         ExtractOptions extractOptions;

@@ -18,6 +18,7 @@ Run addMeshcheckCommand(CLI::App& app);
 Run addBenchCommand(CLI::App& app);
 Run addBenchScanCommand(CLI::App& app);
 Run addRenderCommand(CLI::App& app);
+Run addBenchRaycastCommand(CLI::App& app);
 
 // Prints JSON to stdout, or writes it to `path` when not empty. Text that is
 // not UTF-8 (a file name, say) is written with replacement characters.

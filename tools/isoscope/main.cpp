@@ -45,6 +45,7 @@ int main(int argc, char** argv)
     add("render", cli::addRenderCommand);
     add("bench", cli::addBenchCommand);
     add("bench-scan", cli::addBenchScanCommand);
+    add("bench-raycast", cli::addBenchRaycastCommand);
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,249 @@
+// isoscope bench-raycast: GPU time per frame of the isosurface raycasters
+// (GPU timestamps, medians) with the view swept around the volume's y axis,
+// as JSON (docs/BENCHMARKS.md): each mapping and the adaptive mode, per
+// direction and as min / median / max over the sweep.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "core/context.h"
+#include "core/device_info.h"
+#include "core/error.h"
+#include "extract/extract.h"
+#include "image_size_option.h"
+#include "raycast/iso_raycaster.h"
+#include "volume/gpu_volume.h"
+#include "volume/quantize.h"
+#include "volume/resample.h"
+#include "volume_options.h"
+
+namespace isoscope::cli {
+
+namespace {
+
+// The camera looking at the volume's centre from direction θ (degrees) in
+// the xz plane: θ = 0 looks along −x (facing ZY), θ = 90 down −z (facing XY,
+// the elevation clamped to 89.9° by the orbit camera).
+OrbitCamera sweepCamera(const OrbitCamera& base, double thetaDeg)
+{
+    double theta = std::remainder(thetaDeg, 360.0); // (-180, 180]
+    OrbitCamera camera = base;
+    if (std::abs(theta) <= 90.0) {
+        camera.azimuthDeg = 0.0f;
+        camera.elevationDeg = float(theta);
+    } else {
+        camera.azimuthDeg = 180.0f;
+        camera.elevationDeg = float(theta > 0.0 ? 180.0 - theta : -180.0 - theta);
+    }
+    return camera;
+}
+
+double msOf(const std::vector<std::pair<std::string, double>>& timings, const std::string& pass)
+{
+    for (const auto& [name, ms] : timings)
+        if (name == pass)
+            return ms;
+    fail("no GPU timestamps for the pass '" + pass + "': this device's queue has none, so nothing can be timed");
+}
+
+nlohmann::json summary(const std::vector<double>& ms)
+{
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    return {{"min", sorted.front()}, {"median", sorted[sorted.size() / 2]}, {"max", sorted.back()},
+            {"max_over_min", sorted.back() / sorted.front()}};
+}
+
+} // namespace
+
+Run addBenchRaycastCommand(CLI::App& app)
+{
+    auto* command = app.add_subcommand(
+        "bench-raycast", "Time the isosurface raycasters over a sweep of view directions (GPU timestamps) as JSON");
+    auto args = addVolumeArguments(command);
+    struct Options {
+        double iso = 0.0;
+        bool uint8 = false;
+        uint32_t resample = 0;
+        std::string size = "1024x1024";
+        bool ortho = false;
+        double fov = 45.0;
+        double sweep = 5.0;
+        double step = 0.5;
+        std::vector<std::string> modes{"iso-standard", "iso-warp", "iso-auto"};
+        bool noSkip = false;
+        uint32_t repeat = 10;
+        uint32_t warmup = 3;
+        double bandwidth = 3.09e12;
+        std::string output;
+    };
+    auto options = std::make_shared<Options>();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8)")->required();
+    command->add_flag("--uint8", options->uint8, "Requantize the volume to uint8 (its range onto 0..255), iso with it");
+    command->add_option("--resample", options->resample, "Resample the volume trilinearly onto N³ samples first")
+        ->check(CLI::Range(2u, 4096u));
+    command->add_option("--size", options->size, "Image size WxH")
+        ->check(CLI::Validator(checkImageSize, "WxH"))
+        ->capture_default_str();
+    command->add_flag("--ortho", options->ortho, "Orthographic projection");
+    command->add_option("--fov", options->fov, "Vertical field of view in degrees (perspective)")
+        ->check(CLI::Range(1.0, 170.0))
+        ->capture_default_str();
+    command->add_option("--sweep", options->sweep, "Degrees between view directions around the y axis")
+        ->check(CLI::Range(0.5, 360.0))
+        ->capture_default_str();
+    command->add_option("--step", options->step, "Distance between samples along a ray, in voxels")
+        ->check(CLI::Range(0.01, 64.0))
+        ->capture_default_str();
+    command->add_option("--modes", options->modes, "Mappings to time")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"iso-standard", "iso-warp", "iso-auto"}));
+    command->add_flag("--no-skip", options->noSkip, "March every sample (no empty-space skipping)");
+    command->add_option("--repeat", options->repeat, "Timed frames per direction (median)")->capture_default_str();
+    command->add_option("--warmup", options->warmup, "Untimed frames before them")->capture_default_str();
+    command->add_option("--bandwidth", options->bandwidth, "Bytes/s for the floor estimate")->capture_default_str();
+    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
+    return [args, options]() {
+        if (options->repeat == 0)
+            fail("--repeat must be at least 1");
+        Volume volume = args->load();
+        double iso = options->iso;
+        if (options->resample)
+            volume = resampleTrilinear(volume, {options->resample, options->resample, options->resample});
+        if (options->uint8) {
+            iso = quantizedIsovalue(volume, iso);
+            volume = quantizeToUInt8(volume);
+        }
+        VkExtent2D extent = parseImageSize(options->size);
+
+        Context context;
+        GpuVolume gpuVolume(context, volume);
+        RaycastOptions rayOptions;
+        rayOptions.skipEmpty = !options->noSkip;
+        IsoRaycaster raycaster(context, {&volume, &gpuVolume}, rayOptions);
+
+        glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
+        glm::vec3 hi = lo;
+        for (int axis = 0; axis < 3; ++axis)
+            hi[axis] += float((volume.dims[axis] - 1) * volume.spacing[axis]);
+        RaycastParams params;
+        params.camera = frameBounds(lo, hi, float(extent.width) / float(extent.height), 0.0f, 0.0f,
+                                    float(options->fov));
+        params.camera.orthographic = options->ortho;
+        params.iso = float(iso);
+        params.stepVoxels = float(options->step);
+
+        nlohmann::json json;
+        bool timeAuto = std::count(options->modes.begin(), options->modes.end(), "iso-auto") > 0;
+        if (timeAuto) {
+            calibrateRaycastCostModel(context, raycaster, extent, params, int(options->warmup),
+                                      int(std::max(options->repeat, 3u)));
+            const RaycastCostModel& model = raycaster.costModel();
+            json["cost_model"] = {{"standard_ms_along_xyz", model.standardMs}, {"warp_ms_along_xyz", model.warpMs}};
+        }
+
+        // The colour target is imported (the host's), so the raycast is never culled.
+        Image color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
+                                                      kRayColorFormat, VK_IMAGE_USAGE_STORAGE_BIT, "colour target");
+        std::vector<double> thetas;
+        for (double theta = 0.0; theta < 360.0 - 1e-9; theta += options->sweep)
+            thetas.push_back(theta);
+        std::map<std::string, std::vector<double>> msByMode;
+        std::vector<std::string> autoChoices;
+        double classifyMs = 0.0;
+        for (const std::string& modeName : options->modes) {
+            RaycastParams modeParams = params;
+            modeParams.mode = *parseRaycastMode(modeName);
+            RenderGraph graph(context);
+            RaycastTargets targets;
+            targets.color = graph.importImage("color", graphImage(color));
+            targets.depth = graph.createImage("ray depth", extent, kRayDepthFormat);
+            addIsoRaycastPass(graph, raycaster, targets, modeParams);
+            graph.compile();
+            if (classifyMs == 0.0) {
+                raycaster.invalidateBrickClasses();
+                graph.execute();
+                classifyMs = msOf(graph.passTimings(), "classify bricks");
+            }
+            for (double theta : thetas) {
+                modeParams.camera = sweepCamera(params.camera, theta);
+                std::vector<double> samples;
+                for (uint32_t run = 0; run < options->warmup + options->repeat; ++run) {
+                    graph.execute();
+                    if (run >= options->warmup)
+                        samples.push_back(msOf(graph.passTimings(), "raycast"));
+                }
+                msByMode[modeName].push_back(median(samples));
+                if (modeParams.mode == RaycastMode::Auto)
+                    autoChoices.emplace_back(raycastModeName(raycaster.lastMode()));
+            }
+        }
+
+        const DeviceInfo& info = context.info();
+        json["device"] = info.name;
+        json["subgroup_size"] = info.subgroupSize;
+        json["volume"] = volume.source;
+        json["dims"] = volume.dims;
+        json["type"] = scalarName(volume.type);
+        json["iso"] = iso;
+        json["iso_given"] = options->iso;
+        json["image"] = {extent.width, extent.height};
+        json["projection"] = options->ortho ? "orthographic" : "perspective";
+        json["fov_deg"] = options->fov;
+        json["step_voxels"] = options->step;
+        json["empty_space_skipping"] = !options->noSkip;
+        json["brick"] = raycaster.options().brick;
+        json["tile_standard"] = raycaster.options().tile;
+        json["tile_warp_rays"] = raycaster.options().warpTile;
+        json["repeat"] = options->repeat;
+        json["warmup"] = options->warmup;
+        json["classify_bricks_ms"] = classifyMs;
+        json["aux_device_bytes"] = raycaster.auxiliaryBytes();
+        json["volume_bytes"] = volume.byteSize();
+        // The least any frame must move: write its colour and depth once.
+        // Reading the whole volume once is given beside it for scale; an
+        // isosurface raycast with skipping needs far less of it.
+        uint64_t imageBytes = uint64_t(extent.width) * extent.height * 8;
+        json["floor_ms"] = double(imageBytes) / options->bandwidth * 1e3;
+        json["volume_read_ms"] = double(volume.byteSize()) / options->bandwidth * 1e3;
+        nlohmann::json sweep = nlohmann::json::array();
+        for (size_t i = 0; i < thetas.size(); ++i) {
+            nlohmann::json entry = {{"theta_deg", thetas[i]}};
+            for (const auto& [mode, ms] : msByMode)
+                entry[mode] = ms[i];
+            if (!autoChoices.empty())
+                entry["auto_choice"] = autoChoices[i];
+            sweep.push_back(entry);
+        }
+        json["sweep"] = sweep;
+        for (const auto& [mode, ms] : msByMode)
+            json["summary"][mode] = summary(ms);
+        if (msByMode.count("iso-standard") && msByMode.count("iso-warp")) {
+            // Per direction, the better mapping, and how far each mode is from it.
+            std::vector<double> best;
+            for (size_t i = 0; i < thetas.size(); ++i)
+                best.push_back(std::min(msByMode["iso-standard"][i], msByMode["iso-warp"][i]));
+            json["summary"]["best_of_two"] = summary(best);
+            for (const auto& [mode, ms] : msByMode) {
+                double worst = 0.0;
+                for (size_t i = 0; i < thetas.size(); ++i)
+                    worst = std::max(worst, ms[i] / best[i]);
+                json["summary"][mode]["worst_over_best_of_two"] = worst;
+            }
+        }
+        writeJson(json, options->output);
+        for (const auto& [mode, ms] : msByMode) {
+            nlohmann::json s = summary(ms);
+            std::fprintf(stderr, "%s %s %s: min %.3f median %.3f max %.3f ms over %zu directions\n", mode.c_str(),
+                         volume.source.c_str(), options->ortho ? "ortho" : "persp", s["min"].get<double>(),
+                         s["median"].get<double>(), s["max"].get<double>(), thetas.size());
+        }
+        return 0;
+    };
+}
+
+} // namespace isoscope::cli
