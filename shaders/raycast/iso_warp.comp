@@ -8,7 +8,8 @@
 // cycles is still a pair of neighbouring lanes (their figure 5, case C).
 // Samples run along the ray, so the texture cache is served well facing ZY,
 // where the Standard mapping's is not. Any subgroup size: the ballot is
-// 128 bits wide.
+// 128 bits wide. Empty space is skipped a subgroup wide as well: one brick
+// lookup per lane, far apart along the ray, between cycles.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -19,6 +20,9 @@
 
 layout(local_size_x_id = 5) in; // SUBGROUP_SIZE × TILE_X × TILE_Y
 layout(constant_id = 5) const uint WORKGROUP_SIZE = 128;
+
+// The index of the first sample at distance s or beyond.
+int sampleFrom(Ray ray, float s) { return int(ceil((s - ray.s0) / params.step)); }
 
 // The distance of the first crossing, or -1. Every branch is uniform in the subgroup.
 float march(Ray ray)
@@ -31,35 +35,48 @@ float march(Ray ray)
     bool inside = isInside(first);
     int lane = int(gl_SubgroupInvocationID);
     int width = int(gl_SubgroupSize);
-    for (int base = 0; base < ray.samples;) {
-        int k = base + lane;
-        bool valid = k < ray.samples;
-        vec3 p = rayPoint(ray, rayDistance(ray, k));
-        bool skipped = SKIP_EMPTY && valid && canSkipBrick(brickOf(p), inside);
-        bool taken = valid && !skipped;
-        float value = taken ? fieldAt(p) : 0.0;
-        uvec4 crossings = subgroupBallot(taken && isInside(value) != inside);
-        if (subgroupAny(taken && isInside(value) != inside)) {
-            // Lane 0 holds a sample already known to be on the ray's side
-            // (the ray's first, or the previous cycle's last), so first >= 1.
+    float end = rayDistance(ray, ray.samples - 1);
+    // A brick's class covers every voxel within a brick of it, so one lookup
+    // vouches for the samples within BRICK - 2 voxels of its point (one voxel
+    // spare for the hardware filter's rounding): lookups that far apart
+    // leave no sample unchecked.
+    float reach = float(BRICK) - 2.0;
+    int k = 1; // samples before k are on the ray's side
+    while (k < ray.samples) {
+        if (SKIP_EMPTY && BRICK > 2u) {
+            // Empty-space skipping, a subgroup wide: lane i looks at the
+            // point i × reach ahead, and the ray jumps past the lookups
+            // before the first one that finds a brick it cannot skip.
+            float from = rayDistance(ray, k);
+            float look = from + float(lane) * reach;
+            bool pastEnd = look > end + reach;
+            bool blocked = !pastEnd && !canSkipBrick(brickOf(rayPoint(ray, min(look, end))), inside);
+            uvec4 blockedLanes = subgroupBallot(blocked);
+            if (blockedLanes == uvec4(0)) {
+                if (subgroupAny(pastEnd))
+                    return -1.0; // vouched for up to the ray's end
+                k = max(k + 1, sampleFrom(ray, from + float(width - 1) * reach));
+                continue;
+            }
+            uint firstBlocked = subgroupBallotFindLSB(blockedLanes);
+            if (firstBlocked > 0u)
+                k = max(k, sampleFrom(ray, from + float(firstBlocked - 1u) * reach));
+        }
+        // One cycle: lane 0 re-takes sample k - 1 (on the ray's side: the
+        // step back), lanes 1.. take the samples after it.
+        int base = k - 1;
+        int index = base + lane;
+        bool valid = index < ray.samples;
+        float value = valid ? sampleAt(ray, index) : 0.0;
+        bool crossing = valid && lane > 0 && isInside(value) != inside;
+        uvec4 crossings = subgroupBallot(crossing);
+        if (crossings != uvec4(0)) {
             uint hitLane = subgroupBallotFindLSB(crossings);
             float after = subgroupShuffle(value, hitLane);
             float before = subgroupShuffle(value, hitLane - 1u);
-            bool beforeTaken = subgroupShuffle(taken, hitLane - 1u);
-            int hit = base + int(hitLane);
-            if (!beforeTaken)
-                before = sampleAt(ray, hit - 1);
-            return crossingDistance(ray, hit, before, after);
+            return crossingDistance(ray, base + int(hitLane), before, after);
         }
-        int next = base + width - 1; // step back one sample
-        if (SKIP_EMPTY && subgroupAll(skipped || !valid)) {
-            // The whole cycle lay in skipped bricks: go on from the last
-            // sample of the last lane's brick (known to be on the ray's side).
-            int last = base + width - 1;
-            ivec3 brick = brickOf(rayPoint(ray, rayDistance(ray, last)));
-            next = max(next, sampleAfterBrick(ray, brick, last) - 1);
-        }
-        base = next;
+        k = base + width;
     }
     return -1.0;
 }
