@@ -5,7 +5,8 @@
 # each configuration of the chosen sets, one JSON file per configuration.
 #   tools/bench_gpu.sh BIN_DIR DEB_DIR DATASETS_DIR OUT_DIR SET...
 # Sets: block, block-sizes, scan, scan-primitive (`isoscope bench-scan`),
-# raycast and raycast-real (`isoscope bench-raycast`, view swept around y).
+# raycast, raycast-noskip and raycast-real (`isoscope bench-raycast`, view
+# swept around y).
 set -uo pipefail
 bin=$1 debs=$2 data=$3 out=$4
 shift 4
@@ -84,6 +85,12 @@ for set in "$@"; do
         run_raycast "raycast-cayley$n-$type-ortho" "cayley:$n" --iso $cayley $flag --ortho
       done
     done
+    ;;
+  raycast-noskip)
+    # Every sample marched, as the issue's bare probe did: the two mappings'
+    # complementary cost by view direction, without skipping's share of it.
+    run_raycast raycast-cayley1024-uint8-ortho-noskip cayley:1024 --iso $cayley --uint8 --ortho --no-skip
+    run_raycast raycast-cayley1024-uint8-persp-noskip cayley:1024 --iso $cayley --uint8 --fov 45 --no-skip
     ;;
   raycast-real)
     # The engine volume (256×256×128 uint8) upsampled to 512³ and 1024³.
