@@ -8,12 +8,13 @@
 // enters the box [0, dims − 1] at s0 and takes samples at s0 + k × step
 // (s: distance in voxels along the ray) while inside the box and in front of
 // the scene depth. The value is the hardware's trilinear filter of the 3D
-// image, in the data's units. With the extractors' rule (inside: value ≥ iso,
-// NaN outside), the surface is where a sample's side first differs from the
-// first sample's side, placed by linear interpolation between the two
-// straddling samples (Wang, Yang, Cao: "Computation-to-core mapping
-// strategies for iso-surface volume rendering on GPUs", section 4); a first
-// sample exactly at the isovalue is a hit there (their figure 5, case D).
+// image, in the data's units. With the extractors' rule (inside: finite and
+// ≥ iso; NaN and ±inf outside), the surface is where a sample's side first
+// differs from the first sample's side, placed by linear interpolation
+// between the two straddling samples (Wang, Yang, Cao: "Computation-to-core
+// mapping strategies for iso-surface volume rendering on GPUs", section 4);
+// a first sample exactly at the isovalue is a hit there (their figure 5,
+// case D).
 #extension GL_GOOGLE_include_directive : require
 
 #include "headlight_shading.glsl"
@@ -110,7 +111,9 @@ vec3 rayPoint(Ray ray, float s) { return ray.start + s * ray.unit; }
 float fieldAt(vec3 p) { return texture(volumeTexture, (p + 0.5) / vec3(params.dims)).r * params.valueScale; }
 float sampleAt(Ray ray, int k) { return fieldAt(rayPoint(ray, rayDistance(ray, k))); }
 
-bool isInside(float v) { return v >= params.iso; } // NaN: outside, as in the extractors
+// The extractors' rule: finite and at or above the isovalue; NaN and ±inf
+// are outside, as the brick classes (classify_bricks.comp) count them.
+bool isInside(float v) { return v >= params.iso && !isinf(v); }
 
 // Empty-space skipping (classify_bricks.comp). A brick's class says which
 // sides its samples can be on: bit 0 outside, bit 1 inside, over the voxels
