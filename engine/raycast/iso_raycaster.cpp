@@ -152,6 +152,11 @@ glm::vec3 IsoRaycaster::indexDirection(const OrbitCamera& camera) const
     return glm::normalize(-cameraBackward(camera) / spacing_);
 }
 
+glm::vec3 IsoRaycaster::worldDirection(glm::vec3 indexDirection) const
+{
+    return glm::normalize(indexDirection * spacing_);
+}
+
 RaycastMode IsoRaycaster::resolveMode(const RaycastParams& params) const
 {
     return params.mode == RaycastMode::Auto ? costModel_.choose(indexDirection(params.camera)) : params.mode;
@@ -244,6 +249,15 @@ void addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const Raycas
                   [&raycaster, &params, targets](VkCommandBuffer cmd, const RenderGraph& g) {
                       raycaster.recordRaycast(cmd, g, targets, params);
                   });
+}
+
+OrbitCamera cameraLookingAlong(const OrbitCamera& base, glm::vec3 forward)
+{
+    OrbitCamera camera = base;
+    glm::vec3 backward = -glm::normalize(forward);
+    camera.azimuthDeg = glm::degrees(std::atan2(backward.y, backward.x));
+    camera.elevationDeg = glm::degrees(std::asin(std::clamp(backward.z, -1.0f, 1.0f)));
+    return camera;
 }
 
 OrbitCamera cameraAlongAxis(const OrbitCamera& base, int axis)

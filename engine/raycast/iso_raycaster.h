@@ -57,6 +57,8 @@ public:
     const RaycastCostModel& costModel() const { return costModel_; }
     // The camera's view direction in the volume's index space, unit length.
     glm::vec3 indexDirection(const OrbitCamera& camera) const;
+    // An index-space direction in world space, unit length.
+    glm::vec3 worldDirection(glm::vec3 indexDirection) const;
     // The mapping a frame with these parameters runs (Auto resolved by the cost model).
     RaycastMode resolveMode(const RaycastParams& params) const;
     // The mapping the last recorded frame ran.
@@ -95,12 +97,16 @@ private:
 void addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const RaycastTargets& targets,
                        const RaycastParams& params, const std::string& name = "raycast");
 
-// Measures both mappings looking along x, y and z (GPU timestamps, median of
-// `repeat` frames after `warmup`) at `extent` with `base`'s camera framing,
-// and stores the result in raycaster.costModel(). A few dozen frames.
+// Measures both mappings looking along the cost model's 7 directions (GPU
+// timestamps, median of `repeat` frames after `warmup`) at `extent` with
+// `base`'s camera framing, and stores the result in raycaster.costModel().
+// About a hundred frames.
 void calibrateRaycastCostModel(Context& context, IsoRaycaster& raycaster, VkExtent2D extent,
                                const RaycastParams& base, int warmup = 2, int repeat = 5);
 
+// The camera of `base` turned to look along the world direction `forward`
+// (the orbit camera's elevation clamps to ±89.9°).
+OrbitCamera cameraLookingAlong(const OrbitCamera& base, glm::vec3 forward);
 // The camera of `base` turned to look along +x (axis 0), +y (1) or +z (2).
 OrbitCamera cameraAlongAxis(const OrbitCamera& base, int axis);
 

@@ -1,5 +1,5 @@
 // The adaptive mapping's calibration (raycast_cost_model.h): both mappings
-// timed on this device looking along each volume axis.
+// timed on this device looking along each of the model's directions.
 #include <algorithm>
 #include <vector>
 
@@ -26,8 +26,8 @@ void calibrateRaycastCostModel(Context& context, IsoRaycaster& raycaster, VkExte
         graph.addPass("keep", PassKind::Compute, {{targets.color, Use::StorageImageRead}},
                       [](VkCommandBuffer, const RenderGraph&) {}, true);
         graph.compile();
-        for (int axis = 0; axis < 3; ++axis) {
-            params.camera = cameraAlongAxis(base.camera, axis);
+        for (int j = 0; j < kCalibrationDirections; ++j) {
+            params.camera = cameraLookingAlong(base.camera, raycaster.worldDirection(calibrationDirections()[j]));
             std::vector<double> samples;
             for (int run = 0; run < warmup + repeat; ++run) {
                 graph.execute();
@@ -40,7 +40,7 @@ void calibrateRaycastCostModel(Context& context, IsoRaycaster& raycaster, VkExte
                 if (run >= warmup)
                     samples.push_back(found->second);
             }
-            (mode == RaycastMode::Warp ? raycaster.costModel().warpMs : raycaster.costModel().standardMs)[axis] =
+            (mode == RaycastMode::Warp ? raycaster.costModel().warpMs : raycaster.costModel().standardMs)[j] =
                 median(samples);
         }
     }

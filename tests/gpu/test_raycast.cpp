@@ -780,37 +780,47 @@ TEST_CASE("a raycast composites with a raster mesh by depth: each pixel shows th
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
-TEST_CASE("the adaptive mode's cost model predicts the sum of d_i^2 ms_i and chooses the lower prediction", "[raycast]")
+TEST_CASE("the adaptive mode's cost model interpolates its measured directions and chooses the lower prediction",
+          "[raycast]")
 {
     RaycastCostModel model;
-    model.standardMs = {1.0, 2.0, 4.0};
-    model.warpMs = {3.0, 2.0, 1.0};
+    // x, y, z, xy, xz, yz, xyz: Standard fast along the axes and slow on the
+    // diagonals, warp the same everywhere, as skipping on Cayley measured.
+    model.standardMs = {1.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0};
+    model.warpMs = {3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0};
     CHECK_THROWS_AS(model.choose({1.0f, 0.0f, 0.0f}), Error); // not calibrated yet
     model.calibrated = true;
 
-    CHECK(model.predictMs(RaycastMode::Standard, {1.0f, 0.0f, 0.0f}) == Approx(1.0));
-    CHECK(model.predictMs(RaycastMode::Warp, {1.0f, 0.0f, 0.0f}) == Approx(3.0));
-    CHECK(model.predictMs(RaycastMode::Standard, {0.0f, 0.0f, -2.0f}) == Approx(4.0)); // any length, either sign
-    CHECK(model.predictMs(RaycastMode::Warp, {0.0f, 0.0f, -2.0f}) == Approx(1.0));
-    // (0.6, 0, 0.8): Standard 0.36 × 1 + 0.64 × 4 = 2.92, Warp 0.36 × 3 + 0.64 × 1 = 1.72.
-    CHECK(model.predictMs(RaycastMode::Standard, {0.6f, 0.0f, 0.8f}) == Approx(2.92));
-    CHECK(model.predictMs(RaycastMode::Warp, {0.6f, 0.0f, 0.8f}) == Approx(1.72));
-    CHECK(model.predictMs(RaycastMode::Auto, {0.6f, 0.0f, 0.8f}) == Approx(1.72));
-    CHECK(model.choose({0.6f, 0.0f, 0.8f}) == RaycastMode::Warp);
-    // (1, 1, 0) / √2: Standard 1.5, Warp 2.5.
-    CHECK(model.choose({1.0f, 1.0f, 0.0f}) == RaycastMode::Standard);
-    CHECK(model.predictMs(RaycastMode::Auto, {1.0f, 1.0f, 0.0f}) == Approx(1.5));
-    CHECK(model.choose({1.0f, 0.0f, 0.0f}) == RaycastMode::Standard);
-    CHECK(model.choose({0.0f, 1.0f, 1.0f}) == RaycastMode::Warp); // 3 against 1.5
-    // The switch-over between x and z: Standard 1 + 3 s², Warp 3 − 2 s² (s² = dz²): equal at s² = 0.4.
-    CHECK(model.choose({std::sqrt(0.62f), 0.0f, std::sqrt(0.38f)}) == RaycastMode::Standard);
-    CHECK(model.choose({std::sqrt(0.58f), 0.0f, std::sqrt(0.42f)}) == RaycastMode::Warp);
+    // Exact at every measured direction, whatever the length and signs.
+    std::array<glm::vec3, kCalibrationDirections> directions = calibrationDirections();
+    for (int j = 0; j < kCalibrationDirections; ++j) {
+        INFO("direction " << j);
+        CHECK(glm::length(directions[j]) == Approx(1.0));
+        CHECK(model.predictMs(RaycastMode::Standard, directions[j]) == Approx(model.standardMs[j]));
+        CHECK(model.predictMs(RaycastMode::Standard, -3.0f * directions[j]) == Approx(model.standardMs[j]));
+    }
+    // Halfway (in angle) from x to the xz diagonal: the mean of the two.
+    float t = glm::radians(22.5f);
+    CHECK(model.predictMs(RaycastMode::Standard, {std::cos(t), 0.0f, std::sin(t)}) == Approx(4.5));
+    CHECK(model.predictMs(RaycastMode::Standard, {-std::sin(t), 0.0f, std::cos(t)}) == Approx(6.0)); // z to xz
+    // Between the three corners of the triangle (y, xy, xyz): a weighted mean of them.
+    double inside = model.predictMs(RaycastMode::Standard, {0.3f, 0.8f, 0.2f});
+    CHECK(inside > 2.0);
+    CHECK(inside < 12.0);
+
+    CHECK(model.choose({1.0f, 0.0f, 0.0f}) == RaycastMode::Standard);        // 1 against 3
+    CHECK(model.choose({1.0f, 0.0f, 1.0f}) == RaycastMode::Warp);            // 8 against 3
+    CHECK(model.predictMs(RaycastMode::Auto, {1.0f, 0.0f, 1.0f}) == Approx(3.0));
+    CHECK(model.choose({std::cos(t), 0.0f, std::sin(t)}) == RaycastMode::Warp); // 4.5 against 3
+    // From x towards xz, Standard rises from 1 to 8 linearly in the barycentric weights:
+    // below 3 only close to x.
+    CHECK(model.choose({0.99f, 0.0f, 0.1f}) == RaycastMode::Standard);
     // A tie goes to Standard.
     model.warpMs = model.standardMs;
     CHECK(model.choose({0.3f, 0.5f, 0.7f}) == RaycastMode::Standard);
 }
 
-TEST_CASE("calibration measures both mappings along each axis, and iso-auto renders the mapping it reports",
+TEST_CASE("calibration measures both mappings along each model direction, and iso-auto renders the mapping it reports",
           "[raycast]")
 {
     Context& context = gpuContext();
@@ -822,10 +832,10 @@ TEST_CASE("calibration measures both mappings along each axis, and iso-auto rend
     calibrateRaycastCostModel(context, setup.raycaster, {64, 64}, params, 1, 3);
     const RaycastCostModel& model = setup.raycaster.costModel();
     REQUIRE(model.calibrated);
-    for (int axis = 0; axis < 3; ++axis) {
-        INFO("axis " << axis);
-        CHECK(model.standardMs[axis] > 0.0);
-        CHECK(model.warpMs[axis] > 0.0);
+    for (int j = 0; j < kCalibrationDirections; ++j) {
+        INFO("direction " << j);
+        CHECK(model.standardMs[j] > 0.0);
+        CHECK(model.warpMs[j] > 0.0);
     }
     report("calibrated (ms along x, y, z at 64x64): standard %.3f %.3f %.3f, warp %.3f %.3f %.3f",
            model.standardMs[0], model.standardMs[1], model.standardMs[2], model.warpMs[0], model.warpMs[1],
