@@ -20,14 +20,15 @@ def main(args):
     sweep = "--sweep" in args
     paths = [a for a in args if a != "--sweep"]
     rows = [json.load(open(p)) for p in paths]
-    print("| volume | dims | type | projection | iso-standard ms (min / median / max) | iso-warp ms | iso-auto ms "
+    print("| volume | dims | type | projection | skipping | iso-standard ms (min / median / max) | iso-warp ms | iso-auto ms "
           "| auto worst ÷ best direction | auto worst ÷ best-of-two | classify ms | floor ms | read volume once ms |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         s = r["summary"]
         auto = s.get("iso-auto", {})
         name = r["volume"].split("/")[-1]
         print(f"| {name} | {'×'.join(map(str, r['dims']))} | {r['type']} | {r['projection']} "
+              f"| {'yes' if r['empty_space_skipping'] else 'no'} "
               f"| {cell(s, 'iso-standard')} | {cell(s, 'iso-warp')} | {cell(s, 'iso-auto')} "
               f"| {auto.get('max_over_min', float('nan')):.2f} | {auto.get('worst_over_best_of_two', float('nan')):.2f} "
               f"| {r['classify_bricks_ms']:.3f} | {r['floor_ms']:.4f} | {r['volume_read_ms']:.3f} |")
