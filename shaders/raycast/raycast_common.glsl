@@ -88,11 +88,20 @@ Ray cameraRay(uvec2 pixel)
     ray.scale = length(d);
     ray.unit = d / ray.scale;
 
-    // Slabs of the box [0, dims - 1]; a zero component gives ±inf, as it should.
-    vec3 inverse = 1.0 / ray.unit;
-    vec3 a = (vec3(0.0) - ray.start) * inverse;
-    vec3 b = (vec3(params.dims - 1) - ray.start) * inverse;
+    // Slabs of the box [0, dims - 1]. A ray parallel to a slab (a zero
+    // component, of either sign) is inside it everywhere or nowhere: no
+    // division by zero decides that.
+    vec3 corner = vec3(params.dims - 1);
+    vec3 a = (vec3(0.0) - ray.start) / ray.unit;
+    vec3 b = (corner - ray.start) / ray.unit;
     vec3 lo = min(a, b), hi = max(a, b);
+    for (int axis = 0; axis < 3; ++axis) {
+        if (ray.unit[axis] == 0.0) {
+            bool within = ray.start[axis] >= 0.0 && ray.start[axis] <= corner[axis];
+            lo[axis] = within ? -1.0 / 0.0 : 1.0 / 0.0;
+            hi[axis] = within ? 1.0 / 0.0 : -1.0 / 0.0;
+        }
+    }
     float enter = max(max(lo.x, lo.y), max(lo.z, params.nearPlane * ray.scale));
     float leave = min(min(hi.x, hi.y), min(hi.z, params.farPlane * ray.scale));
     if ((params.flags & FLAG_SCENE_DEPTH) != 0u) {
@@ -139,6 +148,10 @@ int sampleAfterBrick(Ray ray, ivec3 brick, int k)
     vec3 lo = vec3(brick * int(BRICK));
     vec3 hi = lo + float(BRICK);
     vec3 exits = (mix(lo, hi, greaterThan(ray.unit, vec3(0.0))) - ray.start) / ray.unit;
+    // Parallel to a pair of faces, the ray never leaves through them. (The
+    // sign of a zero decided this before: -0 gave +inf, +0 gave -inf and a
+    // lookup per sample, 10× slower on the H100 looking exactly along an axis.)
+    exits = mix(exits, vec3(1.0 / 0.0), equal(ray.unit, vec3(0.0)));
     float leave = min(min(exits.x, exits.y), exits.z);
     return max(k + 1, int(floor((leave - ray.s0) / params.step)) + 1);
 }
