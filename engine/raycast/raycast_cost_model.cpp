@@ -27,9 +27,15 @@ std::optional<RaycastMode> parseRaycastMode(std::string_view name)
 
 std::array<glm::vec3, kCalibrationDirections> calibrationDirections()
 {
-    float f = 1.0f / std::sqrt(2.0f), b = 1.0f / std::sqrt(3.0f);
-    return {glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1), glm::vec3(f, f, 0),
-            glm::vec3(f, 0, f),  glm::vec3(0, f, f), glm::vec3(b, b, b)};
+    std::array<glm::vec3, kCalibrationDirections> directions;
+    directions[0] = {0.0f, 0.0f, 1.0f};
+    int next = 1;
+    for (int polar = 1; polar <= kCalibrationRows; ++polar)
+        for (int azimuth = 0; azimuth <= kCalibrationRows; ++azimuth) {
+            double p = kCalibrationStep * polar, a = kCalibrationStep * azimuth;
+            directions[next++] = glm::vec3(std::sin(p) * std::cos(a), std::sin(p) * std::sin(a), std::cos(p));
+        }
+    return directions;
 }
 
 double RaycastCostModel::predictMs(RaycastMode mode, glm::vec3 indexDirection) const
@@ -37,18 +43,19 @@ double RaycastCostModel::predictMs(RaycastMode mode, glm::vec3 indexDirection) c
     if (mode == RaycastMode::Auto)
         mode = choose(indexDirection);
     const std::array<double, kCalibrationDirections>& ms = mode == RaycastMode::Warp ? warpMs : standardMs;
-    glm::vec3 d = glm::abs(indexDirection);
-    float length = glm::length(d);
-    d = length > 0.0f ? d / length : glm::vec3(0.0f, 0.0f, 1.0f);
-    // Axes by decreasing component: the triangle (axis a, face diagonal ab,
-    // body diagonal) holds d, with d = α e_a + β (e_a + e_b)/√2 + γ (1,1,1)/√3.
-    std::array<int, 3> order{0, 1, 2};
-    std::sort(order.begin(), order.end(), [&](int i, int j) { return d[i] > d[j] || (d[i] == d[j] && i < j); });
-    float u = d[order[0]], v = d[order[1]], w = d[order[2]];
-    double alpha = u - v, beta = std::sqrt(2.0) * (v - w), gamma = std::sqrt(3.0) * w;
-    int a = order[0], pair = order[0] + order[1]; // 1: xy, 2: xz, 3: yz
-    int face = 3 + (pair - 1);
-    return (alpha * ms[a] + beta * ms[face] + gamma * ms[6]) / (alpha + beta + gamma);
+    glm::dvec3 d = glm::abs(glm::dvec3(indexDirection));
+    double length = glm::length(d);
+    d = length > 0.0 ? d / length : glm::dvec3(0.0, 0.0, 1.0);
+    // Grid coordinates: polar angle from z and azimuth from x, in steps.
+    double polar = std::acos(std::clamp(d.z, 0.0, 1.0)) / kCalibrationStep;
+    double azimuth = std::atan2(d.y, d.x) / kCalibrationStep;
+    int p = std::min(int(polar), kCalibrationRows - 1), a = std::min(int(azimuth), kCalibrationRows - 1);
+    double fp = polar - p, fa = azimuth - a;
+    // Row 0 is the z axis itself, the same measurement at every azimuth.
+    auto at = [&](int row, int column) { return row == 0 ? ms[0] : ms[1 + (row - 1) * (kCalibrationRows + 1) + column]; };
+    double low = (1.0 - fa) * at(p, a) + fa * at(p, a + 1);
+    double high = (1.0 - fa) * at(p + 1, a) + fa * at(p + 1, a + 1);
+    return (1.0 - fp) * low + fp * high;
 }
 
 RaycastMode RaycastCostModel::choose(glm::vec3 indexDirection) const

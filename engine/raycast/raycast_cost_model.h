@@ -7,12 +7,14 @@
 // diagonal view of Cayley crosses long runs of bricks that hold surface).
 // So the model is a table, measured on the device the engine runs on
 // (calibrateRaycastCostModel in iso_raycaster.h): each mapping's frame time
-// looking along 7 directions of the positive octant of index space (the 3
-// axes, the 3 face diagonals, the body diagonal), taken as symmetric in each
-// axis's sign. A view's prediction interpolates them barycentrically on the
-// spherical triangle (axis, face diagonal, body diagonal) that holds its
-// direction, so it is exact at the measured directions. choose() picks the
-// mapping with the lower prediction.
+// looking along 21 directions of the positive octant of index space (a grid
+// 22.5° apart in polar angle from z and in azimuth from x), taken as
+// symmetric in each axis's sign. A view's prediction interpolates them
+// bilinearly in (polar angle, azimuth), so it is the measurement at a measured
+// direction and continuous everywhere (the z row is one measurement at every
+// azimuth). choose() picks the mapping with the lower prediction. (A Gaussian
+// of the angle to each direction was tried first: near z the azimuth columns
+// are only 8.6° apart, and it blurred them into each other.)
 #include <array>
 
 #include <glm/glm.hpp>
@@ -21,9 +23,12 @@
 
 namespace isoscope {
 
-constexpr int kCalibrationDirections = 7;
+constexpr int kCalibrationRows = 4;                     // polar angles after z, and azimuth steps
+constexpr double kCalibrationStep = 3.14159265358979323846 / 8.0; // 22.5°
+constexpr int kCalibrationDirections = 1 + kCalibrationRows * (kCalibrationRows + 1);
 
-// Index-space unit directions: x, y, z, xy, xz, yz, xyz.
+// Index-space unit directions: z first, then polar angles 22.5°, 45°, 67.5°,
+// 90° from z, each at azimuths 0°, 22.5°, 45°, 67.5°, 90° from x.
 std::array<glm::vec3, kCalibrationDirections> calibrationDirections();
 
 struct RaycastCostModel {

@@ -783,38 +783,57 @@ TEST_CASE("a raycast composites with a raster mesh by depth: each pixel shows th
 TEST_CASE("the adaptive mode's cost model interpolates its measured directions and chooses the lower prediction",
           "[raycast]")
 {
+    std::array<glm::vec3, kCalibrationDirections> directions = calibrationDirections();
     RaycastCostModel model;
-    // x, y, z, xy, xz, yz, xyz: Standard fast along the axes and slow on the
-    // diagonals, warp the same everywhere, as skipping on Cayley measured.
-    model.standardMs = {1.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0};
-    model.warpMs = {3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0};
+    // Standard: its time grows with the angle from z (fast facing XY);
+    // warp: 3 ms everywhere.
+    for (int j = 0; j < kCalibrationDirections; ++j) {
+        // 1 along z, about 7.3 along x, 8.9 along y
+        model.standardMs[j] = 1.0 + 4.0 * std::acos(double(directions[j].z)) +
+                              std::atan2(double(directions[j].y), double(directions[j].x));
+        model.warpMs[j] = 3.0;
+    }
     CHECK_THROWS_AS(model.choose({1.0f, 0.0f, 0.0f}), Error); // not calibrated yet
     model.calibrated = true;
 
-    // Exact at every measured direction, whatever the length and signs.
-    std::array<glm::vec3, kCalibrationDirections> directions = calibrationDirections();
+    // The grid: unit directions of the positive octant, z first, x at polar 90° azimuth 0°.
+    CHECK(directions[0] == glm::vec3(0.0f, 0.0f, 1.0f));
     for (int j = 0; j < kCalibrationDirections; ++j) {
         INFO("direction " << j);
         CHECK(glm::length(directions[j]) == Approx(1.0));
+        CHECK(glm::all(glm::greaterThanEqual(directions[j], glm::vec3(-1e-6f))));
+        // At a measured direction, its measurement, whatever the length and signs.
         CHECK(model.predictMs(RaycastMode::Standard, directions[j]) == Approx(model.standardMs[j]));
         CHECK(model.predictMs(RaycastMode::Standard, -3.0f * directions[j]) == Approx(model.standardMs[j]));
+        CHECK(model.predictMs(RaycastMode::Warp, directions[j]) == Approx(3.0));
     }
-    // Halfway (in angle) from x to the xz diagonal: the mean of the two.
-    float t = glm::radians(22.5f);
-    CHECK(model.predictMs(RaycastMode::Standard, {std::cos(t), 0.0f, std::sin(t)}) == Approx(4.5));
-    CHECK(model.predictMs(RaycastMode::Standard, {-std::sin(t), 0.0f, std::cos(t)}) == Approx(6.0)); // z to xz
-    // Between the three corners of the triangle (y, xy, xyz): a weighted mean of them.
-    double inside = model.predictMs(RaycastMode::Standard, {0.3f, 0.8f, 0.2f});
-    CHECK(inside > 2.0);
-    CHECK(inside < 12.0);
+    // Halfway between x (polar 90°, azimuth 0°: direction 16) and its neighbour
+    // at azimuth 22.5° (17): the mean of the two.
+    CHECK(directions[16].x == Approx(1.0));
+    float half = glm::radians(11.25f);
+    double between = model.predictMs(RaycastMode::Standard, {std::cos(half), std::sin(half), 0.0f});
+    CHECK(between == Approx(0.5 * (model.standardMs[16] + model.standardMs[17])));
+    // Halfway in polar angle between z (0) and its neighbour towards y (polar
+    // 22.5°, azimuth 90°: 5): the mean, though the azimuth columns meet at z.
+    CHECK(directions[5].x == Approx(0.0).margin(1e-6));
+    float polarHalf = glm::radians(11.25f);
+    CHECK(model.predictMs(RaycastMode::Standard, {0.0f, std::sin(polarHalf), std::cos(polarHalf)}) ==
+          Approx(0.5 * (model.standardMs[0] + model.standardMs[5])));
+    // Continuous across a grid line: just either side of polar 45° at azimuth 30°.
+    auto polarAt = [](float polarDeg, float azimuthDeg) {
+        float p = glm::radians(polarDeg), a = glm::radians(azimuthDeg);
+        return glm::vec3(std::sin(p) * std::cos(a), std::sin(p) * std::sin(a), std::cos(p));
+    };
+    CHECK(model.predictMs(RaycastMode::Standard, polarAt(44.99f, 30.0f)) ==
+          Approx(model.predictMs(RaycastMode::Standard, polarAt(45.01f, 30.0f))).epsilon(1e-3));
 
-    CHECK(model.choose({1.0f, 0.0f, 0.0f}) == RaycastMode::Standard);        // 1 against 3
-    CHECK(model.choose({1.0f, 0.0f, 1.0f}) == RaycastMode::Warp);            // 8 against 3
-    CHECK(model.predictMs(RaycastMode::Auto, {1.0f, 0.0f, 1.0f}) == Approx(3.0));
-    CHECK(model.choose({std::cos(t), 0.0f, std::sin(t)}) == RaycastMode::Warp); // 4.5 against 3
-    // From x towards xz, Standard rises from 1 to 8 linearly in the barycentric weights:
-    // below 3 only close to x.
-    CHECK(model.choose({0.99f, 0.0f, 0.1f}) == RaycastMode::Standard);
+    CHECK(model.choose({0.0f, 0.0f, 1.0f}) == RaycastMode::Standard); // 1 against 3
+    CHECK(model.choose({1.0f, 0.0f, 0.0f}) == RaycastMode::Warp);     // 7.3 against 3
+    CHECK(model.choose({0.0f, -1.0f, 0.2f}) == RaycastMode::Warp);
+    CHECK(model.predictMs(RaycastMode::Auto, {1.0f, 0.0f, 0.0f}) == Approx(3.0));
+    // Standard is below 3 ms up to 0.5 rad (28.6°) from z.
+    CHECK(model.choose({std::sin(0.3f), 0.0f, std::cos(0.3f)}) == RaycastMode::Standard);
+    CHECK(model.choose({std::sin(0.8f), 0.0f, std::cos(0.8f)}) == RaycastMode::Warp);
     // A tie goes to Standard.
     model.warpMs = model.standardMs;
     CHECK(model.choose({0.3f, 0.5f, 0.7f}) == RaycastMode::Standard);
