@@ -134,13 +134,16 @@ const uint kMayBeOutside = 1u, kMayBeInside = 2u;
 
 ivec3 brickOf(vec3 p) { return clamp(ivec3(floor(p)), ivec3(0), params.dims - 1) / int(BRICK); }
 
-bool canSkipBrick(ivec3 brick, bool inside)
+uint brickClassOf(ivec3 brick)
 {
     ivec3 counts = (params.dims + int(BRICK) - 1) / int(BRICK);
     uint index = uint(brick.x + counts.x * (brick.y + counts.y * brick.z));
-    uint brickClass = bitfieldExtract(brickClassWords[index >> 2], int(index & 3u) * 8, 8);
-    return brickClass == (inside ? kMayBeInside : kMayBeOutside);
+    return bitfieldExtract(brickClassWords[index >> 2], int(index & 3u) * 8, 8);
 }
+
+bool canSkipClass(uint brickClass, bool inside) { return brickClass == (inside ? kMayBeInside : kMayBeOutside); }
+
+bool canSkipBrick(ivec3 brick, bool inside) { return canSkipClass(brickClassOf(brick), inside); }
 
 // The first sample index past the brick (along the ray), at least k + 1.
 int sampleAfterBrick(Ray ray, ivec3 brick, int k)
