@@ -9,7 +9,7 @@
 // Samples run along the ray, so the texture cache is served well facing ZY,
 // where the Standard mapping's is not. Any subgroup size: the ballot is
 // 128 bits wide. Empty space is skipped a subgroup wide as well: one brick
-// lookup per lane, far apart along the ray, ahead of each cycle.
+// lookup per lane, far apart along the ray, between cycles.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -25,17 +25,14 @@ layout(constant_id = 5) const uint WORKGROUP_SIZE = 128;
 int sampleFrom(Ray ray, float s) { return int(ceil((s - ray.s0) / params.step)); }
 
 // The distance of the first crossing, or -1. Every branch is uniform in the subgroup.
-//
-// A cycle is one round trip to memory: its samples and the brick lookups
-// for the stretch after it are loaded together, and only then tested. A ray
-// is latency-bound (a subgroup per ray leaves few samples per load), so the
-// count of round trips, not of loads, is its cost: the first sample comes
-// with the first cycle's, and a stretch of bricks that hold surface costs one
-// round trip per cycle instead of a lookup and then a cycle.
 float march(Ray ray)
 {
     if (ray.samples == 0)
         return -1.0;
+    float first = sampleAt(ray, 0);
+    if (first == params.iso)
+        return ray.s0;
+    bool inside = isInside(first);
     int lane = int(gl_SubgroupInvocationID);
     int width = int(gl_SubgroupSize);
     float end = rayDistance(ray, ray.samples - 1);
@@ -44,29 +41,33 @@ float march(Ray ray)
     // spare for the hardware filter's rounding): lookups that far apart
     // leave no sample unchecked.
     float reach = float(BRICK) - 2.0;
-    bool skipping = SKIP_EMPTY && BRICK > 2u;
-    bool inside = false;
-    // The cycle takes samples base .. base + width - 1. Lane 0 takes sample 0
-    // in the first cycle and then re-takes the last sample known to be on the
-    // ray's side (the step back), so a crossing between cycles is a pair of
-    // neighbouring lanes.
-    int base = 0;
-    for (bool firstCycle = true; firstCycle || base + 1 < ray.samples; firstCycle = false) {
+    int k = 1; // samples before k are on the ray's side
+    while (k < ray.samples) {
+        if (SKIP_EMPTY && BRICK > 2u) {
+            // Empty-space skipping, a subgroup wide: lane i looks at the
+            // point i × reach ahead, and the ray jumps past the lookups
+            // before the first one that finds a brick it cannot skip.
+            float from = rayDistance(ray, k);
+            float look = from + float(lane) * reach;
+            bool pastEnd = look > end + reach;
+            bool blocked = !pastEnd && !canSkipBrick(brickOf(rayPoint(ray, min(look, end))), inside);
+            uvec4 blockedLanes = subgroupBallot(blocked);
+            if (blockedLanes == uvec4(0)) {
+                if (subgroupAny(pastEnd))
+                    return -1.0; // vouched for up to the ray's end
+                k = max(k + 1, sampleFrom(ray, from + float(width - 1) * reach));
+                continue;
+            }
+            uint firstBlocked = subgroupBallotFindLSB(blockedLanes);
+            if (firstBlocked > 0u)
+                k = max(k, sampleFrom(ray, from + float(firstBlocked - 1u) * reach));
+        }
+        // One cycle: lane 0 re-takes sample k - 1 (on the ray's side: the
+        // step back), lanes 1.. take the samples after it.
+        int base = k - 1;
         int index = base + lane;
         bool valid = index < ray.samples;
         float value = valid ? sampleAt(ray, index) : 0.0;
-        // Lane i looks i × reach past the cycle's last sample.
-        float from = rayDistance(ray, base + width);
-        float look = from + float(lane) * reach;
-        bool pastEnd = look > end + reach;
-        uint brickClass = skipping && !pastEnd ? brickClassOf(brickOf(rayPoint(ray, min(look, end)))) : 0u;
-
-        if (firstCycle) {
-            float first = subgroupBroadcast(value, 0u);
-            if (first == params.iso)
-                return ray.s0;
-            inside = isInside(first);
-        }
         bool crossing = valid && lane > 0 && isInside(value) != inside;
         uvec4 crossings = subgroupBallot(crossing);
         if (crossings != uvec4(0)) {
@@ -75,23 +76,7 @@ float march(Ray ray)
             float before = subgroupShuffle(value, hitLane - 1u);
             return crossingDistance(ray, base + int(hitLane), before, after);
         }
-        int next = base + width - 1; // the last sample taken, on the ray's side
-        if (skipping) {
-            // Jump past the lookups before the first one that finds a brick
-            // the ray cannot skip.
-            bool blocked = !pastEnd && !canSkipClass(brickClass, inside);
-            uvec4 blockedLanes = subgroupBallot(blocked);
-            if (blockedLanes == uvec4(0)) {
-                if (subgroupAny(pastEnd))
-                    return -1.0; // vouched for up to the ray's end
-                next = max(next, sampleFrom(ray, from + float(width - 1) * reach) - 1);
-            } else {
-                uint firstBlocked = subgroupBallotFindLSB(blockedLanes);
-                if (firstBlocked > 0u)
-                    next = max(next, sampleFrom(ray, from + float(firstBlocked - 1u) * reach) - 1);
-            }
-        }
-        base = next;
+        k = base + width;
     }
     return -1.0;
 }
