@@ -76,6 +76,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         double step = 0.5;
         std::vector<std::string> modes{"iso-standard", "iso-warp", "iso-auto"};
         bool noSkip = false;
+        std::string tile = "8x8";
         uint32_t repeat = 10;
         uint32_t warmup = 3;
         double bandwidth = 3.09e12;
@@ -103,6 +104,9 @@ Run addBenchRaycastCommand(CLI::App& app)
         ->delimiter(',')
         ->check(CLI::IsMember({"iso-standard", "iso-warp", "iso-auto"}));
     command->add_flag("--no-skip", options->noSkip, "March every sample (no empty-space skipping)");
+    command->add_option("--tile", options->tile, "Standard mapping: pixels per workgroup, WxH")
+        ->check(CLI::Validator(checkImageSize, "WxH"))
+        ->capture_default_str();
     command->add_option("--repeat", options->repeat, "Timed frames per direction (median)")->capture_default_str();
     command->add_option("--warmup", options->warmup, "Untimed frames before them")->capture_default_str();
     command->add_option("--bandwidth", options->bandwidth, "Bytes/s for the floor estimate")->capture_default_str();
@@ -124,6 +128,8 @@ Run addBenchRaycastCommand(CLI::App& app)
         GpuVolume gpuVolume(context, volume);
         RaycastOptions rayOptions;
         rayOptions.skipEmpty = !options->noSkip;
+        VkExtent2D tile = parseImageSize(options->tile);
+        rayOptions.tile = {tile.width, tile.height};
         IsoRaycaster raycaster(context, {&volume, &gpuVolume}, rayOptions);
 
         glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
