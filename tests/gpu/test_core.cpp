@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "core/barrier.h"
 #include "core/context.h"
 #include "core/gpu_timer.h"
@@ -89,7 +91,9 @@ TEST_CASE("GPU timestamps name each scope and fit inside the wall-clock time of 
 TEST_CASE("the pipeline cache is written per device and ignores files it cannot trust", "[gpu][core]")
 {
     Context& context = test::gpuContext();
-    std::filesystem::path folder = std::filesystem::path(ISOSCOPE_TEST_TMP_DIR) / "pipeline-cache";
+    // One folder per process: ctest runs the subgroup sizes side by side.
+    std::filesystem::path folder =
+        std::filesystem::path(ISOSCOPE_TEST_TMP_DIR) / ("pipeline-cache-" + std::to_string(getpid()));
     std::filesystem::remove_all(folder);
     std::filesystem::path file;
     {
@@ -109,6 +113,7 @@ TEST_CASE("the pipeline cache is written per device and ignores files it cannot 
     std::ofstream(file, std::ios::binary | std::ios::trunc) << "not a pipeline cache";
     { PipelineCache cache(context.device(), context.info(), folder); }
     REQUIRE(std::filesystem::file_size(file) >= sizeof(VkPipelineCacheHeaderVersionOne));
+    std::filesystem::remove_all(folder);
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
