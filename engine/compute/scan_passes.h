@@ -36,6 +36,7 @@
 
 #include <volk.h>
 
+#include "compute/block_sum_scan.h"
 #include "core/memory.h"
 #include "core/shader.h"
 
@@ -97,7 +98,7 @@ public:
     void recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
                          uint64_t outputWords) const;
 
-    uint64_t scratchBytes() const { return blockSums_.allocated + totals_.allocated; }
+    uint64_t scratchBytes() const { return levels_.scratchBytes() + totals_.allocated; }
     const ScanLayout& layout() const { return layout_; }
     uint32_t sumComponents() const { return select_ ? 1 : components_; }
 
@@ -107,8 +108,6 @@ public:
 private:
     void checkCount(uint64_t count) const;
     void dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint64_t blocks) const;
-    DescriptorInfo level(size_t k) const;
-    void recordBlockLevels(VkCommandBuffer cmd, uint64_t count, BufferSpan totals) const;
 
     Context& context_;
     uint32_t components_;
@@ -117,12 +116,8 @@ private:
     std::string what_;
     ScanLayout layout_;
     ComputeProgram reduce_;
-    ComputeProgram reduceBlocks_;
-    ComputeProgram scanBlocks_;
     std::unique_ptr<ComputeProgram> downsweep_;
-    std::vector<uint64_t> levelOffsets_; // bytes into blockSums_, one per level of maxCount
-    std::vector<uint64_t> levelBytes_;
-    Buffer blockSums_;                   // every level
+    BlockSumScan levels_; // passes 2 and 3, and level 0 (the block sums, then offsets)
     Buffer totals_;
 };
 
