@@ -21,6 +21,7 @@ struct Quad {
     uint row;      // y + ny * (z - z0)
     uint points;   // 1 to 4
     uint lines;    // inside bits: line j = dy + 2 dz at bits 8j .. 8j + 4
+    bool sameSide; // every sample it reads on one side: no point emits anything
 };
 
 // Inside bits of `n` (at most 5) consecutive samples from volume index `start`.
@@ -51,8 +52,9 @@ Quad loadQuad(uint quadIndex)
     Quad q;
     q.row = quadIndex / perRow;
     q.x0 = (quadIndex - q.row * perRow) * 4u;
-    q.y = q.row % grid.ny;
-    q.z = grid.z0 + q.row / grid.ny;
+    uint plane = q.row / grid.ny; // two integer divisions a quad, not three
+    q.y = q.row - plane * grid.ny;
+    q.z = grid.z0 + plane;
     q.points = min(4u, grid.nx - q.x0);
     uint samples = min(5u, grid.nx - q.x0);
     // Lines past the slab's top plane or the volume's last row are never
@@ -60,14 +62,19 @@ Quad loadQuad(uint quadIndex)
     bool hasY = q.y + 1u < grid.ny;
     bool hasZ = q.z + 1u < grid.z0 + grid.planes;
     uint base = q.x0 + grid.nx * (q.y + grid.ny * q.z);
-    uint plane = grid.nx * grid.ny;
+    uint planeSamples = grid.nx * grid.ny;
     q.lines = lineInsideBits(base, samples);
     if (hasY)
         q.lines |= lineInsideBits(base + grid.nx, samples) << 8;
     if (hasZ)
-        q.lines |= lineInsideBits(base + plane, samples) << 16;
+        q.lines |= lineInsideBits(base + planeSamples, samples) << 16;
     if (hasY && hasZ)
-        q.lines |= lineInsideBits(base + plane + grid.nx, samples) << 24;
+        q.lines |= lineInsideBits(base + planeSamples + grid.nx, samples) << 24;
+    // Most quads lie in empty space (or solid inside): every corner and edge
+    // end of their points is one of these samples, so they skip the per-point work.
+    uint line = (1u << samples) - 1u;
+    uint valid = line | (hasY ? line << 8 : 0u) | (hasZ ? line << 16 : 0u) | (hasY && hasZ ? line << 24 : 0u);
+    q.sameSide = q.lines == 0u || q.lines == valid;
     return q;
 }
 
@@ -110,7 +117,7 @@ uvec2 quadCounts(Quad q)
 {
     uvec2 counts = uvec2(0u);
     for (uint k = 0u; k < 4u; ++k) {
-        if (k >= q.points)
+        if (k >= q.points || q.sameSide)
             break;
         QuadPoint point = quadPoint(q, k);
         counts += uvec2(point.vertices + (isOccupied(point) ? 1u << 16 : 0u), point.triangles);

@@ -41,7 +41,7 @@ void writeQuad(Quad q, uint vertexOffset, uint triangleOffset, uint entry)
         rowStarts[q.row] = entry;
     uint firstPoint = slabIndex(uvec3(q.x0, q.y, q.z));
     for (uint k = 0u; k < 4u; ++k) {
-        if (k >= q.points)
+        if (k >= q.points || q.sameSide)
             break;
         QuadPoint point = quadPoint(q, k);
         if (!isOccupied(point))
