@@ -177,7 +177,7 @@ private:
 
     void dispatchTiles(VkCommandBuffer cmd, const ComputeProgram& program, uint64_t tiles) const
     {
-        uint32_t x = uint32_t(std::min<uint64_t>(tiles, 65535));
+        uint32_t x = uint32_t(std::min<uint64_t>(tiles, std::min<uint32_t>(65535, context_.info().maxComputeWorkGroupCount[0])));
         program.dispatch(cmd, x, uint32_t((tiles + x - 1) / x));
     }
 
