@@ -145,6 +145,15 @@ TEST_CASE("scan extraction gives an empty mesh for an isovalue outside the data'
             REQUIRE(report.mesh.faceCount() == 0);
             REQUIRE(report.mesh.positions.empty());
         }
+    // uint8 compares four samples with an integer threshold at once: below
+    // 0, 0 itself (every sample inside), past 255 and NaN (none inside).
+    Volume bytes = quantizeToUInt8(makeSyntheticVolume("sphere:21x19x17"));
+    for (float iso : {-3.5f, 0.0f, 255.5f, 1000.0f, std::nanf("")}) {
+        ExtractionReport report = extractIsosurface(test::gpuContext(), bytes, iso, scanOptions(true));
+        REQUIRE(report.mesh.faceCount() == 0);
+    }
+    checkSameSurface(bytes, 255.0f, scanOptions(true)); // only the samples equal to 255 inside
+    checkSameSurface(bytes, 0.5f, scanOptions(true));   // every sample but the zeros inside
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 

@@ -2,7 +2,7 @@
 // the count and list passes share it. The corners of a quad's points lie on
 // four lines of five samples, (y, z), (y + 1, z), (y, z + 1), (y + 1, z + 1):
 // 20 samples instead of 4 x 8, and for uint8 volumes two word loads a line
-// (one word holds four samples). Each line's inside bits are kept, 8 bits a
+// (one word holds four samples, compared with the isovalue at once). Each line's inside bits are kept, 8 bits a
 // line in one uint, and every count, case and crossed edge of the four points
 // is bit arithmetic on them.
 //
@@ -24,22 +24,43 @@ struct Quad {
     bool sameSide; // every sample it reads on one side: no point emits anything
 };
 
+// The smallest uint8 sample that is inside (value >= iso), 256 when none is.
+uint uint8Threshold()
+{
+    if (grid.iso <= 0.0)
+        return 0u;
+    return grid.iso > 255.0 || isnan(grid.iso) ? 256u : uint(ceil(grid.iso));
+}
+
+// Bits 0..3: which of the four bytes of `word` are >= t (t < 256), all four
+// compared at once (SIMD within a register, Hacker's Delight 2.18): the low
+// seven bits compare by a subtraction that cannot borrow across bytes, the
+// top bit decides where the two top bits differ; the four result bits are
+// then gathered by one multiplication.
+uint bytesAtLeast(uint word, uint t)
+{
+    const uint high = 0x80808080u;
+    uint spread = t * 0x01010101u;
+    uint low7 = (word | high) - (spread & ~high);
+    uint ge = ((word & ~spread) | (~(word ^ spread) & low7)) & high;
+    return ((ge >> 7) * 0x00204081u) >> 21 & 0xFu;
+}
+
 // Inside bits of `n` (at most 5) consecutive samples from volume index `start`.
 uint lineInsideBits(uint start, uint n)
 {
-    uint bits = 0u;
+    uint mask = (1u << n) - 1u;
     if (grid.scalarType == SCALAR_UINT8) {
+        uint t = uint8Threshold();
+        if (t > 255u)
+            return 0u;
         uint first = start & 3u;
-        uint low = volumeWords[start >> 2];
-        uint high = first + n > 4u ? volumeWords[(start >> 2) + 1u] : 0u;
-        for (uint k = 0u; k < 5u; ++k) {
-            uint at = first + k;
-            uint value = bitfieldExtract(at < 4u ? low : high, int(at & 3u) * 8, 8);
-            if (k < n && float(value) >= grid.iso)
-                bits |= 1u << k;
-        }
-        return bits;
+        uint bits = bytesAtLeast(volumeWords[start >> 2], t);
+        if (first + n > 4u)
+            bits |= bytesAtLeast(volumeWords[(start >> 2) + 1u], t) << 4;
+        return (bits >> first) & mask;
     }
+    uint bits = 0u;
     for (uint k = 0u; k < 5u; ++k)
         if (k < n && isInside(volumeSampleAt(start + k, grid.scalarType)))
             bits |= 1u << k;

@@ -101,7 +101,8 @@ void main()
             }
             uint corner = start.x + 2u * start.y + 4u * start.z;
             if ((looked & (1u << corner)) == 0u) {
-                uvec4 ownerEntry = entryOf(owner);
+                // The point after p on its row is the next entry: no search.
+                uvec4 ownerEntry = corner == 1u ? list[min(i + 1u, grid.listCapacity - 1u)] : entryOf(owner);
                 owners[corner] = uvec2(slabBase.x + ownerEntry.y, ownerEntry.w >> 8);
                 looked |= 1u << corner;
             }
