@@ -13,10 +13,9 @@ namespace {
 
 // Sixteen elements per invocation: 4096-element tiles with 256-wide
 // workgroups, so per-tile work (one workgroup scan, one block sum) is small
-// beside the 16 or 32 KiB the tile moves, and level 0 has few blocks. At most
-// 32 (scan_downsweep keeps one selection bit per item) and tiles of at most
-// 65536 elements (scan_reduce's exact 16-bit-half sums).
-constexpr uint32_t kItemsPerInvocation = 16;
+// beside the 16 or 32 KiB the tile moves, and level 0 has few blocks. Tiles
+// of at most 65536 elements (scan_reduce's exact 16-bit-half sums).
+constexpr uint32_t kItemsPerInvocation = 16; // a multiple of 4: whole 16-byte vectors (scan_common.glsl)
 constexpr uint32_t kPreferredWorkgroupSize = 256;
 // The block-sum passes: wide workgroups, so a level shrinks by up to 8192.
 constexpr uint32_t kBlockItemsPerInvocation = 8;
@@ -111,7 +110,24 @@ void ScanPasses::dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& progr
     program.dispatch(cmd, x, uint32_t(ceilDiv(blocks, x)));
 }
 
+void ScanPasses::checkVectorAligned(BufferSpan span, const char* role) const
+{
+    if (span.offset % kVectorBytes != 0)
+        fail(what_ + ": its " + role + " starts " + std::to_string(span.offset) +
+             " bytes into its buffer; the scan reads and writes 16-byte vectors, so offsets must be multiples of 16");
+}
+
 namespace {
+
+// The same bytes as `words`, as the 16-byte vectors the element passes load
+// and store (scan_common.glsl): only whole vectors, the tail is read and
+// written word by word. A range of less than one vector keeps the words'
+// range (a binding may not be empty); the shader then reads no vector.
+DescriptorInfo vectorsOf(const DescriptorInfo& words)
+{
+    VkDeviceSize whole = words.buffer.range / kVectorBytes * kVectorBytes;
+    return DescriptorInfo(words.buffer.buffer, words.buffer.offset, whole ? whole : words.buffer.range);
+}
 
 // The input in segments of at most one binding each: (first element, element
 // count, first tile, tile count) per segment.
@@ -132,13 +148,14 @@ void forEachSegment(const ScanLayout& layout, uint64_t count,
 void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const
 {
     checkCount(count);
+    checkVectorAligned(input, "input");
     const uint64_t elementBytes = 4ull * components_;
     forEachSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
             uint32_t count, firstBlock, blockCount;
         } push{uint32_t(n), firstBlock, blocks};
-        reduce_.bind(cmd, {{input.buffer, input.offset + start * elementBytes, n * elementBytes}, levels_.level0()}, &push,
-                     sizeof push);
+        DescriptorInfo in(input.buffer, input.offset + start * elementBytes, n * elementBytes);
+        reduce_.bind(cmd, {in, levels_.level0(), vectorsOf(in)}, &push, sizeof push);
         dispatchBlocks(cmd, reduce_, blocks);
     });
     computeToComputeBarrier(cmd);
@@ -149,6 +166,8 @@ void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSp
                                  uint64_t outputWords) const
 {
     checkCount(count);
+    checkVectorAligned(input, "input");
+    checkVectorAligned(output, "output");
     const uint64_t elementBytes = 4ull * components_;
     forEachSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
@@ -158,9 +177,8 @@ void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSp
         // anywhere below the selected count, so it binds the whole list.
         DescriptorInfo out = select_ ? DescriptorInfo(output.buffer, output.offset, std::max<uint64_t>(4, outputWords * 4))
                                      : DescriptorInfo(output.buffer, output.offset + start * elementBytes, n * elementBytes);
-        downsweep_->bind(cmd, {{input.buffer, input.offset + start * elementBytes, n * elementBytes}, out,
-                               levels_.level0()},
-                         &push, sizeof push);
+        DescriptorInfo in(input.buffer, input.offset + start * elementBytes, n * elementBytes);
+        downsweep_->bind(cmd, {in, out, levels_.level0(), vectorsOf(in), vectorsOf(out)}, &push, sizeof push);
         dispatchBlocks(cmd, *downsweep_, blocks);
     });
     computeOutputBarrier(cmd);

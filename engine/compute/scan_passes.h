@@ -22,7 +22,8 @@
 // traffic), plus 8 bytes per tile per component of block sums.
 //
 // Memory access: element passes are coalesced (consecutive invocations read
-// and write consecutive elements, see the shaders), whatever the subgroup size.
+// and write consecutive 16-byte vectors of elements, see the shaders),
+// whatever the subgroup size.
 //
 // Lengths: any count from 0 up; an input longer than one storage-buffer
 // binding allows (lavapipe 128 MiB, NVIDIA 4 GiB) is bound segment by segment
@@ -46,7 +47,9 @@ class Context;
 
 // A place in a buffer: elements start `offset` bytes in. Offsets given to the
 // primitives must be multiples of the device's minStorageBufferOffsetAlignment
-// (at most 256 bytes on every device).
+// (at most 256 bytes on every device) and of 16 (the element passes load and
+// store 16-byte vectors).
+constexpr uint64_t kVectorBytes = 16;
 struct BufferSpan {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;
@@ -107,6 +110,7 @@ public:
 
 private:
     void checkCount(uint64_t count) const;
+    void checkVectorAligned(BufferSpan span, const char* role) const;
     void dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint64_t blocks) const;
 
     Context& context_;
