@@ -200,7 +200,7 @@ private:
         {
             Scope scope(cmd, timer, "list");
             listPass_.bind(cmd, {{gpuVolume_.buffer().buffer}, {caseTable_.buffer}, blockSums_->level0(),
-                             {listEntries_.buffer}, {rowStarts_.buffer}},
+                             {listEntries_.buffer}, {rowStarts_.buffer}, {slabTotals_.buffer}},
                        &push, sizeof push);
             dispatchTiles(cmd, listPass_, tiles);
         }

@@ -34,6 +34,25 @@ layout(local_size_x_id = 1) in;
 layout(set = 0, binding = 2, std430) readonly buffer BlockOffsets { uvec2 blockOffsets[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer List { uvec4 list[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer RowStarts { uint rowStarts[]; };
+layout(set = 0, binding = 5, std430) readonly buffer SlabTotals { uvec2 slabTotals[3]; }; // uint64 vertices, triangles, occupied
+
+// A tile without occupied points (most of them: empty space) writes only the
+// starts of the rows that begin in it, all at the tile's list offset, and
+// reads no sample: the count pass already classified it.
+void writeEmptyTile(uint tileBase, uint quadCount, uint entry)
+{
+    uint perRow = quadsPerRow();
+    for (uint j = 0u; j < ITEMS; ++j) {
+        uint quad = tileBase + j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
+        if (quad >= quadCount)
+            break;
+        uint row = quad / perRow;
+        if (quad == row * perRow)
+            rowStarts[row] = entry;
+        if (quad + 1u == quadCount)
+            rowStarts[row + 1u] = entry;
+    }
+}
 
 void writeQuad(Quad q, uint vertexOffset, uint triangleOffset, uint entry)
 {
@@ -63,6 +82,13 @@ void main()
     uint quadCount = slabQuadCount();
     if (tileBase >= quadCount)
         return; // the whole workgroup
+    uint tileCount = (quadCount + WORKGROUP_SIZE * ITEMS - 1u) / (WORKGROUP_SIZE * ITEMS);
+    uint tileEntry = blockOffsets[3u * block + 2u].x;
+    uint nextEntry = block + 1u < tileCount ? blockOffsets[3u * (block + 1u) + 2u].x : slabTotals[2].x;
+    if (nextEntry == tileEntry) {
+        writeEmptyTile(tileBase, quadCount, tileEntry);
+        return; // the whole workgroup: the test is the same for all of it
+    }
     uint runBase = tileBase + gl_SubgroupID * gl_SubgroupSize * ITEMS + gl_SubgroupInvocationID;
     Quad quads[ITEMS];
     uvec2 prefix[ITEMS];
