@@ -13,15 +13,13 @@ namespace {
 
 // Sixteen elements per invocation: 4096-element tiles with 256-wide
 // workgroups, so per-tile work (one workgroup scan, one block sum) is small
-// beside the 16 or 32 KiB the tile moves, and level 0 has few blocks. At most
-// 32 (scan_downsweep keeps one selection bit per item) and tiles of at most
-// 65536 elements (scan_reduce's exact 16-bit-half sums).
-constexpr uint32_t kItemsPerInvocation = 16;
+// beside the 16 or 32 KiB the tile moves, and level 0 has few blocks. Tiles
+// of at most 65536 elements (scan_reduce's exact 16-bit-half sums).
+constexpr uint32_t kItemsPerInvocation = 16; // a multiple of 4: whole 16-byte vectors (scan_common.glsl)
 constexpr uint32_t kPreferredWorkgroupSize = 256;
 // The block-sum passes: wide workgroups, so a level shrinks by up to 8192.
 constexpr uint32_t kBlockItemsPerInvocation = 8;
 constexpr uint32_t kPreferredBlockWorkgroupSize = 1024;
-constexpr uint64_t kLevelAlignment = 256; // >= every device's minStorageBufferOffsetAlignment
 
 // The largest multiple of the subgroup size not above `preferred` that the
 // device allows: the scans need full subgroups (scan_common.glsl, scanRank).
@@ -44,8 +42,6 @@ SpecValues specValues(uint32_t workgroupSize, uint32_t items, uint32_t component
 }
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
-uint64_t alignUp(uint64_t bytes, uint64_t alignment) { return ceilDiv(bytes, alignment) * alignment; }
 
 } // namespace
 
@@ -73,19 +69,14 @@ ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOpt
 std::vector<uint64_t> scanLevelBlocks(const ScanLayout& layout, uint64_t count)
 {
     // Segments are whole tiles, so their blocks add up to the tiles of the whole.
-    std::vector<uint64_t> blocks{ceilDiv(count, layout.tileElements)};
-    while (blocks.back() > layout.span)
-        blocks.push_back(ceilDiv(blocks.back(), layout.span));
-    return blocks;
+    return BlockSumScan::levelBlocks(layout.span, ceilDiv(count, layout.tileElements));
 }
 
 uint64_t ScanPasses::scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount)
 {
-    uint64_t sumComponents = select ? 1 : components;
-    uint64_t bytes = 16; // totals
-    for (uint64_t blocks : scanLevelBlocks(scanLayout(context, components, {}), maxCount))
-        bytes += alignUp(std::max<uint64_t>(blocks, 1) * sumComponents * 8, kLevelAlignment);
-    return bytes;
+    ScanLayout layout = scanLayout(context, components, {});
+    return 16 /* totals */ + BlockSumScan::scratchBytesFor(layout.span, select ? 1 : components,
+                                                           ceilDiv(maxCount, layout.tileElements));
 }
 
 ScanPasses::ScanPasses(Context& context, uint32_t components, bool select, bool downsweep, uint64_t maxCount,
@@ -94,33 +85,13 @@ ScanPasses::ScanPasses(Context& context, uint32_t components, bool select, bool 
       layout_(scanLayout(context, components, options)),
       reduce_(context, loadShader("compute/scan_reduce"),
               specValues(layout_.workgroupSize, layout_.items, components, select)),
-      reduceBlocks_(context, loadShader("compute/scan_blocks_reduce"),
-                    specValues(layout_.blockWorkgroupSize, layout_.blockItems, components, select)),
-      scanBlocks_(context, loadShader("compute/scan_blocks"),
-                  specValues(layout_.blockWorkgroupSize, layout_.blockItems, components, select))
+      levels_(context, layout_, select ? 1 : components, ceilDiv(maxCount, layout_.tileElements), what)
 {
     if (components != 1 && components != 2)
         fail(what + ": elements of " + std::to_string(components) + " components; the scan takes 1 or 2");
     if (downsweep)
         downsweep_ = std::make_unique<ComputeProgram>(context, loadShader("compute/scan_downsweep"),
                                                       specValues(layout_.workgroupSize, layout_.items, components, select));
-    uint64_t blocks = ceilDiv(maxCount, layout_.tileElements);
-    if (blocks > UINT32_MAX)
-        fail(what + " of " + std::to_string(maxCount) + " elements needs " + std::to_string(blocks) +
-             " blocks, more than 2^32: split the input");
-    uint64_t offset = 0;
-    for (uint64_t levelBlocks : scanLevelBlocks(layout_, maxCount)) {
-        uint64_t bytes = std::max<uint64_t>(levelBlocks, 1) * sumComponents() * 8;
-        if (bytes > context.info().maxStorageBufferRange)
-            fail(what + " of " + std::to_string(maxCount) + " elements needs " + formatBytes(bytes) +
-                 " of block sums in one binding; " + context.info().name + " binds at most " +
-                 formatBytes(context.info().maxStorageBufferRange) + ": split the input");
-        levelOffsets_.push_back(offset);
-        levelBytes_.push_back(bytes);
-        offset += alignUp(bytes, kLevelAlignment);
-    }
-    blockSums_ = context.allocator().createBuffer(offset, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                                  what + " block sums");
     totals_ = context.allocator().createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                                MemoryUsage::DeviceLocal, what + " totals");
 }
@@ -139,12 +110,24 @@ void ScanPasses::dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& progr
     program.dispatch(cmd, x, uint32_t(ceilDiv(blocks, x)));
 }
 
-DescriptorInfo ScanPasses::level(size_t k) const
+void ScanPasses::checkVectorAligned(BufferSpan span, const char* role) const
 {
-    return DescriptorInfo(blockSums_.buffer, levelOffsets_[k], levelBytes_[k]);
+    if (span.offset % kVectorBytes != 0)
+        fail(what_ + ": its " + role + " starts " + std::to_string(span.offset) +
+             " bytes into its buffer; the scan reads and writes 16-byte vectors, so offsets must be multiples of 16");
 }
 
 namespace {
+
+// The same bytes as `words`, as the 16-byte vectors the element passes load
+// and store (scan_common.glsl): only whole vectors, the tail is read and
+// written word by word. A range of less than one vector keeps the words'
+// range (a binding may not be empty); the shader then reads no vector.
+DescriptorInfo vectorsOf(const DescriptorInfo& words)
+{
+    VkDeviceSize whole = words.buffer.range / kVectorBytes * kVectorBytes;
+    return DescriptorInfo(words.buffer.buffer, words.buffer.offset, whole ? whole : words.buffer.range);
+}
 
 // The input in segments of at most one binding each: (first element, element
 // count, first tile, tile count) per segment.
@@ -165,52 +148,26 @@ void forEachSegment(const ScanLayout& layout, uint64_t count,
 void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const
 {
     checkCount(count);
+    checkVectorAligned(input, "input");
     const uint64_t elementBytes = 4ull * components_;
     forEachSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
             uint32_t count, firstBlock, blockCount;
         } push{uint32_t(n), firstBlock, blocks};
-        reduce_.bind(cmd, {{input.buffer, input.offset + start * elementBytes, n * elementBytes}, level(0)}, &push,
-                     sizeof push);
+        DescriptorInfo in(input.buffer, input.offset + start * elementBytes, n * elementBytes);
+        reduce_.bind(cmd, {in, levels_.level0(), vectorsOf(in)}, &push, sizeof push);
         dispatchBlocks(cmd, reduce_, blocks);
     });
     computeToComputeBarrier(cmd);
-    recordBlockLevels(cmd, count, totals.buffer ? totals : BufferSpan{totals_.buffer, 0});
-}
-
-void ScanPasses::recordBlockLevels(VkCommandBuffer cmd, uint64_t count, BufferSpan totals) const
-{
-    const std::vector<uint64_t> blocks = scanLevelBlocks(layout_, count);
-    const size_t top = blocks.size() - 1;
-    struct {
-        uint32_t blockCount, span;
-    } reducePush{};
-    for (size_t k = 0; k < top; ++k) {
-        reducePush = {uint32_t(blocks[k]), layout_.span};
-        reduceBlocks_.bind(cmd, {level(k), level(k + 1)}, &reducePush, sizeof reducePush);
-        dispatchBlocks(cmd, reduceBlocks_, blocks[k + 1]);
-        computeToComputeBarrier(cmd);
-    }
-    struct {
-        uint32_t blockCount, span, top;
-    } scanPush{uint32_t(blocks[top]), layout_.span, 1};
-    DescriptorInfo totalsBinding(totals.buffer, totals.offset, 8ull * sumComponents());
-    // The top level reads no level above; its own range stands in for one.
-    scanBlocks_.bind(cmd, {level(top), level(top), totalsBinding}, &scanPush, sizeof scanPush);
-    scanBlocks_.dispatch(cmd, 1);
-    computeToComputeBarrier(cmd);
-    for (size_t k = top; k-- > 0;) {
-        scanPush = {uint32_t(blocks[k]), layout_.span, 0};
-        scanBlocks_.bind(cmd, {level(k), level(k + 1), totalsBinding}, &scanPush, sizeof scanPush);
-        dispatchBlocks(cmd, scanBlocks_, blocks[k + 1]);
-        computeToComputeBarrier(cmd);
-    }
+    levels_.record(cmd, ceilDiv(count, layout_.tileElements), totals.buffer ? totals : BufferSpan{totals_.buffer, 0});
 }
 
 void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
                                  uint64_t outputWords) const
 {
     checkCount(count);
+    checkVectorAligned(input, "input");
+    checkVectorAligned(output, "output");
     const uint64_t elementBytes = 4ull * components_;
     forEachSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
@@ -220,9 +177,8 @@ void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSp
         // anywhere below the selected count, so it binds the whole list.
         DescriptorInfo out = select_ ? DescriptorInfo(output.buffer, output.offset, std::max<uint64_t>(4, outputWords * 4))
                                      : DescriptorInfo(output.buffer, output.offset + start * elementBytes, n * elementBytes);
-        downsweep_->bind(cmd, {{input.buffer, input.offset + start * elementBytes, n * elementBytes}, out,
-                               level(0)},
-                         &push, sizeof push);
+        DescriptorInfo in(input.buffer, input.offset + start * elementBytes, n * elementBytes);
+        downsweep_->bind(cmd, {in, out, levels_.level0(), vectorsOf(in), vectorsOf(out)}, &push, sizeof push);
         dispatchBlocks(cmd, *downsweep_, blocks);
     });
     computeOutputBarrier(cmd);

@@ -22,7 +22,8 @@
 // traffic), plus 8 bytes per tile per component of block sums.
 //
 // Memory access: element passes are coalesced (consecutive invocations read
-// and write consecutive elements, see the shaders), whatever the subgroup size.
+// and write consecutive 16-byte vectors of elements, see the shaders),
+// whatever the subgroup size.
 //
 // Lengths: any count from 0 up; an input longer than one storage-buffer
 // binding allows (lavapipe 128 MiB, NVIDIA 4 GiB) is bound segment by segment
@@ -36,6 +37,7 @@
 
 #include <volk.h>
 
+#include "compute/block_sum_scan.h"
 #include "core/memory.h"
 #include "core/shader.h"
 
@@ -45,7 +47,9 @@ class Context;
 
 // A place in a buffer: elements start `offset` bytes in. Offsets given to the
 // primitives must be multiples of the device's minStorageBufferOffsetAlignment
-// (at most 256 bytes on every device).
+// (at most 256 bytes on every device) and of 16 (the element passes load and
+// store 16-byte vectors).
+constexpr uint64_t kVectorBytes = 16;
 struct BufferSpan {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;
@@ -97,7 +101,7 @@ public:
     void recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
                          uint64_t outputWords) const;
 
-    uint64_t scratchBytes() const { return blockSums_.allocated + totals_.allocated; }
+    uint64_t scratchBytes() const { return levels_.scratchBytes() + totals_.allocated; }
     const ScanLayout& layout() const { return layout_; }
     uint32_t sumComponents() const { return select_ ? 1 : components_; }
 
@@ -106,9 +110,8 @@ public:
 
 private:
     void checkCount(uint64_t count) const;
+    void checkVectorAligned(BufferSpan span, const char* role) const;
     void dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint64_t blocks) const;
-    DescriptorInfo level(size_t k) const;
-    void recordBlockLevels(VkCommandBuffer cmd, uint64_t count, BufferSpan totals) const;
 
     Context& context_;
     uint32_t components_;
@@ -117,12 +120,8 @@ private:
     std::string what_;
     ScanLayout layout_;
     ComputeProgram reduce_;
-    ComputeProgram reduceBlocks_;
-    ComputeProgram scanBlocks_;
     std::unique_ptr<ComputeProgram> downsweep_;
-    std::vector<uint64_t> levelOffsets_; // bytes into blockSums_, one per level of maxCount
-    std::vector<uint64_t> levelBytes_;
-    Buffer blockSums_;                   // every level
+    BlockSumScan levels_; // passes 2 and 3, and level 0 (the block sums, then offsets)
     Buffer totals_;
 };
 

@@ -5,7 +5,7 @@
 // Before including: the constants SUBGROUP_SIZE, WORKGROUP_SIZE, COMPONENTS
 // (1: uint elements, 2: uvec2 elements) and SELECT (1: an element counts as 1
 // when any component is nonzero, for compaction), subgroup_scan.glsl, and
-// (for loadElement) `inputWords`.
+// (for the vector loads) `inputWords`, `inputVectors` and the constant ITEMS.
 
 // Width of the values being summed: a selection sums one flag per element.
 const uint SUM_COMPONENTS = SELECT != 0u ? 1u : COMPONENTS;
@@ -45,11 +45,31 @@ uvec2 workgroupExclusiveAdd64(uvec2 value, out uvec2 total)
     return add64(joinHalves(low), uvec2(0u, joinHalves(high).x));
 }
 
-#ifdef SCAN_LOADS_ELEMENTS
-// Element i of the input (one or two words), or its selection flag.
-uvec2 loadElement(uint i)
+#ifdef SCAN_LOADS_VECTORS
+// The element passes read the input four words at a time, one 16-byte load
+// a lane (`inputVectors`, bound over the same bytes as `inputWords`): a
+// quarter of the load instructions, and one subgroup scan per vector instead
+// of one per element, as CUB's vectorized loads. A vector that runs past the
+// segment's last word is read word by word (its range may not cover it).
+// Segments start on 16-byte boundaries (scan_passes.cpp checks).
+const uint VECTOR_ELEMENTS = 4u / COMPONENTS;     // elements per uvec4
+const uint VECTORS = ITEMS / VECTOR_ELEMENTS;     // vectors per invocation
+
+uvec4 loadVector(uint v, uint countWords)
 {
-    uvec2 value = COMPONENTS == 2u ? uvec2(inputWords[2u * i], inputWords[2u * i + 1u]) : uvec2(inputWords[i], 0u);
+    if (4u * v + 4u <= countWords)
+        return inputVectors[v];
+    uvec4 words = uvec4(0u);
+    for (uint k = 0u; k < 4u; ++k)
+        if (4u * v + k < countWords)
+            words[k] = inputWords[4u * v + k];
+    return words;
+}
+
+// Element k of a vector (one or two words), or its selection flag.
+uvec2 vectorElement(uvec4 words, uint k)
+{
+    uvec2 value = COMPONENTS == 2u ? (k == 0u ? words.xy : words.zw) : uvec2(words[k], 0u);
     if (SELECT != 0u)
         value = uvec2(value != uvec2(0u) ? 1u : 0u, 0u);
     return value;

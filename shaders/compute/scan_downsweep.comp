@@ -6,12 +6,13 @@
 // at its rank.
 //
 // Coalesced, with no shared-memory transpose: subgroup s owns the run of
-// gl_SubgroupSize * ITEMS consecutive elements at s * gl_SubgroupSize * ITEMS
-// in the tile and walks it in ITEMS rows of gl_SubgroupSize, one element per
-// lane, so each row is one contiguous load and one contiguous store. A row is
-// scanned with one subgroup scan, rows are chained by the running run total
-// (the last lane's inclusive sum), and one workgroup scan of the run totals
-// places the runs.
+// gl_SubgroupSize * VECTORS consecutive vectors of four words at
+// s * gl_SubgroupSize * VECTORS in the tile and walks it in VECTORS rows of
+// gl_SubgroupSize, one vector per lane, so each row is one contiguous 16-byte
+// -a-lane load and store (scan_common.glsl). A lane adds up its vector's
+// elements itself; a row is scanned with one subgroup scan of those sums,
+// rows are chained by the running run total (the last lane's inclusive sum),
+// and one workgroup scan of the run totals places the runs.
 //
 // In place: every invocation stores exactly the elements it loaded, after
 // loading all of them, so the output may be the input.
@@ -22,7 +23,7 @@
 
 layout(constant_id = 0) const uint SUBGROUP_SIZE = 32;
 layout(constant_id = 1) const uint WORKGROUP_SIZE = 256;
-layout(constant_id = 2) const uint ITEMS = 16; // at most 32: the selection flags are one uint
+layout(constant_id = 2) const uint ITEMS = 16; // a multiple of 4: whole vectors
 layout(constant_id = 3) const uint COMPONENTS = 1;
 layout(constant_id = 4) const uint SELECT = 0;
 layout(local_size_x_id = 1) in;
@@ -30,6 +31,9 @@ layout(local_size_x_id = 1) in;
 layout(set = 0, binding = 0, std430) readonly buffer Input { uint inputWords[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer Output { uint outputWords[]; };
 layout(set = 0, binding = 2, std430) readonly buffer BlockOffsets { uvec2 blockOffsets[]; };
+// Input's and Output's bytes again, four words an element (scan_common.glsl).
+layout(set = 0, binding = 3, std430) readonly buffer InputVectors { uvec4 inputVectors[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer OutputVectors { uvec4 outputVectors[]; };
 layout(push_constant) uniform Push {
     uint count;      // elements in this segment
     uint firstBlock; // block index of the segment's first tile
@@ -38,7 +42,7 @@ layout(push_constant) uniform Push {
 } p;
 
 #include "subgroup_scan.glsl"
-#define SCAN_LOADS_ELEMENTS
+#define SCAN_LOADS_VECTORS
 #include "scan_common.glsl"
 
 // Inclusive subgroup scan of the summed components only (a uint scan costs
@@ -64,21 +68,22 @@ void main()
     uint block = flatWorkgroupIndex();
     if (block >= p.blockCount)
         return; // the whole workgroup
-    uint runBase = block * WORKGROUP_SIZE * ITEMS + gl_SubgroupID * gl_SubgroupSize * ITEMS + gl_SubgroupInvocationID;
+    uint countWords = p.count * COMPONENTS;
+    uint runBase = block * WORKGROUP_SIZE * VECTORS + gl_SubgroupID * gl_SubgroupSize * VECTORS + gl_SubgroupInvocationID;
     // All loads first, so they are in flight together.
-    uvec2 prefix[ITEMS];
-    for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = runBase + j * gl_SubgroupSize;
-        prefix[j] = i < p.count ? loadElement(i) : uvec2(0u);
+    uvec4 vectors[VECTORS];
+    for (uint j = 0u; j < VECTORS; ++j) {
+        uint v = runBase + j * gl_SubgroupSize;
+        vectors[j] = 4u * v < countWords ? loadVector(v, countWords) : uvec4(0u);
     }
-    uint selected = 0u; // SELECT: bit j set when row j's element is selected
+    uvec2 prefix[VECTORS]; // of each vector's first element, in the run
     uvec2 runTotal = uvec2(0u);
-    for (uint j = 0u; j < ITEMS; ++j) {
-        uvec2 value = prefix[j];
-        if (SELECT != 0u)
-            selected |= value.x << j;
-        uvec2 inclusive = subgroupInclusiveSum(value);
-        prefix[j] = runTotal + inclusive - value;
+    for (uint j = 0u; j < VECTORS; ++j) {
+        uvec2 sum = uvec2(0u);
+        for (uint k = 0u; k < VECTOR_ELEMENTS; ++k)
+            sum += vectorElement(vectors[j], k);
+        uvec2 inclusive = subgroupInclusiveSum(sum);
+        prefix[j] = runTotal + inclusive - sum;
         runTotal += lastLane(inclusive);
     }
     // Lane 0 of each subgroup enters its run total, so lane 0 receives the
@@ -92,19 +97,34 @@ void main()
     offset.x += blockOffsets[slot].x;
     if (SUM_COMPONENTS == 2u)
         offset.y += blockOffsets[slot + 1u].x;
-    for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = runBase + j * gl_SubgroupSize;
-        if (i >= p.count)
+    for (uint j = 0u; j < VECTORS; ++j) {
+        uint v = runBase + j * gl_SubgroupSize;
+        if (4u * v >= countWords)
             break;
-        uvec2 result = prefix[j] + offset;
-        if (SELECT != 0u) {
-            if ((selected & (1u << j)) != 0u)
-                outputWords[result.x] = p.firstIndex + i;
-        } else if (COMPONENTS == 2u) {
-            outputWords[2u * i] = result.x;
-            outputWords[2u * i + 1u] = result.y;
+        uvec2 running = prefix[j] + offset;
+        uvec4 result = uvec4(0u);
+        for (uint k = 0u; k < VECTOR_ELEMENTS; ++k) {
+            uvec2 value = vectorElement(vectors[j], k);
+            if (SELECT != 0u) {
+                // Words past the count were read as zero: never selected.
+                if (value.x != 0u)
+                    outputWords[running.x] = p.firstIndex + v * VECTOR_ELEMENTS + k;
+            } else if (COMPONENTS == 2u) {
+                result[2u * k] = running.x;
+                result[2u * k + 1u] = running.y;
+            } else {
+                result[k] = running.x;
+            }
+            running += value;
+        }
+        if (SELECT != 0u)
+            continue;
+        if (4u * v + 4u <= countWords) {
+            outputVectors[v] = result;
         } else {
-            outputWords[i] = result.x;
+            for (uint k = 0u; k < 4u; ++k)
+                if (4u * v + k < countWords)
+                    outputWords[4u * v + k] = result[k];
         }
     }
 }

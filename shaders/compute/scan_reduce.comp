@@ -5,9 +5,9 @@
 // block sum per component. No workgroup waits on another, so it needs no
 // forward-progress guarantee, which Vulkan does not give.
 //
-// Loads are coalesced: in step j the workgroup reads elements
+// Loads are coalesced: in step j the workgroup reads vectors of four words
 // [j * WORKGROUP_SIZE, (j + 1) * WORKGROUP_SIZE) of its tile, consecutive
-// invocations consecutive elements; a sum does not care about order.
+// invocations consecutive vectors; a sum does not care about order.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -21,6 +21,7 @@ layout(local_size_x_id = 1) in;
 
 layout(set = 0, binding = 0, std430) readonly buffer Input { uint inputWords[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer BlockSums { uvec2 blockSums[]; };
+layout(set = 0, binding = 2, std430) readonly buffer InputVectors { uvec4 inputVectors[]; }; // Input's bytes
 layout(push_constant) uniform Push {
     uint count;      // elements in this segment
     uint firstBlock; // block index of the segment's first tile
@@ -28,7 +29,7 @@ layout(push_constant) uniform Push {
 } p;
 
 #include "subgroup_scan.glsl"
-#define SCAN_LOADS_ELEMENTS
+#define SCAN_LOADS_VECTORS
 #include "scan_common.glsl"
 
 shared uvec4 subgroupHalves[(WORKGROUP_SIZE + SUBGROUP_SIZE - 1) / SUBGROUP_SIZE];
@@ -38,14 +39,18 @@ void main()
     uint block = flatWorkgroupIndex();
     if (block >= p.blockCount)
         return; // the whole workgroup: no barrier is skipped by part of it
-    uint tileBase = block * WORKGROUP_SIZE * ITEMS;
+    uint tileBase = block * WORKGROUP_SIZE * VECTORS;
+    uint countWords = p.count * COMPONENTS;
     // 16-bit halves of components 0 and 1, summed exactly: a tile of at most
     // 65536 elements keeps every 32-bit partial sum below 2^32.
     uvec4 halves = uvec4(0u);
-    for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = tileBase + j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
-        if (i < p.count) {
-            uvec2 value = loadElement(i);
+    for (uint j = 0u; j < VECTORS; ++j) {
+        uint v = tileBase + j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
+        if (4u * v >= countWords)
+            break;
+        uvec4 words = loadVector(v, countWords);
+        for (uint k = 0u; k < VECTOR_ELEMENTS; ++k) {
+            uvec2 value = vectorElement(words, k);
             halves += uvec4(splitHalves(value.x), splitHalves(value.y));
         }
     }

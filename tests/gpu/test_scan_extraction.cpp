@@ -4,6 +4,7 @@
 // a small memory budget, on every synthetic field and the real datasets.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "gpu_test_context.h"
 #include "extract_test_support.h"
 #include "mesh_compare.h"
+#include "volume/quantize.h"
 #include "volume/readers.h"
 #include "volume/synthetic.h"
 
@@ -143,6 +145,15 @@ TEST_CASE("scan extraction gives an empty mesh for an isovalue outside the data'
             REQUIRE(report.mesh.faceCount() == 0);
             REQUIRE(report.mesh.positions.empty());
         }
+    // uint8 compares four samples with an integer threshold at once: below
+    // 0, 0 itself (every sample inside), past 255 and NaN (none inside).
+    Volume bytes = quantizeToUInt8(makeSyntheticVolume("sphere:21x19x17"));
+    for (float iso : {-3.5f, 0.0f, 255.5f, 1000.0f, std::nanf("")}) {
+        ExtractionReport report = extractIsosurface(test::gpuContext(), bytes, iso, scanOptions(true));
+        REQUIRE(report.mesh.faceCount() == 0);
+    }
+    checkSameSurface(bytes, 255.0f, scanOptions(true)); // only the samples equal to 255 inside
+    checkSameSurface(bytes, 0.5f, scanOptions(true));   // every sample but the zeros inside
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
@@ -155,6 +166,81 @@ TEST_CASE("scan extraction handles volumes two samples thin on each axis", "[gpu
     }
     Volume thinZ = makeSyntheticVolume("gyroid:23x21x2");
     checkSameSurface(thinZ, 0.0f, scanOptions(true, scanSlabBytes(test::gpuContext(), thinZ.dims, 1, true, true)));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan extraction matches the CPU reference for every sample type, on rows that do not start on a word boundary",
+          "[gpu][scan][extract]")
+{
+    // Widths 36, 35 and 33: rows of uint8 samples start at every byte of a
+    // word, and quads end short of 4 points; the uint8 path reads a line of
+    // five samples from two words (classify_quads.glsl).
+    for (uint32_t width : {36u, 35u, 33u}) {
+        Volume field = test::functionVolume({width, 21, 17}, [](uint32_t x, uint32_t y, uint32_t z) {
+            float dx = x - 17.0f, dy = y - 10.0f, dz = z - 8.0f;
+            return 100.0f - 0.4f * (dx * dx + dy * dy + dz * dz);
+        });
+        Volume bytes = quantizeToUInt8(field);
+        REQUIRE(bytes.type == ScalarType::UInt8);
+        for (const Volume* volume : {&bytes, &field})
+            for (float iso : test::spreadIsovalues(*volume))
+                for (bool weld : {true, false})
+                    checkSameSurface(*volume, iso, scanOptions(weld));
+        Volume shorts = field;
+        shorts.type = ScalarType::Int16;
+        shorts.data.resize(shorts.byteSize());
+        for (uint64_t i = 0; i < shorts.sampleCount(); ++i) {
+            int16_t q = int16_t(std::clamp(field.valueAt(i) * 200.0f, -32767.0f, 32767.0f));
+            std::memcpy(&shorts.data[2 * i], &q, 2);
+        }
+        computeStats(shorts);
+        for (float iso : test::spreadIsovalues(shorts))
+            checkSameSurface(shorts, iso, scanOptions(true));
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan extraction treats NaN and Inf samples as outside, as the CPU reference", "[gpu][scan][extract]")
+{
+    Volume volume = test::functionVolume({15, 14, 13}, [](uint32_t x, uint32_t y, uint32_t z) {
+        if ((x * 7 + y * 3 + z) % 11 == 0)
+            return (x + z) % 2 ? std::nanf("") : INFINITY;
+        float dx = x - 7.0f, dy = y - 6.5f, dz = z - 6.0f;
+        return 40.0f - (dx * dx + dy * dy + dz * dz);
+    }, "sphere with NaN and Inf");
+    for (bool weld : {true, false})
+        checkSameSurface(volume, 0.0f, scanOptions(weld));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan extraction grows its occupied-point list when the surface crosses more points than it guessed, "
+          "into thinner slabs under a budget",
+          "[gpu][scan][extract][slab]")
+{
+    Context& context = test::gpuContext();
+    // Nearly every point owns a crossed edge: more than scanListCapacity
+    // guesses for a smooth surface, so the first run overflows the list.
+    Volume checkerboard = test::functionVolume({50, 40, 25}, [](uint32_t x, uint32_t y, uint32_t z) {
+        return float((x + y + z) & 1u);
+    }, "checkerboard");
+    REQUIRE(scanListCapacity(checkerboard.dims, 24) < 50 * 40 * 25 / 2);
+    REQUIRE(scanListCapacity(checkerboard.dims, 4) < 50 * 40 * 5);
+    Mesh reference = extractMarchingCubes(checkerboard, 0.5f);
+    for (bool weld : {true, false}) {
+        ExtractionReport report = test::requireSameAsReference(checkerboard, 0.5f, scanOptions(weld), &reference);
+        REQUIRE(report.overflowRetries >= 1);
+    }
+    // Under a budget planned for 4-layer slabs with the guessed list, the
+    // grown lists no longer fit those slabs: the method plans thinner ones.
+    uint64_t budget = scanSlabBytes(context, checkerboard.dims, 4, true, true);
+    REQUIRE(planSlabs(context, checkerboard.dims, budget, true).slabCount == 6);
+    ExtractionReport report = test::requireSameAsReference(checkerboard, 0.5f, scanOptions(true, budget), &reference);
+    REQUIRE(report.overflowRetries >= 1);
+    uint64_t slabs = 0;
+    for (const auto& [name, count] : report.workCounts)
+        if (name == "slabs")
+            slabs = count;
+    REQUIRE(slabs > 6);
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 

@@ -1,17 +1,21 @@
 #pragma once
 // `--method scan`: the classic prefix-sum Marching Cubes pipeline (the CUDA
 // SDK marchingCubes sample, the baseline of the Parallel Marching Blocks and
-// HistoPyramid papers), per z-slab:
-//   classify  (classify.comp)          vertices and triangles per point
-//   compact   (compute/compact.h)      the points that emit anything
-//   scan      (compute/scan.h)         both counts at once, in place: offsets
-//   prepare   (prepare_generate.comp)  indirect dispatch, the slab's mesh base
+// HistoPyramid papers) with the classification fused into the passes of a
+// reduce-then-scan (compute/scan_passes.h), so nothing is stored per point.
+// Per z-slab:
+//   count     (count.comp)             classify tiles of points, write three block sums a tile
+//   scan      (compute/block_sum_scan.h) the block sums into block offsets and slab totals
+//   list      (list.comp)              classify again, scan in the tile, write the occupied
+//                                      points with their vertex/triangle offsets, and row starts
+//   prepare   (prepare_generate.comp)  indirect dispatch, the slab's mesh base, list overflow
 //   generate  (generate.comp)          vertices and triangles at their offsets
 // ExtractOptions::weld: one vertex per intersected grid edge (the default,
 // the CPU reference's output) or a triangle soup, as the original.
-// Auxiliary memory: ~12 bytes per point of a slab plus block sums; slabs are
-// as thick as ExtractOptions::budgetBytes allows (0: half of what the device
-// has free, the other half left for the mesh).
+// Auxiliary memory (slab_plan.h): 16 bytes per occupied point (a list sized
+// by a guess and grown on overflow), 4 per row of points, 24 per 4096 points
+// of block sums. Slabs only where that does not fit ExtractOptions::budgetBytes
+// (0: half of what the device has free) or one storage binding.
 #include <memory>
 
 #include "extract/gpu_extractor.h"

@@ -1,7 +1,9 @@
 #include "extract/scan/slab_plan.h"
 
-#include "compute/compact.h"
-#include "compute/scan.h"
+#include <algorithm>
+
+#include "compute/block_sum_scan.h"
+#include "compute/scan_passes.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "extract/case_table_gpu.h"
@@ -10,45 +12,88 @@ namespace isoscope {
 
 namespace {
 
-constexpr uint64_t kSmallBufferBytes = 16; // counts, totals, bases, dispatch arguments
+constexpr uint64_t kSmallBufferBytes = 16; // slab base, dispatch arguments, list needed (each allocated at least 16)
+constexpr uint64_t kSlabTotalsBytes = 24;  // three uint64
+constexpr uint64_t kListEntryBytes = 16;
+constexpr uint32_t kMaxTilePoints = 4096;  // classify_quads.glsl: the packed 16-bit sums
 
 uint64_t slabPoints(std::array<uint32_t, 3> dims, uint32_t cellLayers)
 {
     return uint64_t(dims[0]) * dims[1] * (uint64_t(cellLayers) + 1);
 }
 
-// The largest buffer a slab binds whole (its counts, 8 bytes a point) must fit one binding.
-bool fitsBinding(const Context& context, uint64_t points)
+uint64_t slabRows(std::array<uint32_t, 3> dims, uint32_t cellLayers) { return uint64_t(dims[1]) * (cellLayers + 1ull); }
+
+uint64_t slabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint32_t cellLayers)
 {
-    return points * 8 <= context.info().maxStorageBufferRange && points <= UINT32_MAX;
+    uint64_t quads = (uint64_t(dims[0]) + 3) / 4 * slabRows(dims, cellLayers);
+    return (quads + tiling.tileQuads - 1) / tiling.tileQuads;
+}
+
+uint64_t listEntries(std::array<uint32_t, 3> dims, uint32_t cellLayers, uint64_t minEntries)
+{
+    return std::min(slabPoints(dims, cellLayers), std::max(minEntries, scanListCapacity(dims, cellLayers)));
+}
+
+// Every buffer a slab binds whole must fit one binding, and point indices are 32-bit.
+bool fitsBindings(const Context& context, std::array<uint32_t, 3> dims, uint32_t cellLayers, uint64_t entries)
+{
+    uint64_t range = context.info().maxStorageBufferRange;
+    return slabPoints(dims, cellLayers) <= UINT32_MAX && entries * kListEntryBytes <= range &&
+           (slabRows(dims, cellLayers) + 1) * 4 <= range &&
+           slabTiles(scanTiling(context), dims, cellLayers) * 3 * 8 <= range;
 }
 
 } // namespace
 
-uint64_t scanSlabBytes(const Context& context, std::array<uint32_t, 3> dims, uint32_t cellLayers, bool multipleSlabs,
-                       bool weld)
+ScanTiling scanTiling(const Context& context)
 {
-    uint64_t points = slabPoints(dims, cellLayers);
-    uint64_t planeBytes = uint64_t(dims[0]) * dims[1] * 8;
-    uint64_t seams = 2 * (multipleSlabs && weld ? std::max(planeBytes, kSmallBufferBytes) : kSmallBufferBytes);
-    return points * 8 + points * 4 + ExclusiveScan::scratchBytesFor(context, 2, points) +
-           StreamCompaction::scratchBytesFor(context, 2, points) + seams +
-           256 * kCaseTableGpuBytesPerCase + 4 * kSmallBufferBytes;
+    ScanLayout layout = scanLayout(context, 1, {});
+    ScanTiling tiling;
+    tiling.workgroupSize = layout.workgroupSize; // the scan primitive's element passes: 256 where allowed
+    tiling.items = std::max<uint32_t>(1, kMaxTilePoints / 4 / tiling.workgroupSize);
+    tiling.tileQuads = tiling.workgroupSize * tiling.items;
+    tiling.span = layout.span;
+    if (tiling.tileQuads * 4 > kMaxTilePoints)
+        fail("scan method: workgroups of " + std::to_string(tiling.workgroupSize) +
+             " invocations classify more than 4096 points a tile, past its packed 16-bit sums (engine bug)");
+    return tiling;
 }
 
-SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_t budgetBytes, bool weld)
+uint64_t scanListCapacity(std::array<uint32_t, 3> dims, uint32_t cellLayers)
+{
+    uint64_t x = dims[0], y = dims[1], z = uint64_t(cellLayers) + 1;
+    return std::min(slabPoints(dims, cellLayers), 2 * (x * y + z * (x + y)) + 4096);
+}
+
+uint64_t scanSlabBytes(const Context& context, std::array<uint32_t, 3> dims, uint32_t cellLayers, bool multipleSlabs,
+                       bool weld, uint64_t listCapacity)
+{
+    ScanTiling tiling = scanTiling(context);
+    uint64_t entries = listCapacity ? listCapacity : scanListCapacity(dims, cellLayers);
+    uint64_t planeBytes = uint64_t(dims[0]) * dims[1] * 8;
+    uint64_t seams = 2 * (multipleSlabs && weld ? std::max(planeBytes, kSmallBufferBytes) : kSmallBufferBytes);
+    return BlockSumScan::scratchBytesFor(tiling.span, 3, slabTiles(tiling, dims, cellLayers)) +
+           (slabRows(dims, cellLayers) + 1) * 4 + std::max(entries, uint64_t(1)) * kListEntryBytes + seams +
+           256 * kCaseTableGpuBytesPerCase + kSlabTotalsBytes + 3 * kSmallBufferBytes;
+}
+
+SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_t budgetBytes, bool weld,
+                   uint64_t minListEntries)
 {
     SlabPlan plan;
     if (dims[0] < 2 || dims[1] < 2 || dims[2] < 2)
         return plan;
     uint32_t layers = dims[2] - 1;
     auto fits = [&](uint32_t cellLayers, bool multiple) {
-        return fitsBinding(context, slabPoints(dims, cellLayers)) &&
-               scanSlabBytes(context, dims, cellLayers, multiple, weld) <= budgetBytes;
+        uint64_t entries = listEntries(dims, cellLayers, minListEntries);
+        return fitsBindings(context, dims, cellLayers, entries) &&
+               scanSlabBytes(context, dims, cellLayers, multiple, weld, entries) <= budgetBytes;
     };
     if (!fits(layers, false)) {
         if (!fits(1, true))
-            fail("the scan method needs " + formatBytes(scanSlabBytes(context, dims, 1, true, weld)) +
+            fail("the scan method needs " +
+                 formatBytes(scanSlabBytes(context, dims, 1, true, weld, listEntries(dims, 1, minListEntries))) +
                  " for even one cell layer of a " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
                  " plane (budget " + formatBytes(budgetBytes) + ", one binding at most " +
                  formatBytes(context.info().maxStorageBufferRange) +
@@ -58,17 +103,18 @@ SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_
             uint32_t middle = low + (high - low) / 2;
             (fits(middle, true) ? low : high) = middle;
         }
-        // As few slabs as the thickest fitting one allows, but equally thick:
-        // the binding limit alone would leave a thin last slab (1024^3 on a
-        // 4 GiB binding: 511 + 511 + 1 layers) and size every buffer for
-        // the thickest (341 + 341 + 341 needs two thirds of that).
+        // As few slabs as the thickest fitting one allows, but equally thick,
+        // so no buffer is sized for a slab thicker than the others need.
         uint32_t slabs = (layers + low - 1) / low;
         layers = (dims[2] - 1 + slabs - 1) / slabs;
     }
     plan.cellLayersPerSlab = layers;
     plan.slabCount = (dims[2] - 1 + layers - 1) / layers;
     plan.maxSlabPoints = slabPoints(dims, layers);
-    plan.plannedBytes = scanSlabBytes(context, dims, layers, plan.slabCount > 1, weld);
+    plan.maxSlabRows = slabRows(dims, layers);
+    plan.maxSlabTiles = slabTiles(scanTiling(context), dims, layers);
+    plan.listCapacity = listEntries(dims, layers, minListEntries);
+    plan.plannedBytes = scanSlabBytes(context, dims, layers, plan.slabCount > 1, weld, plan.listCapacity);
     return plan;
 }
 

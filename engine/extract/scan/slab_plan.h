@@ -1,11 +1,17 @@
 #pragma once
-// How the scan method splits a volume into z-slabs so that its auxiliary
-// buffers fit a device-memory budget (the CUDA sample allocates ~20 bytes per
-// voxel up front and fails when they do not fit; this method slabs instead).
+// How the scan method tiles its points and splits a volume into z-slabs so
+// that its auxiliary buffers fit a device-memory budget (the CUDA sample
+// allocates ~20 bytes per voxel up front and fails when they do not fit; this
+// method stores nothing per point and slabs only when what it does store
+// still does not fit).
 //
 // A slab of L cell layers works on nx * ny * (L + 1) points (the top plane is
-// shared with the next slab); per point it needs 8 bytes of counts/offsets
-// and 4 of compacted point list, plus the scan's and compaction's block sums.
+// shared with the next slab), classified four at a time along x (quads,
+// classify_quads.glsl) in tiles of ScanTiling::tileQuads. It needs three
+// 64-bit block sums a tile (and their levels), 4 bytes a row of points, and
+// 16 bytes a list entry (an occupied point), for as many entries as
+// scanListCapacity estimates; a list that turns out too short is grown (the
+// driver's overflow redo), to at most a slab's points.
 #include <array>
 #include <cstdint>
 
@@ -13,22 +19,41 @@ namespace isoscope {
 
 class Context;
 
+struct ScanTiling {
+    uint32_t workgroupSize = 0; // count and list passes: a multiple of the subgroup size
+    uint32_t items = 0;         // quads per invocation
+    uint32_t tileQuads = 0;     // workgroupSize * items, at most 1024 (4096 points: classify_quads.glsl's packed sums)
+    uint32_t span = 0;          // block sums per workgroup of the block-sum scan
+};
+
+ScanTiling scanTiling(const Context& context);
+
 struct SlabPlan {
     uint32_t cellLayersPerSlab = 0; // 0: the volume has no cells
     uint32_t slabCount = 0;
     uint64_t maxSlabPoints = 0;     // points of the largest slab
+    uint64_t maxSlabRows = 0;       // rows of points (ny * planes) of the largest slab
+    uint64_t maxSlabTiles = 0;      // tiles of quads of the largest slab
+    uint64_t listCapacity = 0;      // occupied-point entries the list starts with
     uint64_t plannedBytes = 0;      // auxiliary bytes the plan expects (before allocation rounding)
 };
 
-// Auxiliary bytes for slabs of `cellLayers` layers (seams included when the
-// volume takes more than one slab and the mesh is welded).
-uint64_t scanSlabBytes(const Context& context, std::array<uint32_t, 3> dims, uint32_t cellLayers, bool multipleSlabs,
-                       bool weld);
+// A first guess at a slab's occupied points: a surface crossing each point
+// plane and each side of the slab a couple of times, at most the slab's points.
+uint64_t scanListCapacity(std::array<uint32_t, 3> dims, uint32_t cellLayers);
 
-// The fewest slabs that fit `budgetBytes` and one storage binding (the
-// counts, 8 bytes a point, are bound whole: on NVIDIA's 4 GiB binding that is
-// about 512 planes of 1024x1024, whatever the budget), all about equally thick.
-// Throws Error, with the numbers, when even a one-layer slab does not fit.
-SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_t budgetBytes, bool weld);
+// Auxiliary bytes for slabs of `cellLayers` layers with a list of
+// `listCapacity` entries (0: scanListCapacity's guess); seams included when
+// the volume takes more than one slab and the mesh is welded.
+uint64_t scanSlabBytes(const Context& context, std::array<uint32_t, 3> dims, uint32_t cellLayers, bool multipleSlabs,
+                       bool weld, uint64_t listCapacity = 0);
+
+// The fewest slabs that fit `budgetBytes` and one storage binding per buffer
+// (a slab's points are 32-bit indices, its list is bound whole), all about
+// equally thick, with lists of `minListEntries` or scanListCapacity's guess,
+// whichever is larger (capped at a slab's points). Throws Error, with the
+// numbers, when even a one-layer slab does not fit.
+SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_t budgetBytes, bool weld,
+                   uint64_t minListEntries = 0);
 
 } // namespace isoscope

@@ -1,11 +1,13 @@
 #version 460
-// Scan method, last pass (CUDA SDK marchingCubes, generateTriangles): one
-// invocation per compacted point writes its vertices and its cell's
-// triangles at the scanned offsets. Welded: a point writes the vertices of
-// the crossed edges it owns; a triangle corner finds its vertex through the
-// scanned offset of the edge's owner (or the seam buffer, for the x/y edges
-// of the slab's bottom plane, owned by the slab below). Soup: three fresh
-// vertices per triangle, as the original.
+// Scan method, last pass (the CUDA sample's generateTriangles): one
+// invocation per entry of the occupied-point list writes the point's
+// vertices and its cell's triangles at the offsets the list pass stored.
+// Welded: a point writes the vertices of the crossed edges it owns; a
+// triangle corner finds its vertex through the list entry of the edge's
+// owner (a search of the owner's row, a few entries long where a surface
+// crosses it), or the seam buffer for the x/y edges of the slab's bottom
+// plane, owned by the slab below. Soup: three fresh vertices per triangle,
+// as the original.
 #extension GL_GOOGLE_include_directive : require
 
 layout(constant_id = 0) const uint WORKGROUP_SIZE = 64;
@@ -21,30 +23,38 @@ layout(local_size_x_id = 0) in;
 #define MESH_COUNTERS_BINDING 10
 #include "mesh_output.glsl"
 
-layout(set = 0, binding = 2, std430) readonly buffer PointOffsets { uvec2 pointOffsets[]; }; // exclusive scan
-layout(set = 0, binding = 3, std430) readonly buffer ActivePoints { uint activePoints[]; };
-layout(set = 0, binding = 4, std430) readonly buffer ActiveCount { uvec2 activeCount; };
+layout(set = 0, binding = 2, std430) readonly buffer List { uvec4 list[]; };
+layout(set = 0, binding = 3, std430) readonly buffer RowStarts { uint rowStarts[]; };
+layout(set = 0, binding = 4, std430) readonly buffer SlabTotals { uvec2 slabTotals[3]; }; // uint64 vertices, triangles, occupied
 layout(set = 0, binding = 5, std430) readonly buffer SlabBase { uvec2 slabBase; };
 // Vertex numbers of the x/y edges of the plane shared with the slab below
 // (read) and above (written), two per point of a plane.
 layout(set = 0, binding = 6, std430) readonly buffer SeamBelow { uint seamBelow[]; };
 layout(set = 0, binding = 7, std430) writeonly buffer SeamAbove { uint seamAbove[]; };
 
-uint weldedVertex(uvec3 cell, uint edge)
+// The list entry of point q, which owns a crossed edge and so has one.
+uvec4 entryOf(uvec3 q)
 {
-    uvec3 owner = cell + cubeEdgeStart(edge);
-    uint axis = cubeEdgeAxis(edge);
-    if (axis != 2u && owner.z == grid.z0 && (grid.slabFlags & SLAB_FIRST) == 0u)
-        return seamBelow[2u * (owner.x + grid.nx * owner.y) + axis];
-    return slabBase.x + pointOffsets[slabIndex(owner)].x + ownedVerticesBefore(owner, axis);
+    uint row = q.y + grid.ny * (q.z - grid.z0);
+    uint low = min(rowStarts[row], grid.listCapacity);
+    uint high = min(rowStarts[row + 1u], grid.listCapacity);
+    uint target = slabIndex(q);
+    while (low + 1u < high) { // list[low].x <= target < list[high].x
+        uint middle = (low + high) / 2u;
+        if (list[middle].x <= target)
+            low = middle;
+        else
+            high = middle;
+    }
+    return low < grid.listCapacity ? list[low] : uvec4(0u);
 }
 
-void writeWeldedVertices(uvec3 p, uint first)
+void writeWeldedVertices(uvec3 p, uint first, uint ownedCrossed)
 {
     bool seamPlane = p.z + 1u == grid.z0 + grid.planes && (grid.slabFlags & SLAB_LAST) == 0u;
     uint next = first;
     for (uint axis = 0u; axis < 3u; ++axis) {
-        if (!ownsEdge(p, axis) || !edgeCrossed(p, axis))
+        if ((ownedCrossed & (1u << axis)) == 0u)
             continue;
         EdgeVertex v = edgeVertex(p, axis);
         writeMeshVertex(next, v.position, v.normal);
@@ -57,28 +67,46 @@ void writeWeldedVertices(uvec3 p, uint first)
 void main()
 {
     uint i = invocationIndex();
-    if (i >= activeCount.x)
+    if (i >= min(slabTotals[2].x, grid.listCapacity))
         return;
-    uint local = activePoints[i];
-    uvec3 p = slabPoint(local);
-    uvec2 offsets = slabBase + pointOffsets[local];
+    uvec4 entry = list[i];
+    uvec3 p = slabPoint(entry.x);
+    uint caseIndex = entry.w & 0xFFu;
+    uint ownedCrossed = entry.w >> 8;
+    uvec2 offsets = slabBase + entry.yz;
     if (WELD != 0u)
-        writeWeldedVertices(p, offsets.x);
-    if (!hasCell(p))
-        return;
-    uint caseIndex = cellCase(p);
-    uint triangles = caseTriangleCount(caseIndex);
+        writeWeldedVertices(p, offsets.x, ownedCrossed);
+    uint triangles = caseTriangleCount(caseIndex); // 0 for case 0: no cell
+    // Welded: the first vertex and owned crossed edges of each corner that
+    // owns an edge of this cell (corner 7 owns none), looked up once each.
+    uvec2 owners[7];
+    uint looked = 1u;
+    owners[0] = uvec2(offsets.x, ownedCrossed);
     for (uint t = 0u; t < triangles; ++t) {
         uint corners[3];
         for (uint k = 0u; k < 3u; ++k) {
             uint edge = caseEdge(caseIndex, 3u * t + k);
-            if (WELD != 0u) {
-                corners[k] = weldedVertex(p, edge);
-            } else {
+            uvec3 start = cubeEdgeStart(edge);
+            uint axis = cubeEdgeAxis(edge);
+            if (WELD == 0u) {
                 corners[k] = offsets.x + 3u * t + k;
-                EdgeVertex v = edgeVertex(p + cubeEdgeStart(edge), cubeEdgeAxis(edge));
+                EdgeVertex v = edgeVertex(p + start, axis);
                 writeMeshVertex(corners[k], v.position, v.normal);
+                continue;
             }
+            uvec3 owner = p + start;
+            if (axis != 2u && owner.z == grid.z0 && (grid.slabFlags & SLAB_FIRST) == 0u) {
+                corners[k] = seamBelow[2u * (owner.x + grid.nx * owner.y) + axis];
+                continue;
+            }
+            uint corner = start.x + 2u * start.y + 4u * start.z;
+            if ((looked & (1u << corner)) == 0u) {
+                // The point after p on its row is the next entry: no search.
+                uvec4 ownerEntry = corner == 1u ? list[min(i + 1u, grid.listCapacity - 1u)] : entryOf(owner);
+                owners[corner] = uvec2(slabBase.x + ownerEntry.y, ownerEntry.w >> 8);
+                looked |= 1u << corner;
+            }
+            corners[k] = owners[corner].x + bitCount(owners[corner].y & ((1u << axis) - 1u));
         }
         writeMeshTriangle(offsets.y + t, corners[0], corners[1], corners[2]);
     }

@@ -15,6 +15,12 @@
 // bottom plane too). The owner of a shared plane writes the vertex numbers of
 // its x/y edges to a seam buffer that the next slab reads.
 //
+// The occupied-point list (classify_quads.glsl writes it, generate reads it):
+// one uvec4 per point that emits a vertex or a triangle, in point order:
+// (slab-local point index, vertex offset, triangle offset, case | owned
+// crossed edges << 8); rowStarts[r] is the list index of row r's first entry
+// (row r = y + ny * (z - z0)), rowStarts[rows] the list's length.
+//
 // Before including: VOLUME_BINDING and the constant WORKGROUP_SIZE.
 
 layout(set = 0, binding = VOLUME_BINDING, std430) readonly buffer VolumeWords { uint volumeWords[]; };
@@ -29,6 +35,7 @@ layout(push_constant) uniform Grid {
     float iso;
     float originX, originY, originZ;
     float spacingX, spacingY, spacingZ;
+    uint listCapacity; // entries the occupied-point list holds
 } grid;
 
 const uint SLAB_FIRST = 1u;
@@ -46,7 +53,10 @@ uvec3 slabPoint(uint local)
 
 uint slabIndex(uvec3 p) { return p.x + grid.nx * (p.y + grid.ny * (p.z - grid.z0)); }
 
-uint invocationIndex() { return (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * WORKGROUP_SIZE + gl_LocalInvocationIndex; }
+// Workgroups are dispatched in 2D: one dimension holds at most 65535 of them.
+uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
+
+uint invocationIndex() { return flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex; }
 
 float sampleAt(uvec3 p) { return volumeSampleAt(p.x + grid.nx * (p.y + grid.ny * p.z), grid.scalarType); }
 

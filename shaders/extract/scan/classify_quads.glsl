@@ -1,0 +1,147 @@
+// Classification of a slab's points four at a time along x (a "quad"), as
+// the count and list passes share it. The corners of a quad's points lie on
+// four lines of five samples, (y, z), (y + 1, z), (y, z + 1), (y + 1, z + 1):
+// 20 samples instead of 4 x 8, and for uint8 volumes two word loads a line
+// (one word holds four samples, compared with the isovalue at once). Each line's inside bits are kept, 8 bits a
+// line in one uint, and every count, case and crossed edge of the four points
+// is bit arithmetic on them.
+//
+// Quads are numbered x fastest, then y, then z, so walking quads in order
+// walks points in order (the list comes out sorted by point index). A row
+// whose length is not a multiple of 4 ends with a shorter quad.
+//
+// Before including: scan_grid.glsl, case_table.glsl and the constant WELD.
+
+uint quadsPerRow() { return (grid.nx + 3u) / 4u; }
+uint slabRowCount() { return grid.ny * grid.planes; }
+uint slabQuadCount() { return quadsPerRow() * slabRowCount(); }
+
+struct Quad {
+    uint x0, y, z; // its first point (z absolute)
+    uint row;      // y + ny * (z - z0)
+    uint points;   // 1 to 4
+    uint lines;    // inside bits: line j = dy + 2 dz at bits 8j .. 8j + 4
+    bool sameSide; // every sample it reads on one side: no point emits anything
+};
+
+// The smallest uint8 sample that is inside (value >= iso), 256 when none is.
+uint uint8Threshold()
+{
+    if (grid.iso <= 0.0)
+        return 0u;
+    return grid.iso > 255.0 || isnan(grid.iso) ? 256u : uint(ceil(grid.iso));
+}
+
+// Bits 0..3: which of the four bytes of `word` are >= t (t < 256), all four
+// compared at once (SIMD within a register, Hacker's Delight 2.18): the low
+// seven bits compare by a subtraction that cannot borrow across bytes, the
+// top bit decides where the two top bits differ; the four result bits are
+// then gathered by one multiplication.
+uint bytesAtLeast(uint word, uint t)
+{
+    const uint high = 0x80808080u;
+    uint spread = t * 0x01010101u;
+    uint low7 = (word | high) - (spread & ~high);
+    uint ge = ((word & ~spread) | (~(word ^ spread) & low7)) & high;
+    return ((ge >> 7) * 0x00204081u) >> 21 & 0xFu;
+}
+
+// Inside bits of `n` (at most 5) consecutive samples from volume index `start`.
+uint lineInsideBits(uint start, uint n)
+{
+    uint mask = (1u << n) - 1u;
+    if (grid.scalarType == SCALAR_UINT8) {
+        uint t = uint8Threshold();
+        if (t > 255u)
+            return 0u;
+        uint first = start & 3u;
+        uint bits = bytesAtLeast(volumeWords[start >> 2], t);
+        if (first + n > 4u)
+            bits |= bytesAtLeast(volumeWords[(start >> 2) + 1u], t) << 4;
+        return (bits >> first) & mask;
+    }
+    uint bits = 0u;
+    for (uint k = 0u; k < 5u; ++k)
+        if (k < n && isInside(volumeSampleAt(start + k, grid.scalarType)))
+            bits |= 1u << k;
+    return bits;
+}
+
+Quad loadQuad(uint quadIndex)
+{
+    uint perRow = quadsPerRow();
+    Quad q;
+    q.row = quadIndex / perRow;
+    q.x0 = (quadIndex - q.row * perRow) * 4u;
+    uint plane = q.row / grid.ny; // two integer divisions a quad, not three
+    q.y = q.row - plane * grid.ny;
+    q.z = grid.z0 + plane;
+    q.points = min(4u, grid.nx - q.x0);
+    uint samples = min(5u, grid.nx - q.x0);
+    // Lines past the slab's top plane or the volume's last row are never
+    // read: no cell and no owned edge reaches them (scan_grid.glsl).
+    bool hasY = q.y + 1u < grid.ny;
+    bool hasZ = q.z + 1u < grid.z0 + grid.planes;
+    uint base = q.x0 + grid.nx * (q.y + grid.ny * q.z);
+    uint planeSamples = grid.nx * grid.ny;
+    q.lines = lineInsideBits(base, samples);
+    if (hasY)
+        q.lines |= lineInsideBits(base + grid.nx, samples) << 8;
+    if (hasZ)
+        q.lines |= lineInsideBits(base + planeSamples, samples) << 16;
+    if (hasY && hasZ)
+        q.lines |= lineInsideBits(base + planeSamples + grid.nx, samples) << 24;
+    // Most quads lie in empty space (or solid inside): every corner and edge
+    // end of their points is one of these samples, so they skip the per-point work.
+    uint line = (1u << samples) - 1u;
+    uint valid = line | (hasY ? line << 8 : 0u) | (hasZ ? line << 16 : 0u) | (hasY && hasZ ? line << 24 : 0u);
+    q.sameSide = q.lines == 0u || q.lines == valid;
+    return q;
+}
+
+struct QuadPoint {
+    uint caseIndex;    // 0 where the point has no cell
+    uint ownedCrossed; // bit a: the point owns edge +a and it is crossed
+    uint vertices;     // welded: owned crossed edges; soup: 3 per triangle
+    uint triangles;
+};
+
+QuadPoint quadPoint(Quad q, uint k)
+{
+    uint x = q.x0 + k;
+    uvec4 line = (uvec4(q.lines) >> uvec4(0u, 8u, 16u, 24u)) >> k;
+    QuadPoint point;
+    bool cell = x + 1u < grid.nx && q.y + 1u < grid.ny && q.z + 1u < grid.z0 + grid.planes;
+    point.caseIndex = cell ? (line.x & 3u) | (line.y & 3u) << 2 | (line.z & 3u) << 4 | (line.w & 3u) << 6 : 0u;
+    // Cases 0 and 255 (empty space, most points) skip the table load.
+    point.triangles = point.caseIndex != 0u && point.caseIndex != 255u ? caseTriangleCount(point.caseIndex) : 0u;
+    bool ownsPlane = q.z > grid.z0 || (grid.slabFlags & SLAB_FIRST) != 0u;
+    uint inside = line.x & 1u;
+    uint crossed = 0u;
+    if (ownsPlane && x + 1u < grid.nx && ((line.x >> 1) & 1u) != inside)
+        crossed |= 1u;
+    if (ownsPlane && q.y + 1u < grid.ny && (line.y & 1u) != inside)
+        crossed |= 2u;
+    if (q.z + 1u < grid.z0 + grid.planes && (line.z & 1u) != inside)
+        crossed |= 4u;
+    point.ownedCrossed = crossed;
+    point.vertices = WELD != 0u ? bitCount(crossed) : 3u * point.triangles;
+    return point;
+}
+
+bool isOccupied(QuadPoint point) { return point.vertices + point.triangles != 0u; }
+
+// A quad's counts packed for one uvec2 scan: (vertices | occupied << 16,
+// triangles). A tile of at most 4096 points keeps each field's sums exact
+// (vertices at most 15 a point, 61440 a tile).
+uvec2 quadCounts(Quad q)
+{
+    uvec2 counts = uvec2(0u);
+    for (uint k = 0u; k < 4u; ++k) {
+        if (k >= q.points || q.sameSide)
+            break;
+        QuadPoint point = quadPoint(q, k);
+        counts += uvec2(point.vertices + (isOccupied(point) ? 1u << 16 : 0u), point.triangles);
+    }
+    return counts;
+}

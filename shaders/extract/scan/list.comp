@@ -1,0 +1,126 @@
+#version 460
+// Scan method, pass 3 (the CUDA sample's compaction and the downsweep of a
+// reduce-then-scan in one, compute/scan_passes.h): each workgroup classifies
+// its tile of quads again, scans the packed counts in point order, adds the
+// tile's offsets from the block-sum scan, and writes one list entry per
+// occupied point (scan_grid.glsl) with its vertex and triangle offsets, and
+// where each row's entries start. Its output scales with the surface, not
+// the volume.
+//
+// Point order, coalesced, as scan_downsweep.comp: subgroup s owns the run of
+// gl_SubgroupSize * ITEMS consecutive quads at s * gl_SubgroupSize * ITEMS
+// in the tile and walks it in ITEMS rows of one quad per lane; rows are
+// scanned with one subgroup scan each and chained by the running total, and
+// one workgroup scan of the run totals places the runs.
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+
+layout(constant_id = 0) const uint SUBGROUP_SIZE = 32;
+layout(constant_id = 1) const uint WORKGROUP_SIZE = 256;
+layout(constant_id = 2) const uint ITEMS = 4;
+layout(constant_id = 3) const uint WELD = 1;
+layout(local_size_x_id = 1) in;
+
+#define CASE_TABLE_BINDING 1
+#include "case_table.glsl"
+#define VOLUME_BINDING 0
+#include "scan_grid.glsl"
+#include "classify_quads.glsl"
+#include "subgroup_scan.glsl"
+
+// Exclusive 64-bit offsets of each tile: vertices, triangles, occupied points.
+layout(set = 0, binding = 2, std430) readonly buffer BlockOffsets { uvec2 blockOffsets[]; };
+layout(set = 0, binding = 3, std430) writeonly buffer List { uvec4 list[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer RowStarts { uint rowStarts[]; };
+layout(set = 0, binding = 5, std430) readonly buffer SlabTotals { uvec2 slabTotals[3]; }; // uint64 vertices, triangles, occupied
+
+// A tile without occupied points (most of them: empty space) writes only the
+// starts of the rows that begin in it, all at the tile's list offset, and
+// reads no sample: the count pass already classified it.
+void writeEmptyTile(uint tileBase, uint quadCount, uint entry)
+{
+    uint perRow = quadsPerRow();
+    for (uint j = 0u; j < ITEMS; ++j) {
+        uint quad = tileBase + j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
+        if (quad >= quadCount)
+            break;
+        uint row = quad / perRow;
+        if (quad == row * perRow)
+            rowStarts[row] = entry;
+        if (quad + 1u == quadCount)
+            rowStarts[row + 1u] = entry;
+    }
+}
+
+void writeQuad(Quad q, uint vertexOffset, uint triangleOffset, uint entry)
+{
+    if (q.x0 == 0u)
+        rowStarts[q.row] = entry;
+    uint firstPoint = slabIndex(uvec3(q.x0, q.y, q.z));
+    for (uint k = 0u; k < 4u; ++k) {
+        if (k >= q.points || q.sameSide)
+            break;
+        QuadPoint point = quadPoint(q, k);
+        if (!isOccupied(point))
+            continue;
+        if (entry < grid.listCapacity)
+            list[entry] = uvec4(firstPoint + k, vertexOffset, triangleOffset, point.caseIndex | point.ownedCrossed << 8);
+        ++entry;
+        vertexOffset += point.vertices;
+        triangleOffset += point.triangles;
+    }
+    if (q.row + 1u == slabRowCount() && q.x0 + q.points == grid.nx)
+        rowStarts[q.row + 1u] = entry;
+}
+
+void main()
+{
+    uint block = flatWorkgroupIndex();
+    uint tileBase = block * WORKGROUP_SIZE * ITEMS;
+    uint quadCount = slabQuadCount();
+    if (tileBase >= quadCount)
+        return; // the whole workgroup
+    uint tileCount = (quadCount + WORKGROUP_SIZE * ITEMS - 1u) / (WORKGROUP_SIZE * ITEMS);
+    uint tileEntry = blockOffsets[3u * block + 2u].x;
+    uint nextEntry = block + 1u < tileCount ? blockOffsets[3u * (block + 1u) + 2u].x : slabTotals[2].x;
+    if (nextEntry == tileEntry) {
+        writeEmptyTile(tileBase, quadCount, tileEntry);
+        return; // the whole workgroup: the test is the same for all of it
+    }
+    uint runBase = tileBase + gl_SubgroupID * gl_SubgroupSize * ITEMS + gl_SubgroupInvocationID;
+    Quad quads[ITEMS];
+    uvec2 prefix[ITEMS];
+    for (uint j = 0u; j < ITEMS; ++j) {
+        uint quad = runBase + j * gl_SubgroupSize;
+        quads[j].points = 0u;
+        prefix[j] = uvec2(0u);
+        if (quad < quadCount) {
+            quads[j] = loadQuad(quad);
+            prefix[j] = quadCounts(quads[j]);
+        }
+    }
+    uvec2 runTotal = uvec2(0u);
+    for (uint j = 0u; j < ITEMS; ++j) {
+        uvec2 value = prefix[j];
+        uvec2 inclusive = subgroupInclusiveAdd(value);
+        prefix[j] = runTotal + inclusive - value;
+        runTotal += subgroupShuffle(inclusive, gl_SubgroupSize - 1u);
+    }
+    // Lane 0 of each subgroup enters its run total, so lane 0 receives the
+    // runs before it and every other lane that plus its own run's total.
+    bool leader = gl_SubgroupInvocationID == 0u;
+    uvec2 tileTotal;
+    uvec2 offset = workgroupExclusiveAdd2(leader ? runTotal : uvec2(0u), tileTotal);
+    if (!leader)
+        offset -= runTotal;
+    uvec3 tileOffsets = uvec3(blockOffsets[3u * block].x, blockOffsets[3u * block + 1u].x, blockOffsets[3u * block + 2u].x);
+    for (uint j = 0u; j < ITEMS; ++j) {
+        if (quads[j].points == 0u)
+            break;
+        uvec2 packed = prefix[j] + offset;
+        writeQuad(quads[j], tileOffsets.x + (packed.x & 0xFFFFu), tileOffsets.y + packed.y,
+                  tileOffsets.z + (packed.x >> 16));
+    }
+}
