@@ -154,6 +154,9 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
         check(abs(bench["fraction_of_bandwidth"] - bench["floor_ms"] / bench["ms"]) < 1e-9 and
               abs(bench["ratio_to_copy"] - bench["ms"] / bench["copy_ms"]) < 1e-9,
               "bench-scan fractions follow from its timings")
+        check(bench.get("shader_copy_ms", 0) > 0 and bench.get("shader_copy_bytes") == 10007 * 8 // 16 * 16 and
+              abs(bench["ratio_to_shader_copy"] - bench["ms"] / bench["shader_copy_ms"]) < 1e-9,
+              f"bench-scan times a shader copy of the whole 16-byte vectors: {bench.get('shader_copy_bytes')}")
 
     for method in ["block", "scan"]:
         bench_json = os.path.join(tmp, f"bench-{method}.json")

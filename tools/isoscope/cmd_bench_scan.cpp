@@ -1,6 +1,7 @@
 // isoscope bench-scan: throughput of the device-wide exclusive scan
-// (engine/compute/scan.h) as JSON, beside the memory-bandwidth floor and a
-// plain buffer copy of the same bytes timed the same way (docs/BENCHMARKS.md).
+// (engine/compute/scan.h) as JSON, beside the memory-bandwidth floor and two
+// copies of the same bytes timed the same way: a compute shader's
+// (copy_vectors.comp) and vkCmdCopyBuffer (docs/BENCHMARKS.md).
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -14,6 +15,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/gpu_timer.h"
+#include "core/shader.h"
 #include "core/transfer.h"
 
 namespace isoscope::cli {
@@ -68,6 +70,35 @@ void verifyScan(Context& context, const Buffer& output, const Buffer& totals, ui
         if (gpuTotals[c] != running[c])
             fail("bench-scan: wrong total of component " + std::to_string(c) + ": GPU " + std::to_string(gpuTotals[c]) +
                  ", CPU " + std::to_string(running[c]) + " (engine bug)");
+}
+
+// Records a copy of the first `bytes` (a multiple of 16) of `source` into
+// `destination` by copy_vectors.comp, one binding range at a time.
+void recordShaderCopy(VkCommandBuffer cmd, const Context& context, const ComputeProgram& copy, const Buffer& source,
+                      const Buffer& destination, uint64_t bytes)
+{
+    constexpr uint32_t kWorkgroupSize = 256, kMaxGroups = 65535;
+    // Segments start at multiples of 4096 bytes, which every device's
+    // storage-buffer offset alignment divides.
+    const uint64_t segmentBytes = context.info().maxStorageBufferRange / 4096 * 4096;
+    for (uint64_t first = 0; first < bytes; first += segmentBytes) {
+        uint64_t range = std::min(segmentBytes, bytes - first);
+        uint32_t vectors = uint32_t(range / 16);
+        copy.bind(cmd, {{source.buffer, first, range}, {destination.buffer, first, range}}, &vectors, sizeof vectors);
+        copy.dispatch(cmd, uint32_t(std::min<uint64_t>(kMaxGroups, groupCount(vectors, kWorkgroupSize))));
+    }
+}
+
+// Throws unless the first `words` of `output` are the input (inputWord).
+void verifyCopy(Context& context, const Buffer& output, uint64_t words)
+{
+    for (uint64_t first = 0; first < words; first += kChunkWords) {
+        uint64_t n = std::min(kChunkWords, words - first);
+        std::vector<uint32_t> got = downloadBufferAs<uint32_t>(context, output, n, first * 4);
+        for (uint64_t k = 0; k < n; ++k)
+            if (got[k] != inputWord(first + k))
+                fail("bench-scan: the shader copy is wrong at word " + std::to_string(first + k) + " (engine bug)");
+    }
 }
 
 // Median GPU milliseconds of `record` over `repeat` runs after `warmup`
@@ -152,6 +183,13 @@ Run addBenchScanCommand(CLI::App& app)
             scan.record(cmd, {input.buffer}, {output.buffer}, count, {totals.buffer});
         });
         verifyScan(context, output, totals, count, components);
+        // The shader copy moves whole 16-byte vectors: the bytes rounded down to 16.
+        const uint64_t shaderCopyBytes = bytes / 16 * 16;
+        ComputeProgram copy(context, loadShader("compute/copy_vectors"), {{"WORKGROUP_SIZE", 256}});
+        double shaderCopyMs = medianMs(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
+            recordShaderCopy(cmd, context, copy, input, output, shaderCopyBytes);
+        });
+        verifyCopy(context, output, shaderCopyBytes / 4);
         double copyMs = medianMs(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
             VkBufferCopy region{0, 0, bytes};
             vkCmdCopyBuffer(cmd, input.buffer, output.buffer, 1, &region);
@@ -176,13 +214,19 @@ Run addBenchScanCommand(CLI::App& app)
                                {"bandwidth", options->bandwidth},
                                {"floor_ms", floorMs},
                                {"fraction_of_bandwidth", floorMs / scanMs},
+                               {"shader_copy_ms", shaderCopyMs},
+                               {"shader_copy_bytes", shaderCopyBytes},
+                               {"shader_copy_fraction_of_bandwidth", double(2 * shaderCopyBytes) / options->bandwidth * 1e3 / shaderCopyMs},
+                               {"ratio_to_shader_copy", scanMs / shaderCopyMs},
                                {"copy_ms", copyMs},
                                {"copy_fraction_of_bandwidth", floorMs / copyMs},
                                {"ratio_to_copy", scanMs / copyMs}};
         writeJson(json, options->output);
-        std::fprintf(stderr, "scan of %llu x %u words: %.3f ms GPU, %.3g elements/s, %.2f of bandwidth, %.2fx copy\n",
+        std::fprintf(stderr,
+                     "scan of %llu x %u words: %.3f ms GPU, %.3g elements/s, %.2f of bandwidth, %.2fx a shader copy, "
+                     "%.2fx vkCmdCopyBuffer\n",
                      (unsigned long long)count, components, scanMs, double(count) / (scanMs * 1e-3), floorMs / scanMs,
-                     scanMs / copyMs);
+                     scanMs / shaderCopyMs, scanMs / copyMs);
         return 0;
     };
 }
