@@ -12,6 +12,8 @@
 // only needs the group's start, which the vertex-count pass stores per listed
 // block. Nothing per voxel is stored in device memory.
 
+#include "block_edge_groups.glsl"
+
 const uint CACHE_X = BLOCK_X + 1u, CACHE_Y = BLOCK_Y + 1u, CACHE_Z = BLOCK_Z + 1u;
 const uint CACHE_SIZE = CACHE_X * CACHE_Y * CACHE_Z;
 
@@ -36,37 +38,6 @@ uint cellCase(uvec3 l)
 }
 
 bool isCrossed(uvec3 c, uint axis) { return (crossedEdges[cacheIndex(c)] & (1u << axis)) != 0u; }
-
-// Edge groups of a block, by the lower faces of the block the edge lies in.
-const uint GROUP_XY = 0u, GROUP_XZ = 1u, GROUP_YZ = 2u, GROUP_X = 3u, GROUP_Y = 4u, GROUP_Z = 5u, GROUP_INTERIOR = 6u;
-const uint GROUP_COUNT = 7u;
-
-// l: the edge's lower voxel relative to its block's first voxel.
-uint edgeGroup(uvec3 l, uint axis)
-{
-    bool inX = l.x == 0u && axis != 0u;
-    bool inY = l.y == 0u && axis != 1u;
-    bool inZ = l.z == 0u && axis != 2u;
-    if (inX && inY) return GROUP_XY;
-    if (inX && inZ) return GROUP_XZ;
-    if (inY && inZ) return GROUP_YZ;
-    if (inX) return GROUP_X;
-    if (inY) return GROUP_Y;
-    if (inZ) return GROUP_Z;
-    return GROUP_INTERIOR;
-}
-
-// Position of edge (l, axis) in its group's order (voxels by index, then
-// axis): along the line, or 2 * (index within the face) + (axis == v).
-uint positionInGroup(uvec3 l, uint axis, uint group)
-{
-    if (group <= GROUP_YZ)
-        return l[2u - group]; // the XY line runs along z, XZ along y, YZ along x
-    uint fixedAxis = group - GROUP_X;
-    uint u = fixedAxis == 0u ? 1u : 0u;
-    uint v = fixedAxis == 2u ? 1u : 2u;
-    return 2u * (l[u] + blockSize()[u] * l[v]) + (axis == v ? 1u : 0u);
-}
 
 // One bit per edge of every line and face group of this block and its 7
 // upper neighbours (those whose edges lie in the cache), so a rank within a

@@ -1,10 +1,8 @@
 #version 460
 // Welded meshes only, before the triangle pass: each listed block counts the
-// crossed edges it owns, group by group (block_edges.glsl), and its cells'
-// triangles; reserves both with one atomic each and stores where its vertex
-// groups start, so that its lower neighbours can number the vertices they
-// borrow from it. Blocks with neither (listed because the range test is
-// conservative) are left out of the triangle pass.
+// crossed edges it owns, group by group (block_edge_groups.glsl), reserves
+// them with one atomic and stores its first vertex and its groups' sizes, so
+// that its lower neighbours can number the vertices they borrow from it.
 #extension GL_GOOGLE_include_directive : require
 
 #include "block_common.glsl"
@@ -44,17 +42,17 @@ void main()
     barrier();
 
     if (tid == 0u) {
-        uint start[GROUP_COUNT + 1u];
-        start[0] = 0u;
-        for (uint g = 0u; g < GROUP_COUNT; ++g)
-            start[g + 1u] = start[g] + groupCount[g];
-        uint vertices = start[GROUP_COUNT];
-        uint first = vertices > 0u ? atomicAdd(meshVertexCount, vertices) : 0u;
-        slotVertices[slot] = uvec4(first, start[1] | (start[2] << 16), start[3] | (start[4] << 16),
-                                   start[5] | (start[6] << 16));
-        if (vertices > 0u || triangleTotal > 0u) {
-            uint firstTriangle = triangleTotal > 0u ? atomicAdd(meshFaceCount, triangleTotal) : 0u;
-            meshBlocks[atomicAdd(meshBlockCount, 1u)] = uvec2(slot, firstTriangle);
+        uint sizes[BORROWED_GROUP_COUNT];
+        uint vertices = groupCount[GROUP_INTERIOR];
+        for (uint g = 0u; g < BORROWED_GROUP_COUNT; ++g) {
+            sizes[g] = groupCount[g];
+            vertices += sizes[g];
         }
+        uint entry = slot * SLOT_WORDS;
+        uvec2 packed = packGroupSizes(sizes);
+        slotVertices[entry] = vertices > 0u ? atomicAdd(meshVertexCount, vertices) : 0u;
+        slotVertices[entry + 1u] = packed.x;
+        if (SLOT_WORDS > 2u)
+            slotVertices[entry + 2u] = packed.y;
     }
 }

@@ -19,19 +19,13 @@
 
 layout(local_size_x_id = 1) in;
 
-shared uvec4 blockVertices[8];                // WELD: slotVertices of this block and its upper neighbours
+// WELD: the first vertex of each edge group of this block and its upper
+// neighbours (interior last), from their slotVertices.
+shared uint groupFirstVertex[8u * GROUP_COUNT];
 shared uint interiorOffset[WORKGROUP_SIZE];   // WELD: first interior vertex of each voxel, within the group
 shared uint cachedVertexOffset[CACHE_SIZE];   // not WELD: first vertex of each cached voxel, within the block
 shared uint triangleBase;
 shared uint vertexBase;                       // not WELD
-
-uint groupStart(uvec4 info, uint group)
-{
-    if (group == 0u)
-        return 0u;
-    uint word = group == 1u || group == 2u ? info.y : group <= 4u ? info.z : info.w;
-    return (group & 1u) == 1u ? word & 0xFFFFu : word >> 16;
-}
 
 uint voxelIndex(uvec3 l) { return l.x + BLOCK_X * (l.y + BLOCK_Y * l.z); }
 
@@ -55,11 +49,10 @@ uint vertexIndex(uvec3 c, uint axis)
     uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
     uvec3 l = c - upper * blockSize();
     uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;
-    uvec4 owner = blockVertices[neighbour];
     uint group = edgeGroup(l, axis);
     uint rank = group == GROUP_INTERIOR ? interiorOffset[voxelIndex(l)] + interiorEdgesBefore(l, axis)
                                         : rankInGroup(neighbour, l, axis, group);
-    return owner.x + groupStart(owner, group) + rank;
+    return groupFirstVertex[neighbour * GROUP_COUNT + group] + rank;
 }
 
 void writeVertex(ivec3 origin, uvec3 c, uint axis)
@@ -91,23 +84,26 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis)
 void main()
 {
     uint slot = listedSlot();
-    uint firstTriangle = 0u;
-    if (WELD) {
-        if (slot >= min(meshBlockCount, listedCount()))
-            return; // uniform across the workgroup
-        uvec2 entry = meshBlocks[slot];
-        slot = entry.x;
-        firstTriangle = entry.y;
-    } else if (slot >= listedCount()) {
-        return;
-    }
+    if (slot >= listedCount())
+        return; // uniform across the workgroup
     uvec3 block = blockCoordinates(activeBlocks[slot]);
     ivec3 origin = ivec3(block * blockSize());
     uint tid = gl_LocalInvocationIndex;
     for (uint n = tid; WELD && n < 8u; n += WORKGROUP_SIZE) {
         uvec3 neighbour = block + uvec3(n & 1u, (n >> 1) & 1u, (n >> 2) & 1u);
-        uint s = all(lessThan(neighbour, params.blockCounts)) ? blockSlot[blockIndexOf(neighbour)] : kNoSlot;
-        blockVertices[n] = s == kNoSlot ? uvec4(0u) : slotVertices[s];
+        uint s = all(lessThan(neighbour, params.blockCounts)) ? listedSlotOf(blockIndexOf(neighbour)) : kNoSlot;
+        // A neighbour not listed has no crossed edges, so none is looked up.
+        uint first = 0u;
+        uvec2 packed = uvec2(0u);
+        if (s != kNoSlot) {
+            first = slotVertices[s * SLOT_WORDS];
+            packed = uvec2(slotVertices[s * SLOT_WORDS + 1u], SLOT_WORDS > 2u ? slotVertices[s * SLOT_WORDS + 2u] : 0u);
+        }
+        for (uint g = 0u; g < GROUP_COUNT; ++g) {
+            groupFirstVertex[n * GROUP_COUNT + g] = first;
+            if (g < BORROWED_GROUP_COUNT)
+                first += unpackGroupSize(packed, g);
+        }
     }
     cacheBlock(origin, true);
 
@@ -137,12 +133,13 @@ void main()
         }
     }
     if (tid == 0u) {
-        if (WELD) {
-            triangleBase = firstTriangle; // reserved by count_vertices
-        } else {
-            triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
+        triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
+        if (!WELD)
             vertexBase = vertexTotal > 0u ? atomicAdd(meshVertexCount, vertexTotal) : 0u;
-        }
+        // For benchmarks: listed blocks that make vertices (own edges) or triangles.
+        uint ownVertices = groupFirstVertex[GROUP_INTERIOR] - groupFirstVertex[0] + total.x;
+        if (WELD && (ownVertices > 0u || total.y > 0u))
+            atomicAdd(meshBlockCount, 1u);
     }
     barrier();
 

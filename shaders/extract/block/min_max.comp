@@ -1,10 +1,14 @@
 #version 460
-// Pass 1 (paper section 4.1): the value range of each voxel block, over the
-// block's own voxels, so the volume is read exactly once. A workgroup reads
-// consecutive x-runs of several blocks (whole rows, for coalesced reads even
-// on 8-bit data) and reduces each block's share through shared memory.
-// Ranges are stored as two halves rounded outward, 4 bytes per block: a
-// conservative test can only keep a block it could have skipped.
+// Pass 1 (paper section 4.1): the value range of each voxel block. A
+// workgroup reads consecutive x-runs of several blocks (whole rows, for
+// coalesced reads even on 8-bit data) and reduces each block's share through
+// shared memory. With CELL_RANGES the range also covers the samples one voxel
+// past the block on its upper faces: the workgroup reads one more row in y
+// and z (shared with the next block, so mostly from cache) and one more
+// column in x (the first column of the next block, read by one spare
+// invocation past the run). Ranges are stored as two halves rounded outward,
+// 4 bytes per block: a conservative test can only keep a block it could have
+// skipped.
 #extension GL_GOOGLE_include_directive : require
 
 #include "block_common.glsl"
@@ -12,20 +16,38 @@
 
 layout(local_size_x_id = 1) in;
 
-
 shared vec2 partialRange[WORKGROUP_SIZE];
+shared uint byteRange[WORKGROUP_SIZE]; // BYTE_RANGES: per block of the run, for the even block to pair
+
+// Writes block (bx, by, bz)'s range; with BYTE_RANGES the even block of each
+// pair writes both (blocksPerGroup is even). Every invocation calls it.
+void storeRange(uint tid, bool isBlock, uvec3 b, vec2 range)
+{
+    if (!BYTE_RANGES) {
+        if (isBlock)
+            blockMinMax[blockIndexOf(b)] = packRangeOutward(range);
+        return;
+    }
+    byteRange[tid] = isBlock ? packByteRange(range) : packByteRange(vec2(1.0 / 0.0, -1.0 / 0.0));
+    barrier();
+    if (isBlock && (b.x & 1u) == 0u)
+        blockMinMax[byteRangeWord(b)] = byteRange[tid] | (byteRange[tid + 1u] << 16);
+}
 
 void main()
 {
-    uint runLength = (WORKGROUP_SIZE / BLOCK_X) * BLOCK_X; // voxels along x per workgroup
+    // Voxels along x per workgroup; with CELL_RANGES one invocation is kept
+    // spare for the column after the run.
+    uint runLength = blocksPerRun(BLOCK_X) * BLOCK_X;
+    uint reach = CELL_RANGES ? 1u : 0u;
     uint tid = gl_LocalInvocationIndex;
     int x = int(gl_WorkGroupID.x * runLength + tid);
     ivec3 first = ivec3(0, gl_WorkGroupID.y * BLOCK_Y, gl_WorkGroupID.z * BLOCK_Z);
-    ivec3 last = min(first + ivec3(0, BLOCK_Y, BLOCK_Z), params.dims) - 1;
+    ivec3 last = min(first + ivec3(0, BLOCK_Y + reach, BLOCK_Z + reach), params.dims) - 1;
 
     float low = 1.0 / 0.0;
     float high = -1.0 / 0.0;
-    if (tid < runLength && x < params.dims.x) {
+    if (tid < runLength + reach && x < params.dims.x) {
         for (int z = first.z; z <= last.z; ++z)
             for (int y = first.y; y <= last.y; ++y) {
                 float v = fieldAt(ivec3(x, y, z));
@@ -42,13 +64,13 @@ void main()
 
     uint blocksPerGroup = runLength / BLOCK_X;
     uint bx = gl_WorkGroupID.x * blocksPerGroup + tid;
-    if (tid < blocksPerGroup && bx < params.blockCounts.x) {
-        vec2 range = partialRange[tid * BLOCK_X];
-        for (uint i = 1; i < BLOCK_X; ++i) {
+    bool isBlock = tid < blocksPerGroup && bx < params.blockCounts.x;
+    vec2 range = vec2(1.0 / 0.0, -1.0 / 0.0);
+    if (isBlock) {
+        for (uint i = 0; i < BLOCK_X + reach; ++i) { // columns past the volume hold the empty range
             vec2 r = partialRange[tid * BLOCK_X + i];
             range = vec2(min(range.x, r.x), max(range.y, r.y));
         }
-        uint blockIndex = blockIndexOf(uvec3(bx, gl_WorkGroupID.y, gl_WorkGroupID.z));
-        blockMinMax[blockIndex] = packRangeOutward(range);
     }
+    storeRange(tid, isBlock, uvec3(bx, gl_WorkGroupID.y, gl_WorkGroupID.z), range);
 }

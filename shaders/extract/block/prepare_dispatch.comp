@@ -1,5 +1,5 @@
 #version 460
-// Turns the block counts into the indirect dispatches of the vertex and
+// Turns the list's length into the indirect dispatch of the vertex and
 // triangle passes (one workgroup per listed block, folded into 2D where the
 // count passes the 65535-workgroup limit of one dimension), and raises the
 // mesh's overflow flag when the list could not hold every active block.
@@ -9,28 +9,14 @@
 
 layout(local_size_x = 1) in;
 
-
-
 const uint kMaxGroupsPerDimension = 65535u;
 
-uvec3 dispatchFor(uint workgroups)
-{
-    return uvec3(min(workgroups, kMaxGroupsPerDimension),
-                 (workgroups + kMaxGroupsPerDimension - 1u) / kMaxGroupsPerDimension, 1u);
-}
-
-// Runs after compact_blocks and again after count_vertices.
 void main()
 {
     uint listed = min(activeCount, params.activeCapacity);
-    uvec3 d = dispatchFor(listed);
-    dispatchX = d.x;
-    dispatchY = d.y;
-    dispatchZ = d.z;
-    d = dispatchFor(min(meshBlockCount, listed));
-    meshDispatchX = d.x;
-    meshDispatchY = d.y;
-    meshDispatchZ = d.z;
+    dispatchX = min(listed, kMaxGroupsPerDimension);
+    dispatchY = (listed + kMaxGroupsPerDimension - 1u) / kMaxGroupsPerDimension;
+    dispatchZ = 1u;
     if (activeCount > params.activeCapacity)
         meshOverflow = 1u;
 }
