@@ -22,8 +22,9 @@ namespace {
 
 struct State {
     uint32_t activeCount;
-    VkDispatchIndirectCommand dispatch; // count_vertices and generate_triangles: every listed block
-    uint32_t meshBlockCount;            // welded: listed blocks with vertices or triangles
+    VkDispatchIndirectCommand dispatch;      // generate_triangles: a workgroup per listed block
+    uint32_t meshBlockCount;                 // welded: listed blocks with vertices or triangles
+    VkDispatchIndirectCommand countDispatch; // count_vertices: kCountBlocksPerGroup listed blocks a workgroup
 };
 
 // Words per welded list entry in slotVertices (first vertex, the edge-group
@@ -93,9 +94,22 @@ public:
             fail("the block method needs workgroups of 32 invocations; this device allows " +
                  std::to_string(info.maxWorkgroupInvocations()) + " at its subgroup size");
         slotWords_ = slotWords(block_);
+        // count_vertices: an invocation per row of a block's samples (the
+        // rows' inside bits in one word each), several blocks a workgroup of
+        // at most 128 invocations, rounded up to whole subgroups.
+        if (weld_ && block_[0] + 1 > 32)
+            fail("block width " + std::to_string(block_[0]) +
+                 ": welded extraction holds a block row and its overlap in 32 bits, so the width is at most 31; "
+                 "choose a narrower block");
+        uint32_t groupLimit = std::min<uint32_t>(128, info.maxWorkgroupInvocations());
+        uint32_t rowLanes = std::min(groupLimit, (block_[1] + 1) * (block_[2] + 1));
+        uint32_t countBlocksPerGroup = std::max<uint32_t>(1, groupLimit / rowLanes);
+        uint32_t countGroupSize =
+            (countBlocksPerGroup * rowLanes + info.subgroupSize - 1) / info.subgroupSize * info.subgroupSize;
         SpecValues common = {{"BLOCK_X", block_[0]}, {"BLOCK_Y", block_[1]}, {"BLOCK_Z", block_[2]},
                              {"FIELD", analytic ? 1u : 0u}, {"WELD", weld_ ? 1u : 0u}, {"SLOT_WORDS", slotWords_},
-                             {"BYTE_RANGES", ranges_->byteRanges() ? 1u : 0u}};
+                             {"BYTE_RANGES", ranges_->byteRanges() ? 1u : 0u},
+                             {"COUNT_BLOCKS_PER_GROUP", countBlocksPerGroup}, {"COUNT_ROW_LANES", rowLanes}};
         auto with = [&](uint32_t workgroupSize) {
             SpecValues values = common;
             values.emplace_back("WORKGROUP_SIZE", workgroupSize);
@@ -103,7 +117,7 @@ public:
         };
         compact_.emplace(context, loadShader("extract/block/compact_blocks"), with(groupSize));
         prepare_.emplace(context, loadShader("extract/block/prepare_dispatch"), with(1));
-        countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(uint32_t(blockGroupSize)));
+        countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(countGroupSize));
         generate_.emplace(context, loadShader("extract/block/generate_triangles"), with(uint32_t(blockGroupSize)));
 
         Allocator& allocator = context.allocator();
@@ -173,7 +187,7 @@ public:
         if (weld_) {
             id = scope("count_vertices");
             bind(*countVertices_);
-            vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, dispatch));
+            vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, countDispatch));
             computeToCompute(cmd);
             endScope(id);
         }

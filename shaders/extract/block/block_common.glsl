@@ -27,6 +27,10 @@ layout(constant_id = 8) const uint SLOT_WORDS = 2;
 // 8-bit volumes, cell ranges: a range is its minimum and maximum byte, 2
 // bytes per block instead of 4 (blockRangeAt says where).
 layout(constant_id = 9) const bool BYTE_RANGES = false;
+// count_vertices: blocks per workgroup, and invocations per block (one per
+// row of the block's samples, up to the workgroup's size).
+layout(constant_id = 10) const uint COUNT_BLOCKS_PER_GROUP = 5;
+layout(constant_id = 11) const uint COUNT_ROW_LANES = 25;
 
 layout(push_constant) uniform Parameters {
     ivec3 dims;
@@ -56,12 +60,14 @@ layout(set = 0, binding = 2, std430) buffer ActiveBlocks { uint activeBlocks[]; 
 // per block: per word of 32 consecutive block indices, one bit per listed
 // block and the list slot of its first listed block (listedSlotOf).
 layout(set = 0, binding = 3, std430) buffer ListedWords { uvec2 listedWords[]; };
-// The list's length and the indirect dispatch of the passes over it; then
-// (welded) how many listed blocks make vertices or triangles, for benchmarks
-// (generate_triangles counts them).
+// The list's length and the indirect dispatch of the triangle pass over it
+// (a workgroup per listed block); (welded) how many listed blocks make
+// vertices or triangles, for benchmarks (generate_triangles counts them); the
+// dispatch of count_vertices (COUNT_BLOCKS_PER_GROUP listed blocks a workgroup).
 layout(set = 0, binding = 4, std430) buffer State {
     uint activeCount; uint dispatchX, dispatchY, dispatchZ;
     uint meshBlockCount;
+    uint countDispatchX, countDispatchY, countDispatchZ;
 };
 // Per listed block (welded meshes), SLOT_WORDS words: its first vertex and
 // the sizes of its edge groups packed in bit fields (block_edge_groups.glsl).
@@ -111,6 +117,11 @@ uvec3 blockCoordinates(uint blockIndex)
 }
 
 uint blockIndexOf(uvec3 b) { return b.x + params.blockCounts.x * (b.y + params.blockCounts.y * b.z); }
+
+// Which listed block this workgroup processes, one a workgroup (the dispatch
+// is 2D where needed), and how many blocks are listed.
+uint listedSlot() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint listedCount() { return min(activeCount, params.activeCapacity); }
 
 // BYTE_RANGES: the word holding the byte range of block b and its x-neighbour
 // (pairs along x, so that one workgroup of the range pass writes both), and

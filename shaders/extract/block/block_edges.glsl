@@ -23,10 +23,6 @@ shared uint crossedEdges[CACHE_SIZE]; // bit a: the edge along axis a leaving th
 uint cacheIndex(uvec3 c) { return c.x + CACHE_X * (c.y + CACHE_Y * c.z); }
 uvec3 cacheCoordinates(uint i) { return uvec3(i % CACHE_X, (i / CACHE_X) % CACHE_Y, i / (CACHE_X * CACHE_Y)); }
 
-// Which listed block this workgroup processes (the dispatch is 2D where needed).
-uint listedSlot() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
-uint listedCount() { return min(activeCount, params.activeCapacity); }
-
 // The Marching Cubes case of the cell at cached voxel l (its 8 corners cached).
 uint cellCase(uvec3 l)
 {

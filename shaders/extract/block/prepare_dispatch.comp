@@ -1,8 +1,9 @@
 #version 460
-// Turns the list's length into the indirect dispatch of the vertex and
-// triangle passes (one workgroup per listed block, folded into 2D where the
-// count passes the 65535-workgroup limit of one dimension), and raises the
-// mesh's overflow flag when the list could not hold every active block.
+// Turns the list's length into the indirect dispatches of the vertex-count
+// pass (COUNT_BLOCKS_PER_GROUP listed blocks a workgroup) and the triangle
+// pass (one workgroup per listed block), folded into 2D where a count passes
+// the 65535-workgroup limit of one dimension, and raises the mesh's overflow
+// flag when the list could not hold every active block.
 #extension GL_GOOGLE_include_directive : require
 
 #include "block_common.glsl"
@@ -11,12 +12,23 @@ layout(local_size_x = 1) in;
 
 const uint kMaxGroupsPerDimension = 65535u;
 
+uvec3 dispatchFor(uint workgroups)
+{
+    return uvec3(min(workgroups, kMaxGroupsPerDimension),
+                 (workgroups + kMaxGroupsPerDimension - 1u) / kMaxGroupsPerDimension, 1u);
+}
+
 void main()
 {
     uint listed = min(activeCount, params.activeCapacity);
-    dispatchX = min(listed, kMaxGroupsPerDimension);
-    dispatchY = (listed + kMaxGroupsPerDimension - 1u) / kMaxGroupsPerDimension;
-    dispatchZ = 1u;
+    uvec3 d = dispatchFor(listed);
+    dispatchX = d.x;
+    dispatchY = d.y;
+    dispatchZ = d.z;
+    d = dispatchFor((listed + COUNT_BLOCKS_PER_GROUP - 1u) / COUNT_BLOCKS_PER_GROUP);
+    countDispatchX = d.x;
+    countDispatchY = d.y;
+    countDispatchZ = d.z;
     if (activeCount > params.activeCapacity)
         meshOverflow = 1u;
 }
