@@ -247,6 +247,12 @@ TEST_CASE("block sizes other than the paper's, on dims that are not multiples of
     for (std::array<uint32_t, 3> size :
          {std::array<uint32_t, 3>{4, 4, 4}, {3, 5, 7}, {2, 2, 2}, {16, 2, 4}, {1, 1, 1}, {8, 4, 4}})
         requireSameAsReference(volume, 0.1f, blockOptions(size));
+    // 32 wide, the widest a welded block may be (count_vertices holds a
+    // block row in one word and the overlap sample apart), on a volume wide
+    // enough for the overlap column to lie in the next block.
+    requireSameAsReference(makeSyntheticVolume("torus:70x13x11"), 0.1f, blockOptions({32, 2, 2}));
+    REQUIRE_THROWS_WITH(extractIsosurface(gpuContext(), volume, 0.1f, blockOptions({33, 1, 1})),
+                        Catch::Contains("at most 32"));
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 

@@ -97,9 +97,9 @@ public:
         // count_vertices: an invocation per row of a block's samples (the
         // rows' inside bits in one word each), several blocks a workgroup of
         // at most 128 invocations, rounded up to whole subgroups.
-        if (weld_ && block_[0] + 1 > 32)
+        if (weld_ && block_[0] > 32)
             fail("block width " + std::to_string(block_[0]) +
-                 ": welded extraction holds a block row and its overlap in 32 bits, so the width is at most 31; "
+                 ": welded extraction holds a block row in one 32-bit word, so the width is at most 32; "
                  "choose a narrower block");
         uint32_t groupLimit = std::min<uint32_t>(128, info.maxWorkgroupInvocations());
         uint32_t rowLanes = std::min(groupLimit, (block_[1] + 1) * (block_[2] + 1));

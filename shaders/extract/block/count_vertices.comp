@@ -5,8 +5,9 @@
 // that its lower neighbours can number the vertices they borrow from it.
 //
 // Counting needs only which side of the isovalue each sample is on, not the
-// samples: a block is held as one bitmask per x-row of its samples and the
-// one-voxel overlap (BLOCK_X + 1 bits), an invocation per row, and crossed
+// samples: a block is held as one bitmask per x-row of its samples (and one
+// bit for the row's sample in the overlap, so blocks up to 32 wide fit), an
+// invocation per row, and crossed
 // edges are XORs of a row with itself shifted (x) or with the next row (y,
 // z), counted with popcounts. So an invocation does the work that a cell's
 // invocation did for a whole row, and COUNT_BLOCKS_PER_GROUP blocks share a
@@ -22,7 +23,8 @@ layout(local_size_x_id = 1) in;
 const uint ROWS_Y = BLOCK_Y + 1u, ROWS_Z = BLOCK_Z + 1u;
 const uint ROW_COUNT = ROWS_Y * ROWS_Z;
 
-shared uint insideRow[COUNT_BLOCKS_PER_GROUP * ROW_COUNT]; // bit x: sample x of the row is inside
+shared uint insideRow[COUNT_BLOCKS_PER_GROUP * ROW_COUNT];  // bit x: sample x of the row is inside
+shared uint insideAfter[COUNT_BLOCKS_PER_GROUP * ROW_COUNT]; // 1: sample BLOCK_X (the overlap) is inside
 shared uint groupCount[COUNT_BLOCKS_PER_GROUP * GROUP_COUNT];
 
 uint rowIndex(uint block, uint y, uint z) { return block * ROW_COUNT + y + ROWS_Y * z; }
@@ -46,11 +48,15 @@ void main()
     for (uint r = lane; listed && r < ROW_COUNT; r += COUNT_ROW_LANES) {
         uint y = r % ROWS_Y, z = r / ROWS_Y;
         ivec3 p = origin + ivec3(0, y, z);
-        uint bits = 0u;
-        if (p.y < params.dims.y && p.z < params.dims.z)
-            for (int x = 0; x < samplesX; ++x)
+        uint bits = 0u, after = 0u;
+        if (p.y < params.dims.y && p.z < params.dims.z) {
+            for (int x = 0; x < min(samplesX, int(BLOCK_X)); ++x)
                 bits |= isInside(fieldAt(p + ivec3(x, 0, 0))) ? 1u << uint(x) : 0u;
+            if (samplesX > int(BLOCK_X))
+                after = isInside(fieldAt(p + ivec3(BLOCK_X, 0, 0))) ? 1u : 0u;
+        }
         insideRow[rowIndex(local, y, z)] = bits;
+        insideAfter[rowIndex(local, y, z)] = after;
     }
     barrier();
 
@@ -63,7 +69,8 @@ void main()
         if (p.y >= params.dims.y || p.z >= params.dims.z)
             continue;
         uint m = insideRow[rowIndex(local, y, z)];
-        uint crossed[3] = uint[3]((m ^ (m >> 1)) & edgesX,
+        uint next = (m >> 1) | (insideAfter[rowIndex(local, y, z)] << (BLOCK_X - 1u)); // bit x: sample x + 1
+        uint crossed[3] = uint[3]((m ^ next) & edgesX,
                                   p.y + 1 < params.dims.y ? (m ^ insideRow[rowIndex(local, y + 1u, z)]) & voxelsX : 0u,
                                   p.z + 1 < params.dims.z ? (m ^ insideRow[rowIndex(local, y, z + 1u)]) & voxelsX : 0u);
         // Along a row an edge's group depends only on whether its voxel is
