@@ -9,8 +9,9 @@
 // faces), then the rest (interior). A lower neighbour only ever needs edges
 // that lie in the planes they share, and every group it needs lies wholly in
 // its own cached samples, so it can count ranks within the group itself; it
-// only needs the group's start, which the vertex-count pass stores per listed
-// block. Nothing per voxel is stored in device memory.
+// only needs where the group starts, from the first vertex and group sizes
+// the vertex-count pass stores per listed block. Nothing per voxel is stored
+// in device memory.
 
 #include "block_edge_groups.glsl"
 
@@ -60,8 +61,8 @@ uint maskBase(uint neighbour, uint group) { return (neighbour * BORROWABLE_GROUP
 
 // Samples [origin - 1, origin + block + 1] into shared memory, then the crossed
 // edges of every cached voxel whose both ends are cached and in the volume,
-// and (withMasks) the group masks.
-void cacheBlock(ivec3 origin, bool withMasks)
+// and (welded) the group masks.
+void cacheBlock(ivec3 origin)
 {
     for (uint i = gl_LocalInvocationIndex; i < 8u * BORROWABLE_GROUPS * MASK_WORDS; i += WORKGROUP_SIZE)
         groupMask[i] = 0u;
@@ -86,7 +87,7 @@ void cacheBlock(ivec3 origin, bool withMasks)
             }
         }
         crossedEdges[i] = bits;
-        if (WELD && withMasks && bits != 0u) {
+        if (WELD && bits != 0u) {
             uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
             uvec3 l = c - upper * blockSize();
             uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;

@@ -5,7 +5,8 @@
 // its cell, numbering the vertices of the other 9 cell edges through the
 // voxel that owns them (the paper's neighbour mapping, Table 1, here as the
 // edge's lower corner). Triangle offsets: a workgroup scan of the counts plus
-// one atomic per workgroup (section 4.3.2; welded, count_vertices made it).
+// one atomic per workgroup (section 4.3.2). Normals from the cached samples
+// (block_edges.glsl, gradientAt).
 //   WELD: vertex numbers come from count_vertices (block_edges.glsl).
 //   not WELD: each block numbers every crossed edge its cells touch, its far
 //   faces included, so those vertices exist once per block (the paper's mesh).
@@ -110,7 +111,7 @@ void main()
                 first += unpackGroupSize(packed, g);
         }
     }
-    cacheBlock(origin, true);
+    cacheBlock(origin);
 
     // The workgroup is rounded up to whole subgroups; the extra invocations
     // own no voxel but take part in the barriers and scans.
