@@ -71,7 +71,7 @@ std::array<uint32_t, 2> fitTile(std::array<uint32_t, 2> tile, uint32_t invocatio
 
 IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const RaycastOptions& options)
     : context_(context), options_(options), volume_(field.gpuVolume),
-      ranges_(context, field, {options.brick, options.brick, options.brick})
+      ranges_(context, field, {options.brick, options.brick, options.brick}, RangeCoverage::Voxels)
 {
     if (!field.gpuVolume || !field.gpuVolume->image().view)
         fail("the isosurface raycaster needs the volume as a 3D image on the GPU");

@@ -4,16 +4,17 @@
 
 layout(set = 0, binding = CASE_TABLE_BINDING, std430) readonly buffer CaseTable { uint caseTableWords[]; };
 
-uint caseByte(uint caseIndex, uint byteIndex)
+// Nibble i of a case's 8 bytes (case_table_gpu.h).
+uint caseNibble(uint caseIndex, uint i)
 {
-    return bitfieldExtract(caseTableWords[caseIndex * 4u + (byteIndex >> 2)], int(byteIndex & 3u) * 8, 8);
+    return bitfieldExtract(caseTableWords[caseIndex * 2u + (i >> 3)], int(i & 7u) * 4, 4);
 }
 
-uint caseTriangleCount(uint caseIndex) { return caseByte(caseIndex, 0u); }
+uint caseTriangleCount(uint caseIndex) { return caseNibble(caseIndex, 0u); }
 
 // Edge i (0 .. 3 * triangles - 1) of the case's triangles, counter-clockwise
 // around the outward normal (toward decreasing values).
-uint caseEdge(uint caseIndex, uint i) { return caseByte(caseIndex, 1u + i); }
+uint caseEdge(uint caseIndex, uint i) { return caseNibble(caseIndex, 1u + i); }
 
 // Corner c of a cell sits at (c & 1, (c >> 1) & 1, (c >> 2) & 1).
 uvec3 cubeCornerOffset(uint corner) { return uvec3(corner & 1u, (corner >> 1) & 1u, (corner >> 2) & 1u); }

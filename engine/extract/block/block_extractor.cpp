@@ -1,6 +1,7 @@
 #include "extract/block/block_extractor.h"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <string>
 
@@ -21,10 +22,33 @@ namespace {
 
 struct State {
     uint32_t activeCount;
-    VkDispatchIndirectCommand dispatch;      // count_vertices (and unwelded triangles): every listed block
-    uint32_t meshBlockCount;
-    VkDispatchIndirectCommand meshDispatch;  // welded generate_triangles: blocks with vertices or triangles
+    VkDispatchIndirectCommand dispatch;      // generate_triangles: a workgroup per listed block
+    uint32_t meshBlockCount;                 // welded: listed blocks with vertices or triangles
+    VkDispatchIndirectCommand countDispatch; // count_vertices: kCountBlocksPerGroup listed blocks a workgroup
 };
+
+// Words per welded list entry in slotVertices (first vertex, the edge-group
+// sizes in bit fields): as groupFieldShift in
+// block_edge_groups.glsl, each group's field just wide enough for its
+// largest size, no field straddling two words.
+uint32_t slotWords(std::array<uint32_t, 3> block)
+{
+    auto bitsFor = [](uint32_t largest) { return uint32_t(std::bit_width(largest)); };
+    uint32_t largest[6] = {block[2], block[1], block[0], 2 * block[1] * block[2], 2 * block[0] * block[2],
+                           2 * block[0] * block[1]};
+    uint32_t shift = 0;
+    for (uint32_t size : largest) {
+        uint32_t bits = bitsFor(size);
+        if (shift < 32 && shift + bits > 32)
+            shift = 32;
+        shift += bits;
+    }
+    if (shift > 64)
+        fail("block size " + std::to_string(block[0]) + "x" + std::to_string(block[1]) + "x" +
+             std::to_string(block[2]) + " needs " + std::to_string(shift) +
+             " bits for its edge-group sizes, more than 64: choose a smaller block");
+    return shift <= 32 ? 2 : 3;
+}
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -59,14 +83,33 @@ public:
         bool analytic = !options.analyticField.empty();
         if (!analytic && !field.gpuVolume)
             fail("the block method needs the volume on the GPU");
-        ranges_ = std::make_unique<BlockValueRanges>(context, field, block_, analytic);
+        ranges_ = std::make_unique<BlockValueRanges>(context, field, block_, RangeCoverage::Cells, analytic);
         volume_ = &ranges_->image();
         parameters_ = ranges_->parameters();
         blockCount_ = ranges_->blockCount();
 
-        uint32_t groupSize = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
+        // compact_blocks owns whole 32-block words of the list bitmask.
+        uint32_t groupSize = std::min<uint32_t>(256, info.maxWorkgroupInvocations()) / 32 * 32;
+        if (groupSize == 0)
+            fail("the block method needs workgroups of 32 invocations; this device allows " +
+                 std::to_string(info.maxWorkgroupInvocations()) + " at its subgroup size");
+        slotWords_ = slotWords(block_);
+        // count_vertices: an invocation per row of a block's samples (the
+        // rows' inside bits in one word each), several blocks a workgroup of
+        // at most 128 invocations, rounded up to whole subgroups.
+        if (weld_ && block_[0] > 32)
+            fail("block width " + std::to_string(block_[0]) +
+                 ": welded extraction holds a block row in one 32-bit word, so the width is at most 32; "
+                 "choose a narrower block");
+        uint32_t groupLimit = std::min<uint32_t>(128, info.maxWorkgroupInvocations());
+        uint32_t rowLanes = std::min(groupLimit, (block_[1] + 1) * (block_[2] + 1));
+        uint32_t countBlocksPerGroup = std::max<uint32_t>(1, groupLimit / rowLanes);
+        uint32_t countGroupSize =
+            (countBlocksPerGroup * rowLanes + info.subgroupSize - 1) / info.subgroupSize * info.subgroupSize;
         SpecValues common = {{"BLOCK_X", block_[0]}, {"BLOCK_Y", block_[1]}, {"BLOCK_Z", block_[2]},
-                             {"FIELD", analytic ? 1u : 0u}, {"WELD", weld_ ? 1u : 0u}};
+                             {"FIELD", analytic ? 1u : 0u}, {"WELD", weld_ ? 1u : 0u}, {"SLOT_WORDS", slotWords_},
+                             {"BYTE_RANGES", ranges_->byteRanges() ? 1u : 0u},
+                             {"COUNT_BLOCKS_PER_GROUP", countBlocksPerGroup}, {"COUNT_ROW_LANES", rowLanes}};
         auto with = [&](uint32_t workgroupSize) {
             SpecValues values = common;
             values.emplace_back("WORKGROUP_SIZE", workgroupSize);
@@ -74,18 +117,20 @@ public:
         };
         compact_.emplace(context, loadShader("extract/block/compact_blocks"), with(groupSize));
         prepare_.emplace(context, loadShader("extract/block/prepare_dispatch"), with(1));
-        countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(uint32_t(blockGroupSize)));
+        countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(countGroupSize));
         generate_.emplace(context, loadShader("extract/block/generate_triangles"), with(uint32_t(blockGroupSize)));
 
         Allocator& allocator = context.allocator();
-        blockSlot_ = allocator.createBuffer(weld_ ? blockCount_ * 4 : 4, kStorage, MemoryUsage::DeviceLocal,
-                                            "block list slots");
+        listedWords_ = allocator.createBuffer(weld_ ? (blockCount_ + 31) / 32 * 8 : 8, kStorage,
+                                              MemoryUsage::DeviceLocal, "listed block bitmask");
         state_ = allocator.createBuffer(sizeof(State), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                         MemoryUsage::DeviceLocal, "active block count");
         caseTable_ = createCaseTableBuffer(context);
         placeholderWords_ = allocator.createBuffer(4, kStorage, MemoryUsage::DeviceLocal, "unused volume words");
-        // Smooth surfaces touch a small share of the blocks; a full list grows.
-        allocateList(std::max<uint64_t>(std::min<uint64_t>(blockCount_, 256), blockCount_ / 8));
+        // Smooth surfaces touch a small share of the blocks; a full list grows
+        // (the first extraction is redone). The floor is kept small: on small
+        // volumes it would be most of the auxiliary memory.
+        allocateList(std::max<uint64_t>(std::min<uint64_t>(blockCount_, 64), blockCount_ / 8));
     }
 
     void record(VkCommandBuffer cmd, float iso, const GpuMesh& mesh, GpuTimer* timer) override
@@ -102,11 +147,10 @@ public:
                          {{volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL},
                           {ranges_->buffer().buffer},
                           {activeBlocks_.buffer},
-                          {blockSlot_.buffer},
+                          {listedWords_.buffer},
                           {state_.buffer},
                           {slotVertices_.buffer},
                           {caseTable_.buffer},
-                          {meshBlocks_.buffer},
                           {mesh.vertices.buffer},
                           {mesh.indices.buffer},
                           {mesh.counters.buffer},
@@ -143,24 +187,20 @@ public:
         if (weld_) {
             id = scope("count_vertices");
             bind(*countVertices_);
-            vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, dispatch));
-            computeToCompute(cmd);
-            bind(*prepare_);
-            prepare_->dispatch(cmd, 1);
+            vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, countDispatch));
             computeToCompute(cmd);
             endScope(id);
         }
 
         id = scope("generate_triangles");
         bind(*generate_);
-        vkCmdDispatchIndirect(cmd, state_.buffer, weld_ ? offsetof(State, meshDispatch) : offsetof(State, dispatch));
+        vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, dispatch));
         endScope(id);
     }
 
     uint64_t auxiliaryBytes() const override
     {
-        return ranges_->allocatedBytes() + blockSlot_.allocated + activeBlocks_.allocated + slotVertices_.allocated +
-               meshBlocks_.allocated +
+        return ranges_->allocatedBytes() + listedWords_.allocated + activeBlocks_.allocated + slotVertices_.allocated +
                state_.allocated + caseTable_.allocated + placeholderWords_.allocated;
     }
 
@@ -191,13 +231,10 @@ private:
         capacity = std::max<uint64_t>(capacity, 1);
         activeBlocks_ = Buffer{};
         slotVertices_ = Buffer{};
-        meshBlocks_ = Buffer{};
         Allocator& allocator = context_.allocator();
         activeBlocks_ = allocator.createBuffer(capacity * 4, kStorage, MemoryUsage::DeviceLocal, "active block list");
-        slotVertices_ = allocator.createBuffer(weld_ ? capacity * 16 : 16, kStorage, MemoryUsage::DeviceLocal,
-                                               "active block vertex ranges");
-        meshBlocks_ = allocator.createBuffer(weld_ ? capacity * 8 : 8, kStorage, MemoryUsage::DeviceLocal,
-                                             "blocks with vertices or triangles");
+        slotVertices_ = allocator.createBuffer(weld_ ? capacity * slotWords_ * 4 : 16, kStorage,
+                                               MemoryUsage::DeviceLocal, "active block vertex ranges");
         parameters_.activeCapacity = uint32_t(capacity);
     }
 
@@ -205,13 +242,14 @@ private:
     Buffer placeholderWords_;
     bool weld_;
     std::array<uint32_t, 3> block_;
+    uint32_t slotWords_ = 2;
     std::unique_ptr<BlockValueRanges> ranges_;
     const GpuVolume* volume_ = nullptr;
     BlockParameters parameters_{};
     uint64_t blockCount_ = 0;
     bool rangesValid_ = false;
     std::optional<ComputeProgram> compact_, prepare_, countVertices_, generate_;
-    Buffer blockSlot_, activeBlocks_, slotVertices_, meshBlocks_, state_, caseTable_;
+    Buffer listedWords_, activeBlocks_, slotVertices_, state_, caseTable_;
 };
 
 } // namespace

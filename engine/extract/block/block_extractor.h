@@ -2,13 +2,17 @@
 // Parallel Marching Blocks (Liu, Wang, Xu, Zhang: "Parallel Marching Blocks:
 // A Practical Isosurfacing Algorithm for Large Data on Many-Core
 // Architectures", 2016) as Vulkan compute passes, `--method block`:
-//   min_max            value range of each voxel block            (section 4.1)
-//   compact_blocks     list of blocks the surface may cross       (section 4.2)
+//   min_max            value range of each block's cells          (section 4.1)
+//   compact_blocks     list of blocks the surface crosses         (section 4.2)
 //   count_vertices     welded meshes: vertex ranges per block     (beyond the paper)
 //   generate_triangles vertices and indexed triangles per block   (section 4.3)
-// Auxiliary memory: 4 bytes per block for the ranges, 4 per block for the
-// block-to-list map (welded), and 4 (+16 welded) per list entry; the list is
-// sized from an estimate and grows when the GPU reports it full.
+// The ranges cover each block's voxels and the one-voxel overlap on its upper
+// faces, so a block is listed exactly when its cells straddle the isovalue.
+// Auxiliary memory: 4 bytes per block for the ranges (2 for 8-bit volumes), 1/4 byte per block for
+// the block-to-list map (welded; a bitmask and a slot per 32 blocks), and 4
+// (+8 welded, +12 for blocks whose edge-group sizes need over 32 bits) per
+// list entry; the list is sized from an estimate and grows when the GPU
+// reports it full. Plus the 2 KiB case table and a few small buffers.
 #include <memory>
 
 #include "extract/gpu_extractor.h"

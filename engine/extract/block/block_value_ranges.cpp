@@ -20,17 +20,20 @@ constexpr VkDeviceSize kPlaceholderBytes = 256;
 } // namespace
 
 BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, std::array<uint32_t, 3> block,
-                                   bool analyticCayley)
-    : context_(context), block_(block)
+                                   RangeCoverage coverage, bool analyticCayley)
+    : context_(context), block_(block), coverage_(coverage)
 {
     const Volume& volume = *field.volume;
     const DeviceInfo& info = context.info();
     if (block[0] == 0 || block[1] == 0 || block[2] == 0)
         fail("a value-range block needs at least one voxel on each side");
     uint32_t groupSize = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
-    if (groupSize < block[0])
-        fail("block width " + std::to_string(block[0]) + " exceeds the workgroup size " + std::to_string(groupSize) +
-             " this device allows: choose a narrower block");
+    // Cell ranges keep one invocation for the column after each run.
+    uint32_t reach = coverage == RangeCoverage::Cells ? 1 : 0;
+    if (groupSize < block[0] + reach)
+        fail("block width " + std::to_string(block[0]) + " needs " + std::to_string(block[0] + reach) +
+             " invocations per workgroup for its value ranges; this device allows " + std::to_string(groupSize) +
+             ": choose a narrower block");
 
     if (analyticCayley) {
         Volume placeholder; // binds a valid image; the shader never reads it
@@ -56,8 +59,14 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
     // Integer data in a normalized image: shaders round back to the exact integer.
     parameters_.roundValues = !analyticCayley && volume.type != ScalarType::Float32 && image_->valueScale() != 1.0f;
 
+    // 8-bit cell ranges as two bytes; the range passes then pair blocks
+    // along x in one workgroup, which needs room for two blocks per run.
+    byteRanges_ = coverage == RangeCoverage::Cells && !analyticCayley && volume.type == ScalarType::UInt8 &&
+                  groupSize >= 2 * block[0] + reach;
     SpecValues values = {{"BLOCK_X", block[0]}, {"BLOCK_Y", block[1]},        {"BLOCK_Z", block[2]},
-                         {"FIELD", analyticCayley ? 1u : 0u}, {"WORKGROUP_SIZE", groupSize}};
+                         {"FIELD", analyticCayley ? 1u : 0u}, {"WORKGROUP_SIZE", groupSize},
+                         {"CELL_RANGES", reach}, {"BYTE_RANGES", byteRanges_ ? 1u : 0u},
+                         {"RANGE_BLOCK_ROWS", rangeBlockRows()}};
     minMax_.emplace(context, loadShader("extract/block/min_max"), values);
     if (!analyticCayley)
         planWordSlabs(field);
@@ -65,7 +74,9 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
         minMaxWords_.emplace(context, loadShader("extract/block/min_max_words"), values);
 
     Allocator& allocator = context.allocator();
-    ranges_ = allocator.createBuffer(blockCount() * 4, kStorage, MemoryUsage::DeviceLocal, "block value ranges");
+    uint64_t rangeWords = byteRanges_ ? uint64_t(blockCounts_[0] + 1) / 2 * blockCounts_[1] * blockCounts_[2]
+                                      : blockCount();
+    ranges_ = allocator.createBuffer(rangeWords * 4, kStorage, MemoryUsage::DeviceLocal, "block value ranges");
     placeholder_ = allocator.createBuffer(kPlaceholderBytes, kStorage, MemoryUsage::DeviceLocal,
                                           "unused block-layout bindings");
 }
@@ -78,7 +89,8 @@ uint64_t BlockValueRanges::allocatedBytes() const
 }
 
 // The z-slabs of block layers that min_max_words binds one storage range
-// each for (a 1024³ float32 volume is past the 4 GiB a binding may span), or
+// each for (a 1024³ float32 volume is past the 4 GiB a binding may span;
+// with cell ranges a slab also holds the sample slice after its last layer), or
 // none where the raw bytes cannot be read as whole words per block row or are
 // not on the device: min_max reads the image then.
 void BlockValueRanges::planWordSlabs(const FieldSource& field)
@@ -91,11 +103,13 @@ void BlockValueRanges::planWordSlabs(const FieldSource& field)
     if (rowBytes % 4 || (block_[0] * sampleBytes) % 4)
         return;
     const DeviceInfo& info = context_.info();
-    uint64_t layerBytes = rowBytes * volume.dims[1] * block_[2];
-    uint64_t layersPerSlab = std::min<uint64_t>(info.maxStorageBufferRange / layerBytes,
-                                                info.maxComputeWorkGroupCount[2]);
-    if (layersPerSlab == 0)
+    uint64_t sliceBytes = rowBytes * volume.dims[1];
+    uint64_t layerBytes = sliceBytes * block_[2];
+    uint64_t overlapBytes = coverage_ == RangeCoverage::Cells ? sliceBytes : 0;
+    if (info.maxStorageBufferRange < layerBytes + overlapBytes)
         return;
+    uint64_t layersPerSlab = std::min<uint64_t>((info.maxStorageBufferRange - overlapBytes) / layerBytes,
+                                                info.maxComputeWorkGroupCount[2]);
     std::vector<WordSlab> slabs;
     uint64_t totalBytes = field.gpuVolume->buffer().size;
     for (uint32_t layer = 0; layer < blockCounts_[2]; layer += uint32_t(layersPerSlab)) {
@@ -103,7 +117,7 @@ void BlockValueRanges::planWordSlabs(const FieldSource& field)
         slab.firstBlockLayer = layer;
         slab.blockLayers = uint32_t(std::min<uint64_t>(layersPerSlab, blockCounts_[2] - layer));
         slab.offset = layer * layerBytes;
-        slab.bytes = std::min<uint64_t>(totalBytes - slab.offset, slab.blockLayers * layerBytes);
+        slab.bytes = std::min<uint64_t>(totalBytes - slab.offset, slab.blockLayers * layerBytes + overlapBytes);
         if (slab.offset % info.minStorageBufferOffsetAlignment)
             return;
         slabs.push_back(slab);
@@ -123,9 +137,29 @@ void BlockValueRanges::bind(VkCommandBuffer cmd, const ComputeProgram& program, 
     program.bind(cmd,
                  {{image_->linearSampler(), image_->image().view, VK_IMAGE_LAYOUT_GENERAL},
                   {ranges_.buffer},
-                  unused, unused, unused, unused, unused, unused, unused, unused, unused,
+                  unused, unused, unused, unused, unused, unused, unused, unused,
                   words},
                  &parameters, sizeof(parameters));
+}
+
+// Block rows along y per workgroup of the range passes: a row on a block
+// boundary is loaded once for both blocks within a workgroup. At most the
+// block width (min_max.comp has one invocation per block), at most 4, and
+// within the device's shared memory (min_max_words.comp holds 16 bytes per
+// block row and invocation, 17 KiB at 4 rows of 256).
+uint32_t BlockValueRanges::rangeBlockRows() const
+{
+    const DeviceInfo& info = context_.info();
+    uint32_t groupSize = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
+    uint32_t sharedRows = (info.maxComputeSharedMemorySize - 4 * groupSize) / (16 * groupSize);
+    return std::max<uint32_t>(1, std::min<uint32_t>({4, block_[0], sharedRows}));
+}
+
+// Blocks per workgroup of the range passes: blocksPerRun in half_range.glsl.
+uint32_t BlockValueRanges::blocksPerRun(uint32_t groupSize, uint32_t unitsPerBlock) const
+{
+    uint32_t blocks = (groupSize - (coverage_ == RangeCoverage::Cells ? 1 : 0)) / unitsPerBlock;
+    return byteRanges_ ? blocks & ~1u : blocks;
 }
 
 void BlockValueRanges::record(VkCommandBuffer cmd) const
@@ -133,17 +167,19 @@ void BlockValueRanges::record(VkCommandBuffer cmd) const
     BlockParameters parameters = parameters_;
     if (minMaxWords_) {
         uint32_t wordsPerBlockRow = block_[0] * uint32_t(scalarSize(ScalarType(parameters.scalarType))) / 4;
-        uint32_t runWords = (minMaxWords_->localSize()[0] / wordsPerBlockRow) * wordsPerBlockRow;
+        uint32_t runWords = blocksPerRun(minMaxWords_->localSize()[0], wordsPerBlockRow) * wordsPerBlockRow;
         for (const WordSlab& slab : wordSlabs_) {
             parameters.firstBlockLayer = slab.firstBlockLayer;
             bind(cmd, *minMaxWords_, parameters, DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes));
-            minMaxWords_->dispatch(cmd, groupCount(parameters.rowWords, runWords), blockCounts_[1], slab.blockLayers);
+            minMaxWords_->dispatch(cmd, groupCount(parameters.rowWords, runWords),
+                                   groupCount(blockCounts_[1], rangeBlockRows()), slab.blockLayers);
         }
         return;
     }
     bind(cmd, *minMax_, parameters, DescriptorInfo(placeholder_.buffer));
-    uint32_t runLength = (minMax_->localSize()[0] / block_[0]) * block_[0];
-    minMax_->dispatch(cmd, groupCount(parameters.dims[0], runLength), blockCounts_[1], blockCounts_[2]);
+    uint32_t runLength = blocksPerRun(minMax_->localSize()[0], block_[0]) * block_[0];
+    minMax_->dispatch(cmd, groupCount(parameters.dims[0], runLength), groupCount(blockCounts_[1], rangeBlockRows()),
+                      blockCounts_[2]);
 }
 
 } // namespace isoscope

@@ -1,17 +1,21 @@
 #pragma once
 // Pass 1 of Parallel Marching Blocks (Liu et al. 2016, section 4.1) on its
 // own: the value range of every voxel block, 4 bytes per block (two halves
-// rounded outward, shaders/extract/block/half_range.glsl). The block
+// rounded outward, shaders/extract/block/half_range.glsl), or 2 for 8-bit
+// volumes with cell coverage (the bytes themselves). The block
 // extractor lists the blocks an isosurface can cross from these ranges; the
 // raycasters skip empty space with the same ranges over larger bricks.
 //
 // Reads the raw bytes (min_max_words.comp, one 32-bit load for 4 uint8 or 2
 // 16-bit samples) where the volume's buffer is on the device and every block
 // row is whole words, otherwise the 3D image (min_max.comp). The ranges cover
-// each block's own voxels; a user that needs the one-voxel overlap of cells
-// unions a block with its upper neighbours.
+// each block's own voxels (RangeCoverage::Voxels: the raycasters, which union
+// a brick with its neighbours), or the samples of the block's cells
+// (RangeCoverage::Cells: its voxels and the one-voxel overlap on its upper
+// faces, so that the extractor lists a block exactly when its cells straddle
+// the isovalue).
 //
-//   BlockValueRanges ranges(context, field, {8, 8, 8});
+//   BlockValueRanges ranges(context, field, {8, 8, 8}, RangeCoverage::Voxels);
 //   ranges.record(cmd);   // then a compute-to-compute barrier before reading ranges.buffer()
 #include <array>
 #include <cstdint>
@@ -28,13 +32,15 @@ namespace isoscope {
 
 class GpuVolume;
 
+enum class RangeCoverage { Voxels, Cells };
+
 class BlockValueRanges {
 public:
     // `analyticCayley`: the Cayley field is evaluated in the shader instead of
     // read (the volume's samples need not exist; its dims, origin and spacing
     // define the grid). Throws Error when the block does not fit a workgroup.
     BlockValueRanges(Context& context, const FieldSource& field, std::array<uint32_t, 3> block,
-                     bool analyticCayley = false);
+                     RangeCoverage coverage, bool analyticCayley = false);
     ~BlockValueRanges();
     BlockValueRanges(const BlockValueRanges&) = delete;
     BlockValueRanges& operator=(const BlockValueRanges&) = delete;
@@ -42,7 +48,12 @@ public:
     // Records the pass (compute writes to buffer()); no barrier after it.
     void record(VkCommandBuffer cmd) const;
 
+    // Per block two halves rounded outward (4 bytes), or, where byteRanges(),
+    // the minimum and maximum byte with pairs of blocks along x in one word
+    // (byteRangeWord in shaders/extract/block/block_common.glsl).
     const Buffer& buffer() const { return ranges_; }
+    // 8-bit volumes with cell coverage (exact, and half the bytes).
+    bool byteRanges() const { return byteRanges_; }
     std::array<uint32_t, 3> blockCounts() const { return blockCounts_; }
     uint64_t blockCount() const { return uint64_t(blockCounts_[0]) * blockCounts_[1] * blockCounts_[2]; }
     // The grid's push constants as the block shaders read them (iso and
@@ -59,11 +70,15 @@ private:
         VkDeviceSize offset = 0, bytes = 0;
     };
     void planWordSlabs(const FieldSource& field);
+    uint32_t blocksPerRun(uint32_t groupSize, uint32_t unitsPerBlock) const;
+    uint32_t rangeBlockRows() const;
     void bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,
               const DescriptorInfo& words) const;
 
     Context& context_;
     std::array<uint32_t, 3> block_;
+    RangeCoverage coverage_;
+    bool byteRanges_ = false;
     std::array<uint32_t, 3> blockCounts_{};
     BlockParameters parameters_{};
     std::unique_ptr<GpuVolume> placeholderVolume_;

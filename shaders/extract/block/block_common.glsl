@@ -15,6 +15,25 @@ layout(constant_id = 5) const uint FIELD = 0;
 // false: each block makes its own copy of the vertices on its far faces, as
 // the paper does; true: one vertex per intersected grid edge.
 layout(constant_id = 6) const bool WELD = true;
+// The value-range pass: false, each block's range covers its own voxels (the
+// raycasters' bricks); true, its cells' samples, i.e. its voxels and the
+// one-voxel overlap on its upper faces, so that a block is listed exactly
+// when its cells straddle the isovalue (the extractor).
+layout(constant_id = 7) const bool CELL_RANGES = false;
+// Words per entry of slotVertices: 2, or 3 where the group sizes of large
+// blocks need more than 32 bits (block_extractor.cpp computes it as
+// groupFieldShift does).
+layout(constant_id = 8) const uint SLOT_WORDS = 2;
+// 8-bit volumes, cell ranges: a range is its minimum and maximum byte, 2
+// bytes per block instead of 4 (blockRangeAt says where).
+layout(constant_id = 9) const bool BYTE_RANGES = false;
+// count_vertices: blocks per workgroup, and invocations per block (one per
+// row of the block's samples, up to the workgroup's size).
+layout(constant_id = 10) const uint COUNT_BLOCKS_PER_GROUP = 5;
+layout(constant_id = 11) const uint COUNT_ROW_LANES = 25;
+// min_max: blocks a workgroup covers along y (at most BLOCK_X, so that one
+// invocation per block fits the workgroup).
+layout(constant_id = 12) const uint RANGE_BLOCK_ROWS = 4;
 
 layout(push_constant) uniform Parameters {
     ivec3 dims;
@@ -31,35 +50,39 @@ layout(push_constant) uniform Parameters {
     uint unused;
 } params;
 
+const uint kNoSlot = 0xFFFFFFFFu;
+
 // One descriptor layout for every pass of the method (each uses a subset), so
 // the C++ side binds one list.
 layout(set = 0, binding = 0) uniform sampler3D volumeTexture;
-layout(set = 0, binding = 1, std430) buffer MinMax { uint blockMinMax[]; };       // per block: two halves
-layout(set = 0, binding = 2, std430) buffer ActiveBlocks { uint activeBlocks[]; }; // per listed block: block index
-layout(set = 0, binding = 3, std430) buffer BlockSlots { uint blockSlot[]; };     // per block: list slot or kNoSlot
-// The list's length and the indirect dispatch of the passes over it; then
-// (welded) how many listed blocks make vertices or triangles, and the
-// dispatch of the triangle pass over those.
+// Per block: two halves rounded outward, or (BYTE_RANGES) two bytes.
+layout(set = 0, binding = 1, std430) buffer MinMax { uint blockMinMax[]; };
+// Per listed block: its block index.
+layout(set = 0, binding = 2, std430) buffer ActiveBlocks { uint activeBlocks[]; };
+// Welded: where each block is listed, 8 bytes per 32 blocks instead of a slot
+// per block: per word of 32 consecutive block indices, one bit per listed
+// block and the list slot of its first listed block (listedSlotOf).
+layout(set = 0, binding = 3, std430) buffer ListedWords { uvec2 listedWords[]; };
+// The list's length and the indirect dispatch of the triangle pass over it
+// (a workgroup per listed block); (welded) how many listed blocks make
+// vertices or triangles, for benchmarks (generate_triangles counts them); the
+// dispatch of count_vertices (COUNT_BLOCKS_PER_GROUP listed blocks a workgroup).
 layout(set = 0, binding = 4, std430) buffer State {
     uint activeCount; uint dispatchX, dispatchY, dispatchZ;
-    uint meshBlockCount; uint meshDispatchX, meshDispatchY, meshDispatchZ;
+    uint meshBlockCount;
+    uint countDispatchX, countDispatchY, countDispatchZ;
 };
-// Per listed block (welded meshes): its first vertex and where each of its
-// edge groups starts (block_edges.glsl).
-layout(set = 0, binding = 5, std430) buffer SlotVertices { uvec4 slotVertices[]; };
+// Per listed block (welded meshes), SLOT_WORDS words: its first vertex and
+// the sizes of its edge groups packed in bit fields (block_edge_groups.glsl).
+layout(set = 0, binding = 5, std430) buffer SlotVertices { uint slotVertices[]; };
 #define CASE_TABLE_BINDING 6
 #include "case_table.glsl"
-// Welded: the listed blocks that make vertices or triangles, as (list slot,
-// first triangle), so the triangle pass skips the rest and needs no atomics.
-layout(set = 0, binding = 7, std430) buffer MeshBlocks { uvec2 meshBlocks[]; };
-#define MESH_VERTICES_BINDING 8
-#define MESH_INDICES_BINDING 9
-#define MESH_COUNTERS_BINDING 10
+#define MESH_VERTICES_BINDING 7
+#define MESH_INDICES_BINDING 8
+#define MESH_COUNTERS_BINDING 9
 #include "mesh_output.glsl"
 // The volume's bytes as 32-bit words (a range of z-slabs of it), for min_max_words.
-layout(set = 0, binding = 11, std430) readonly buffer VolumeWords { uint volumeWords[]; };
-
-const uint kNoSlot = 0xFFFFFFFFu;
+layout(set = 0, binding = 10, std430) readonly buffer VolumeWords { uint volumeWords[]; };
 
 bool isFiniteValue(float v) { return (floatBitsToUint(v) & 0x7F800000u) != 0x7F800000u; }
 
@@ -79,15 +102,6 @@ float fieldAt(ivec3 p)
     return params.roundValues != 0u ? round(v) : v;
 }
 
-// The field between grid points (index coordinates), for normals: hardware
-// trilinear filtering on the image, the function itself for Cayley.
-float fieldBetween(vec3 p)
-{
-    if (FIELD == 1u)
-        return cayley(params.origin + p * params.spacing);
-    return texture(volumeTexture, (p + 0.5) / vec3(params.dims)).r * params.valueScale;
-}
-
 uvec3 blockSize() { return uvec3(BLOCK_X, BLOCK_Y, BLOCK_Z); }
 
 uvec3 blockCoordinates(uint blockIndex)
@@ -97,3 +111,30 @@ uvec3 blockCoordinates(uint blockIndex)
 }
 
 uint blockIndexOf(uvec3 b) { return b.x + params.blockCounts.x * (b.y + params.blockCounts.y * b.z); }
+
+// Which listed block this workgroup processes, one a workgroup (the dispatch
+// is 2D where needed), and how many blocks are listed.
+uint listedSlot() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint listedCount() { return min(activeCount, params.activeCapacity); }
+
+// BYTE_RANGES: the word holding the byte range of block b and its x-neighbour
+// (pairs along x, so that one workgroup of the range pass writes both), and
+// where in the word.
+uint byteRangeWord(uvec3 b) { return b.x / 2u + (params.blockCounts.x + 1u) / 2u * (b.y + params.blockCounts.y * b.z); }
+
+vec2 blockRangeAt(uint blockIndex)
+{
+    if (!BYTE_RANGES)
+        return unpackHalf2x16(blockMinMax[blockIndex]);
+    uvec3 b = blockCoordinates(blockIndex);
+    uint bits = blockMinMax[byteRangeWord(b)] >> (16u * (b.x & 1u));
+    return vec2(bits & 0xFFu, (bits >> 8) & 0xFFu);
+}
+
+// The list slot of a block, or kNoSlot where it is not listed.
+uint listedSlotOf(uint blockIndex)
+{
+    uvec2 word = listedWords[blockIndex / 32u];
+    uint bit = 1u << (blockIndex % 32u);
+    return (word.x & bit) != 0u ? word.y + bitCount(word.x & (bit - 1u)) : kNoSlot;
+}

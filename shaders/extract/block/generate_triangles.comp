@@ -5,7 +5,8 @@
 // its cell, numbering the vertices of the other 9 cell edges through the
 // voxel that owns them (the paper's neighbour mapping, Table 1, here as the
 // edge's lower corner). Triangle offsets: a workgroup scan of the counts plus
-// one atomic per workgroup (section 4.3.2; welded, count_vertices made it).
+// one atomic per workgroup (section 4.3.2). Normals from the cached samples
+// (block_edges.glsl, gradientAt).
 //   WELD: vertex numbers come from count_vertices (block_edges.glsl).
 //   not WELD: each block numbers every crossed edge its cells touch, its far
 //   faces included, so those vertices exist once per block (the paper's mesh).
@@ -19,19 +20,13 @@
 
 layout(local_size_x_id = 1) in;
 
-shared uvec4 blockVertices[8];                // WELD: slotVertices of this block and its upper neighbours
+// WELD: the first vertex of each edge group of this block and its upper
+// neighbours (interior last), from their slotVertices.
+shared uint groupFirstVertex[8u * GROUP_COUNT];
 shared uint interiorOffset[WORKGROUP_SIZE];   // WELD: first interior vertex of each voxel, within the group
 shared uint cachedVertexOffset[CACHE_SIZE];   // not WELD: first vertex of each cached voxel, within the block
 shared uint triangleBase;
 shared uint vertexBase;                       // not WELD
-
-uint groupStart(uvec4 info, uint group)
-{
-    if (group == 0u)
-        return 0u;
-    uint word = group == 1u || group == 2u ? info.y : group <= 4u ? info.z : info.w;
-    return (group & 1u) == 1u ? word & 0xFFFFu : word >> 16;
-}
 
 uint voxelIndex(uvec3 l) { return l.x + BLOCK_X * (l.y + BLOCK_Y * l.z); }
 
@@ -55,29 +50,33 @@ uint vertexIndex(uvec3 c, uint axis)
     uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
     uvec3 l = c - upper * blockSize();
     uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;
-    uvec4 owner = blockVertices[neighbour];
     uint group = edgeGroup(l, axis);
     uint rank = group == GROUP_INTERIOR ? interiorOffset[voxelIndex(l)] + interiorEdgesBefore(l, axis)
                                         : rankInGroup(neighbour, l, axis, group);
-    return owner.x + groupStart(owner, group) + rank;
+    return groupFirstVertex[neighbour * GROUP_COUNT + group] + rank;
 }
 
+bool isFiniteVector(vec3 v) { return isFiniteValue(v.x) && isFiniteValue(v.y) && isFiniteValue(v.z); }
+
+// The vertex on the crossed edge along `axis` leaving cached voxel c, as the
+// CPU reference places it and shades it: normals interpolate the two ends'
+// gradients (gradientAt, from the cached samples).
 void writeVertex(ivec3 origin, uvec3 c, uint axis)
 {
     uvec3 next = c;
     next[axis] += 1u;
-    float a = cachedValue[cacheIndex(c)];
-    float b = cachedValue[cacheIndex(next)];
+    float a = cachedValue(c);
+    float b = cachedValue(next);
     float t = isFiniteValue(a) && isFiniteValue(b) ? (params.iso - a) / (b - a) : 0.5;
     vec3 p = vec3(origin + ivec3(c));
     p[axis] += t;
-    vec3 gradient;
-    for (uint i = 0u; i < 3u; ++i) {
-        vec3 step = vec3(0.0);
-        step[i] = 1.0;
-        gradient[i] = (fieldBetween(p + step) - fieldBetween(p - step)) / (2.0 * params.spacing[i]);
-    }
-    vec3 normal = -gradient;
+    vec3 gradientA = gradientAt(ivec3(c));
+    vec3 gradientB = gradientAt(ivec3(next));
+    if (!isFiniteVector(gradientA))
+        gradientA = vec3(0.0);
+    if (!isFiniteVector(gradientB))
+        gradientB = vec3(0.0);
+    vec3 normal = -((1.0 - t) * gradientA + t * gradientB);
     float length2 = dot(normal, normal);
     if (length2 > 0.0 && isFiniteValue(length2)) {
         normal *= inversesqrt(length2);
@@ -91,25 +90,28 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis)
 void main()
 {
     uint slot = listedSlot();
-    uint firstTriangle = 0u;
-    if (WELD) {
-        if (slot >= min(meshBlockCount, listedCount()))
-            return; // uniform across the workgroup
-        uvec2 entry = meshBlocks[slot];
-        slot = entry.x;
-        firstTriangle = entry.y;
-    } else if (slot >= listedCount()) {
-        return;
-    }
+    if (slot >= listedCount())
+        return; // uniform across the workgroup
     uvec3 block = blockCoordinates(activeBlocks[slot]);
     ivec3 origin = ivec3(block * blockSize());
     uint tid = gl_LocalInvocationIndex;
     for (uint n = tid; WELD && n < 8u; n += WORKGROUP_SIZE) {
         uvec3 neighbour = block + uvec3(n & 1u, (n >> 1) & 1u, (n >> 2) & 1u);
-        uint s = all(lessThan(neighbour, params.blockCounts)) ? blockSlot[blockIndexOf(neighbour)] : kNoSlot;
-        blockVertices[n] = s == kNoSlot ? uvec4(0u) : slotVertices[s];
+        uint s = all(lessThan(neighbour, params.blockCounts)) ? listedSlotOf(blockIndexOf(neighbour)) : kNoSlot;
+        // A neighbour not listed has no crossed edges, so none is looked up.
+        uint first = 0u;
+        uvec2 packed = uvec2(0u);
+        if (s != kNoSlot) {
+            first = slotVertices[s * SLOT_WORDS];
+            packed = uvec2(slotVertices[s * SLOT_WORDS + 1u], SLOT_WORDS > 2u ? slotVertices[s * SLOT_WORDS + 2u] : 0u);
+        }
+        for (uint g = 0u; g < GROUP_COUNT; ++g) {
+            groupFirstVertex[n * GROUP_COUNT + g] = first;
+            if (g < BORROWED_GROUP_COUNT)
+                first += unpackGroupSize(packed, g);
+        }
     }
-    cacheBlock(origin, true);
+    cacheBlock(origin);
 
     // The workgroup is rounded up to whole subgroups; the extra invocations
     // own no voxel but take part in the barriers and scans.
@@ -137,12 +139,13 @@ void main()
         }
     }
     if (tid == 0u) {
-        if (WELD) {
-            triangleBase = firstTriangle; // reserved by count_vertices
-        } else {
-            triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
+        triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
+        if (!WELD)
             vertexBase = vertexTotal > 0u ? atomicAdd(meshVertexCount, vertexTotal) : 0u;
-        }
+        // For benchmarks: listed blocks that make vertices (own edges) or triangles.
+        uint ownVertices = groupFirstVertex[GROUP_INTERIOR] - groupFirstVertex[0] + total.x;
+        if (WELD && (ownVertices > 0u || total.y > 0u))
+            atomicAdd(meshBlockCount, 1u);
     }
     barrier();
 

@@ -16,3 +16,16 @@ uint halfBitsRounded(float v, bool up)
 }
 
 uint packRangeOutward(vec2 range) { return halfBitsRounded(range.x, false) | (halfBitsRounded(range.y, true) << 16); }
+
+// BYTE_RANGES: an 8-bit range as two bytes (the empty range as 255, 0).
+uint packByteRange(vec2 range) { return uint(clamp(range.x, 0.0, 255.0)) | (uint(clamp(range.y, 0.0, 255.0)) << 8); }
+
+// Blocks per workgroup of the range passes, `units` (voxels or words) per
+// block row: with CELL_RANGES one invocation is kept for the unit after the
+// run, and with BYTE_RANGES the count is even so that pairs share a
+// workgroup. BlockValueRanges::record computes the same.
+uint blocksPerRun(uint units)
+{
+    uint blocks = (WORKGROUP_SIZE - (CELL_RANGES ? 1u : 0u)) / units;
+    return BYTE_RANGES ? blocks & ~1u : blocks;
+}

@@ -1,15 +1,14 @@
 #version 460
-// Turns the block counts into the indirect dispatches of the vertex and
-// triangle passes (one workgroup per listed block, folded into 2D where the
-// count passes the 65535-workgroup limit of one dimension), and raises the
-// mesh's overflow flag when the list could not hold every active block.
+// Turns the list's length into the indirect dispatches of the vertex-count
+// pass (COUNT_BLOCKS_PER_GROUP listed blocks a workgroup) and the triangle
+// pass (one workgroup per listed block), folded into 2D where a count passes
+// the 65535-workgroup limit of one dimension, and raises the mesh's overflow
+// flag when the list could not hold every active block.
 #extension GL_GOOGLE_include_directive : require
 
 #include "block_common.glsl"
 
 layout(local_size_x = 1) in;
-
-
 
 const uint kMaxGroupsPerDimension = 65535u;
 
@@ -19,7 +18,6 @@ uvec3 dispatchFor(uint workgroups)
                  (workgroups + kMaxGroupsPerDimension - 1u) / kMaxGroupsPerDimension, 1u);
 }
 
-// Runs after compact_blocks and again after count_vertices.
 void main()
 {
     uint listed = min(activeCount, params.activeCapacity);
@@ -27,10 +25,10 @@ void main()
     dispatchX = d.x;
     dispatchY = d.y;
     dispatchZ = d.z;
-    d = dispatchFor(min(meshBlockCount, listed));
-    meshDispatchX = d.x;
-    meshDispatchY = d.y;
-    meshDispatchZ = d.z;
+    d = dispatchFor((listed + COUNT_BLOCKS_PER_GROUP - 1u) / COUNT_BLOCKS_PER_GROUP);
+    countDispatchX = d.x;
+    countDispatchY = d.y;
+    countDispatchZ = d.z;
     if (activeCount > params.activeCapacity)
         meshOverflow = 1u;
 }
