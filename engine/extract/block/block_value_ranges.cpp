@@ -65,8 +65,7 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
                   groupSize >= 2 * block[0] + reach;
     SpecValues values = {{"BLOCK_X", block[0]}, {"BLOCK_Y", block[1]},        {"BLOCK_Z", block[2]},
                          {"FIELD", analyticCayley ? 1u : 0u}, {"WORKGROUP_SIZE", groupSize},
-                         {"CELL_RANGES", reach}, {"BYTE_RANGES", byteRanges_ ? 1u : 0u},
-                         {"RANGE_BLOCK_ROWS", rangeBlockRows()}};
+                         {"CELL_RANGES", reach}, {"BYTE_RANGES", byteRanges_ ? 1u : 0u}};
     minMax_.emplace(context, loadShader("extract/block/min_max"), values);
     if (!analyticCayley)
         planWordSlabs(field);
@@ -142,19 +141,6 @@ void BlockValueRanges::bind(VkCommandBuffer cmd, const ComputeProgram& program, 
                  &parameters, sizeof(parameters));
 }
 
-// Block rows along y per workgroup of the range passes: a row on a block
-// boundary is loaded once for both blocks within a workgroup. At most the
-// block width (min_max.comp has one invocation per block), at most 4, and
-// within the device's shared memory (min_max_words.comp holds 16 bytes per
-// block row and invocation, 17 KiB at 4 rows of 256).
-uint32_t BlockValueRanges::rangeBlockRows() const
-{
-    const DeviceInfo& info = context_.info();
-    uint32_t groupSize = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
-    uint32_t sharedRows = (info.maxComputeSharedMemorySize - 4 * groupSize) / (16 * groupSize);
-    return std::max<uint32_t>(1, std::min<uint32_t>({4, block_[0], sharedRows}));
-}
-
 // Blocks per workgroup of the range passes: blocksPerRun in half_range.glsl.
 uint32_t BlockValueRanges::blocksPerRun(uint32_t groupSize, uint32_t unitsPerBlock) const
 {
@@ -171,15 +157,13 @@ void BlockValueRanges::record(VkCommandBuffer cmd) const
         for (const WordSlab& slab : wordSlabs_) {
             parameters.firstBlockLayer = slab.firstBlockLayer;
             bind(cmd, *minMaxWords_, parameters, DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes));
-            minMaxWords_->dispatch(cmd, groupCount(parameters.rowWords, runWords),
-                                   groupCount(blockCounts_[1], rangeBlockRows()), slab.blockLayers);
+            minMaxWords_->dispatch(cmd, groupCount(parameters.rowWords, runWords), blockCounts_[1], slab.blockLayers);
         }
         return;
     }
     bind(cmd, *minMax_, parameters, DescriptorInfo(placeholder_.buffer));
     uint32_t runLength = blocksPerRun(minMax_->localSize()[0], block_[0]) * block_[0];
-    minMax_->dispatch(cmd, groupCount(parameters.dims[0], runLength), groupCount(blockCounts_[1], rangeBlockRows()),
-                      blockCounts_[2]);
+    minMax_->dispatch(cmd, groupCount(parameters.dims[0], runLength), blockCounts_[1], blockCounts_[2]);
 }
 
 } // namespace isoscope

@@ -71,7 +71,6 @@ private:
     };
     void planWordSlabs(const FieldSource& field);
     uint32_t blocksPerRun(uint32_t groupSize, uint32_t unitsPerBlock) const;
-    uint32_t rangeBlockRows() const;
     void bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,
               const DescriptorInfo& words) const;
 

@@ -31,9 +31,6 @@ layout(constant_id = 9) const bool BYTE_RANGES = false;
 // row of the block's samples, up to the workgroup's size).
 layout(constant_id = 10) const uint COUNT_BLOCKS_PER_GROUP = 5;
 layout(constant_id = 11) const uint COUNT_ROW_LANES = 25;
-// min_max: blocks a workgroup covers along y (at most BLOCK_X, so that one
-// invocation per block fits the workgroup).
-layout(constant_id = 12) const uint RANGE_BLOCK_ROWS = 4;
 
 layout(push_constant) uniform Parameters {
     ivec3 dims;

@@ -1,20 +1,14 @@
 #version 460
-// Pass 1 (paper section 4.1): the value range of each voxel block, reading
-// the image. A workgroup reads consecutive x-runs of several blocks (whole
-// rows, for coalesced reads even on 8-bit data), RANGE_BLOCK_ROWS blocks deep
-// in y, and reduces each block's share through shared memory.
-//
-// With CELL_RANGES the range also covers the samples one voxel past the
-// block on its upper faces: one more column in x (the first of the next
-// block, read by one spare invocation past the run), one more row in y and
-// one more slice in z. Each invocation walks its column's rows once and
-// hands a row on a block boundary to both blocks, so within a workgroup the
-// y-overlap costs one row per RANGE_BLOCK_ROWS blocks, not one per block: a
-// texel fetch brings one sample, and fetches, not bytes, bound this pass.
-//
-// Ranges are stored as two halves rounded outward, 4 bytes per block (a
-// conservative test can only keep a block it could have skipped), or with
-// BYTE_RANGES as two bytes.
+// Pass 1 (paper section 4.1): the value range of each voxel block. A
+// workgroup reads consecutive x-runs of several blocks (whole rows, for
+// coalesced reads even on 8-bit data) and reduces each block's share through
+// shared memory. With CELL_RANGES the range also covers the samples one voxel
+// past the block on its upper faces: the workgroup reads one more row in y
+// and z (shared with the next block, so mostly from cache) and one more
+// column in x (the first column of the next block, read by one spare
+// invocation past the run). Ranges are stored as two halves rounded outward,
+// 4 bytes per block: a conservative test can only keep a block it could have
+// skipped.
 #extension GL_GOOGLE_include_directive : require
 
 #include "block_common.glsl"
@@ -22,68 +16,61 @@
 
 layout(local_size_x_id = 1) in;
 
-shared vec2 partialRange[RANGE_BLOCK_ROWS * WORKGROUP_SIZE]; // per block row and column
+shared vec2 partialRange[WORKGROUP_SIZE];
 shared uint byteRange[WORKGROUP_SIZE]; // BYTE_RANGES: per block of the run, for the even block to pair
 
-vec2 unite(vec2 a, vec2 b) { return vec2(min(a.x, b.x), max(a.y, b.y)); }
-
-void main()
+// Writes block (bx, by, bz)'s range; with BYTE_RANGES the even block of each
+// pair writes both (blocksPerGroup is even). Every invocation calls it.
+void storeRange(uint tid, bool isBlock, uvec3 b, vec2 range)
 {
-    uint runLength = blocksPerRun(BLOCK_X) * BLOCK_X;
-    uint reach = CELL_RANGES ? 1u : 0u;
-    uint tid = gl_LocalInvocationIndex;
-    int x = int(gl_WorkGroupID.x * runLength + tid);
-    uint firstBlockY = gl_WorkGroupID.y * RANGE_BLOCK_ROWS;
-    int firstY = int(firstBlockY * BLOCK_Y);
-    int firstZ = int(gl_WorkGroupID.z * BLOCK_Z);
-    int lastY = min(firstY + int(RANGE_BLOCK_ROWS * BLOCK_Y + reach), params.dims.y) - 1;
-    int lastZ = min(firstZ + int(BLOCK_Z + reach), params.dims.z) - 1;
-
-    const vec2 empty = vec2(1.0 / 0.0, -1.0 / 0.0);
-    for (uint j = 0u; j < RANGE_BLOCK_ROWS; ++j)
-        partialRange[j * WORKGROUP_SIZE + tid] = empty;
-    if (tid < runLength + reach && x < params.dims.x) {
-        vec2 current = empty; // block row j's range so far
-        uint j = 0u;
-        for (int y = firstY; y <= lastY; ++y) {
-            vec2 row = empty;
-            for (int z = firstZ; z <= lastZ; ++z) {
-                float v = fieldAt(ivec3(x, y, z));
-                row = isFiniteValue(v) ? unite(row, vec2(v)) : vec2(-1.0 / 0.0, row.y); // non-finite: outside
-            }
-            uint rowBlock = uint(y - firstY) / BLOCK_Y;
-            if (rowBlock != j) { // the first row of the next block row: with CELL_RANGES also the last of this one
-                partialRange[j * WORKGROUP_SIZE + tid] = CELL_RANGES ? unite(current, row) : current;
-                current = empty;
-                j = rowBlock;
-            }
-            if (j < RANGE_BLOCK_ROWS)
-                current = unite(current, row);
-        }
-        if (j < RANGE_BLOCK_ROWS)
-            partialRange[j * WORKGROUP_SIZE + tid] = current;
-    }
-    barrier();
-
-    // One invocation per block: blocksPerGroup along x times RANGE_BLOCK_ROWS
-    // along y fit the workgroup (block_value_ranges.cpp keeps
-    // RANGE_BLOCK_ROWS <= BLOCK_X).
-    uint blocksPerGroup = runLength / BLOCK_X;
-    uint j = tid / blocksPerGroup, column = tid % blocksPerGroup;
-    uvec3 b = uvec3(gl_WorkGroupID.x * blocksPerGroup + column, firstBlockY + j, gl_WorkGroupID.z);
-    bool isBlock = j < RANGE_BLOCK_ROWS && all(lessThan(b, params.blockCounts));
-    vec2 range = empty;
-    if (isBlock)
-        for (uint i = 0; i < BLOCK_X + reach; ++i) // columns past the volume hold the empty range
-            range = unite(range, partialRange[j * WORKGROUP_SIZE + column * BLOCK_X + i]);
     if (!BYTE_RANGES) {
         if (isBlock)
             blockMinMax[blockIndexOf(b)] = packRangeOutward(range);
         return;
     }
-    // The even block of each pair along x writes both (blocksPerGroup is even).
-    byteRange[tid] = packByteRange(range);
+    byteRange[tid] = isBlock ? packByteRange(range) : packByteRange(vec2(1.0 / 0.0, -1.0 / 0.0));
     barrier();
     if (isBlock && (b.x & 1u) == 0u)
         blockMinMax[byteRangeWord(b)] = byteRange[tid] | (byteRange[tid + 1u] << 16);
+}
+
+void main()
+{
+    // Voxels along x per workgroup; with CELL_RANGES one invocation is kept
+    // spare for the column after the run.
+    uint runLength = blocksPerRun(BLOCK_X) * BLOCK_X;
+    uint reach = CELL_RANGES ? 1u : 0u;
+    uint tid = gl_LocalInvocationIndex;
+    int x = int(gl_WorkGroupID.x * runLength + tid);
+    ivec3 first = ivec3(0, gl_WorkGroupID.y * BLOCK_Y, gl_WorkGroupID.z * BLOCK_Z);
+    ivec3 last = min(first + ivec3(0, BLOCK_Y + reach, BLOCK_Z + reach), params.dims) - 1;
+
+    float low = 1.0 / 0.0;
+    float high = -1.0 / 0.0;
+    if (tid < runLength + reach && x < params.dims.x) {
+        for (int z = first.z; z <= last.z; ++z)
+            for (int y = first.y; y <= last.y; ++y) {
+                float v = fieldAt(ivec3(x, y, z));
+                if (isFiniteValue(v)) {
+                    low = min(low, v);
+                    high = max(high, v);
+                } else {
+                    low = -1.0 / 0.0; // non-finite samples are outside
+                }
+            }
+    }
+    partialRange[tid] = vec2(low, high);
+    barrier();
+
+    uint blocksPerGroup = runLength / BLOCK_X;
+    uint bx = gl_WorkGroupID.x * blocksPerGroup + tid;
+    bool isBlock = tid < blocksPerGroup && bx < params.blockCounts.x;
+    vec2 range = vec2(1.0 / 0.0, -1.0 / 0.0);
+    if (isBlock) {
+        for (uint i = 0; i < BLOCK_X + reach; ++i) { // columns past the volume hold the empty range
+            vec2 r = partialRange[tid * BLOCK_X + i];
+            range = vec2(min(range.x, r.x), max(range.y, r.y));
+        }
+    }
+    storeRange(tid, isBlock, uvec3(bx, gl_WorkGroupID.y, gl_WorkGroupID.z), range);
 }
