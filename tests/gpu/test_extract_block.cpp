@@ -160,54 +160,6 @@ TEST_CASE("block extraction lists exactly the blocks whose cells straddle the is
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
-TEST_CASE("block normals are the CPU reference's: central differences at the edge's ends, one-sided at the "
-          "border and beside non-finite samples, interpolated",
-          "[block]")
-{
-    std::vector<Volume> volumes;
-    for (const char* spec : {"sphere:29", "torus:31x23x19", "cayley:33", "gyroid:27", "marschner-lobb:25"})
-        volumes.push_back(makeSyntheticVolume(spec));
-    volumes.push_back(quantizeToUInt8(makeSyntheticVolume("marschner-lobb:30")));
-    volumes.push_back(functionVolume({15, 14, 13}, [](uint32_t x, uint32_t y, uint32_t z) {
-        if ((x * 7 + y * 3 + z) % 11 == 0)
-            return (x + z) % 2 ? std::nanf("") : INFINITY;
-        float dx = x - 7.0f, dy = y - 6.5f, dz = z - 6.0f;
-        return 40.0f - (dx * dx + dy * dy + dz * dz);
-    }, "sphere with NaN and Inf"));
-    for (const Volume& volume : volumes) {
-        for (float iso : spreadIsovalues(volume)) {
-            Mesh reference = extractMarchingCubes(volume, iso);
-            ExtractionReport report = extractIsosurface(gpuContext(), volume, iso, blockOptions());
-            REQUIRE(report.mesh.positions.size() == reference.positions.size());
-            // Reference vertices by x, to find each GPU vertex's match.
-            std::vector<uint32_t> order(reference.positions.size());
-            for (uint32_t i = 0; i < order.size(); ++i)
-                order[i] = i;
-            std::sort(order.begin(), order.end(),
-                      [&](uint32_t a, uint32_t b) { return reference.positions[a].x < reference.positions[b].x; });
-            double tolerance = 1e-4 * volume.spacing[0];
-            double worstDot = 1.0;
-            for (size_t v = 0; v < report.mesh.positions.size(); ++v) {
-                glm::vec3 p = report.mesh.positions[v];
-                auto first = std::lower_bound(order.begin(), order.end(), p.x - tolerance, [&](uint32_t i, double x) {
-                    return reference.positions[i].x < x;
-                });
-                double best = -2.0;
-                for (auto it = first; it != order.end() && reference.positions[*it].x <= p.x + tolerance; ++it) {
-                    glm::vec3 q = reference.positions[*it];
-                    if (std::abs(q.y - p.y) <= tolerance && std::abs(q.z - p.z) <= tolerance)
-                        best = std::max(best, double(glm::dot(report.mesh.normals[v], reference.normals[*it])));
-                }
-                worstDot = std::min(worstDot, best);
-            }
-            INFO(volume.source << " at iso " << iso << ": worst cosine between a GPU normal and the reference's "
-                               << worstDot);
-            REQUIRE(worstDot > 0.9999);
-        }
-    }
-    REQUIRE_NO_VALIDATION_MESSAGES();
-}
-
 TEST_CASE("block extraction matches the CPU reference on every synthetic field at three isovalues", "[block]")
 {
     for (const char* spec : {"sphere:29", "torus:31x23x19", "cayley:33", "gyroid:27", "marschner-lobb:25"}) {

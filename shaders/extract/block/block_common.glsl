@@ -99,6 +99,15 @@ float fieldAt(ivec3 p)
     return params.roundValues != 0u ? round(v) : v;
 }
 
+// The field between grid points (index coordinates), for normals: hardware
+// trilinear filtering on the image, the function itself for Cayley.
+float fieldBetween(vec3 p)
+{
+    if (FIELD == 1u)
+        return cayley(params.origin + p * params.spacing);
+    return texture(volumeTexture, (p + 0.5) / vec3(params.dims)).r * params.valueScale;
+}
+
 uvec3 blockSize() { return uvec3(BLOCK_X, BLOCK_Y, BLOCK_Z); }
 
 uvec3 blockCoordinates(uint blockIndex)

@@ -1,5 +1,5 @@
 // A block's samples and crossed edges in shared memory, and the number of the
-// vertex on any grid edge its cells touch, for the triangle pass.
+// vertex on any grid edge its cells touch, for the vertex and triangle passes.
 //
 // Each grid edge belongs to the voxel at its lower end (its "distinct edge" in
 // the paper's section 4.3.1), and so to that voxel's block. Welding across
@@ -15,33 +15,21 @@
 
 #include "block_edge_groups.glsl"
 
-// The cached voxels: the block and its one-voxel overlap on the upper faces
-// (the corners of its cells).
 const uint CACHE_X = BLOCK_X + 1u, CACHE_Y = BLOCK_Y + 1u, CACHE_Z = BLOCK_Z + 1u;
 const uint CACHE_SIZE = CACHE_X * CACHE_Y * CACHE_Z;
-// The cached samples reach one voxel further on every side, for the
-// central differences at both ends of every edge the block's cells touch:
-// normals come from shared memory, where six filtered texture reads per
-// vertex, after all the barriers, were the triangle pass's longest wait.
-const uint HALO_X = BLOCK_X + 3u, HALO_Y = BLOCK_Y + 3u, HALO_Z = BLOCK_Z + 3u;
-const uint HALO_SIZE = HALO_X * HALO_Y * HALO_Z;
 
-shared float haloValue[HALO_SIZE]; // NaN past the volume: the gradient rule treats both alike
+shared float cachedValue[CACHE_SIZE];
 shared uint crossedEdges[CACHE_SIZE]; // bit a: the edge along axis a leaving this voxel is crossed
 
 uint cacheIndex(uvec3 c) { return c.x + CACHE_X * (c.y + CACHE_Y * c.z); }
 uvec3 cacheCoordinates(uint i) { return uvec3(i % CACHE_X, (i / CACHE_X) % CACHE_Y, i / (CACHE_X * CACHE_Y)); }
-
-// The sample at c relative to the block's first voxel, -1 <= c <= BLOCK + 1.
-float cachedValue(ivec3 c) { return haloValue[(c.x + 1) + int(HALO_X) * ((c.y + 1) + int(HALO_Y) * (c.z + 1))]; }
-float cachedValue(uvec3 c) { return cachedValue(ivec3(c)); }
 
 // The Marching Cubes case of the cell at cached voxel l (its 8 corners cached).
 uint cellCase(uvec3 l)
 {
     uint caseIndex = 0u;
     for (uint corner = 0u; corner < 8u; ++corner)
-        if (isInside(cachedValue(l + cubeCornerOffset(corner))))
+        if (isInside(cachedValue[cacheIndex(l + cubeCornerOffset(corner))]))
             caseIndex |= 1u << corner;
     return caseIndex;
 }
@@ -59,17 +47,16 @@ shared uint groupMask[8u * BORROWABLE_GROUPS * MASK_WORDS];
 
 uint maskBase(uint neighbour, uint group) { return (neighbour * BORROWABLE_GROUPS + group) * MASK_WORDS; }
 
-// Samples [origin - 1, origin + block + 1] into shared memory, then the crossed
+// Samples [origin, origin + block] into shared memory, then the crossed
 // edges of every cached voxel whose both ends are cached and in the volume,
 // and (welded) the group masks.
 void cacheBlock(ivec3 origin)
 {
     for (uint i = gl_LocalInvocationIndex; i < 8u * BORROWABLE_GROUPS * MASK_WORDS; i += WORKGROUP_SIZE)
         groupMask[i] = 0u;
-    for (uint i = gl_LocalInvocationIndex; i < HALO_SIZE; i += WORKGROUP_SIZE) {
-        ivec3 p = origin + ivec3(i % HALO_X, (i / HALO_X) % HALO_Y, i / (HALO_X * HALO_Y)) - 1;
-        bool inVolume = all(greaterThanEqual(p, ivec3(0))) && all(lessThan(p, params.dims));
-        haloValue[i] = inVolume ? fieldAt(p) : uintBitsToFloat(0x7FC00000u);
+    for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
+        ivec3 p = origin + ivec3(cacheCoordinates(i));
+        cachedValue[i] = all(lessThan(p, params.dims)) ? fieldAt(p) : 0.0;
     }
     barrier();
     for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
@@ -77,12 +64,12 @@ void cacheBlock(ivec3 origin)
         ivec3 p = origin + ivec3(c);
         uint bits = 0u;
         if (all(lessThan(p, params.dims))) {
-            bool inside = isInside(cachedValue(c));
+            bool inside = isInside(cachedValue[i]);
             for (uint a = 0u; a < 3u; ++a) {
                 uvec3 next = c;
                 next[a] += 1u;
                 bool cached = next[a] < uvec3(CACHE_X, CACHE_Y, CACHE_Z)[a];
-                if (cached && p[a] + 1 < params.dims[a] && isInside(cachedValue(next)) != inside)
+                if (cached && p[a] + 1 < params.dims[a] && isInside(cachedValue[cacheIndex(next)]) != inside)
                     bits |= 1u << a;
             }
         }
@@ -113,24 +100,4 @@ uint rankInGroup(uint neighbour, uvec3 l, uint axis, uint group)
     for (uint w = 0u; w < position / 32u; ++w)
         rank += bitCount(groupMask[base + w]);
     return rank + bitCount(groupMask[base + position / 32u] & ((1u << (position % 32u)) - 1u));
-}
-
-// The CPU reference's gradient at grid point c of the cache (0 <= c <= BLOCK),
-// in world units (marching_cubes.cpp, gradientAt): central differences; a
-// neighbour past the volume or not finite is replaced by the centre, which
-// turns the difference one-sided.
-vec3 gradientAt(ivec3 c)
-{
-    float centre = cachedValue(c);
-    vec3 gradient = vec3(0.0);
-    for (uint axis = 0u; axis < 3u; ++axis) {
-        ivec3 step = ivec3(0);
-        step[axis] = 1;
-        float low = cachedValue(c - step), high = cachedValue(c + step);
-        bool lowOk = isFiniteValue(low), highOk = isFiniteValue(high); // NaN past the volume
-        uint steps = (lowOk ? 1u : 0u) + (highOk ? 1u : 0u);
-        if (steps > 0u)
-            gradient[axis] = ((highOk ? high : centre) - (lowOk ? low : centre)) / (float(steps) * params.spacing[axis]);
-    }
-    return gradient;
 }

@@ -56,27 +56,22 @@ uint vertexIndex(uvec3 c, uint axis)
     return groupFirstVertex[neighbour * GROUP_COUNT + group] + rank;
 }
 
-bool isFiniteVector(vec3 v) { return isFiniteValue(v.x) && isFiniteValue(v.y) && isFiniteValue(v.z); }
-
-// The vertex on the crossed edge along `axis` leaving cached voxel c, as the
-// CPU reference places it and shades it: normals interpolate the two ends'
-// gradients (gradientAt, from the cached samples).
 void writeVertex(ivec3 origin, uvec3 c, uint axis)
 {
     uvec3 next = c;
     next[axis] += 1u;
-    float a = cachedValue(c);
-    float b = cachedValue(next);
+    float a = cachedValue[cacheIndex(c)];
+    float b = cachedValue[cacheIndex(next)];
     float t = isFiniteValue(a) && isFiniteValue(b) ? (params.iso - a) / (b - a) : 0.5;
     vec3 p = vec3(origin + ivec3(c));
     p[axis] += t;
-    vec3 gradientA = gradientAt(ivec3(c));
-    vec3 gradientB = gradientAt(ivec3(next));
-    if (!isFiniteVector(gradientA))
-        gradientA = vec3(0.0);
-    if (!isFiniteVector(gradientB))
-        gradientB = vec3(0.0);
-    vec3 normal = -((1.0 - t) * gradientA + t * gradientB);
+    vec3 gradient;
+    for (uint i = 0u; i < 3u; ++i) {
+        vec3 step = vec3(0.0);
+        step[i] = 1.0;
+        gradient[i] = (fieldBetween(p + step) - fieldBetween(p - step)) / (2.0 * params.spacing[i]);
+    }
+    vec3 normal = -gradient;
     float length2 = dot(normal, normal);
     if (length2 > 0.0 && isFiniteValue(length2)) {
         normal *= inversesqrt(length2);
