@@ -25,16 +25,15 @@ float march(Ray ray)
     bool inside = isInside(first);
     float previous = first;
     bool previousKnown = true; // false after a skip: the sample before k was not taken
-    // One lookup vouches for the samples within BRICK - 2 voxels of its
-    // point (raycast_common.glsl): a fixed stride of them, the same for every
-    // ray. Stepping brick by brick instead (the lookups at each ray's own
+    // One lookup vouches for the samples within skipReach() of its point
+    // (raycast_common.glsl): a fixed stride of them, the same for every ray. Stepping brick by brick instead (the lookups at each ray's own
     // brick faces), 1024³ Cayley took 3-4x longer at 45° than facing an axis
     // on the H100 although a ray's count of lookups and samples hardly
     // changes with the direction (a CPU count): neighbouring rays of an
     // oblique view cross brick faces at different samples, and the
     // subgroup's lanes fall out of step. The fixed stride took the 45° peak
     // from 0.95 to 0.53 ms and the median from 0.34 to 0.23 ms.
-    int stride = max(1, int(floor((float(BRICK) - 2.0) / params.step)) + 1);
+    int stride = int(floor(max(skipReach(), 0.0) / params.step)) + 1;
     int k = 1;
     while (k < ray.samples) {
         int end = ray.samples;

@@ -36,11 +36,8 @@ float march(Ray ray)
     int lane = int(gl_SubgroupInvocationID);
     int width = int(gl_SubgroupSize);
     float end = rayDistance(ray, ray.samples - 1);
-    // A brick's class covers every voxel within a brick of it, so one lookup
-    // vouches for the samples within BRICK - 2 voxels of its point (one voxel
-    // spare for the hardware filter's rounding): lookups that far apart
-    // leave no sample unchecked.
-    float reach = float(BRICK) - 2.0;
+    // Lookups skipReach() apart leave no sample unchecked (raycast_common.glsl).
+    float reach = skipReach();
     int k = 1; // samples before k are on the ray's side
     while (k < ray.samples) {
         if (SKIP_EMPTY && BRICK > 2u) {

@@ -126,37 +126,25 @@ bool isInside(float v) { return v >= params.iso && !isinf(v); }
 
 // Empty-space skipping (classify_bricks.comp). A brick's class says which
 // sides its samples can be on: bit 0 outside, bit 1 inside, over the voxels
-// of the brick and one voxel around it, so a sample anywhere in the brick's
-// cells (and a hardware filter that rounds its coordinate into the next cell)
-// is covered. A ray on side `inside` skips a brick whose samples are all on
-// that side: it cannot cross the surface there, so skipping changes no hit.
+// of the brick and of its 26 neighbours. A ray on side `inside` that finds a
+// class of only that side cannot cross the surface near it, so skipping
+// changes no hit.
 const uint kMayBeOutside = 1u, kMayBeInside = 2u;
+
+// How far along the ray one lookup vouches for: every sample within
+// skipReach() voxels of the looked-up point lies in the cells of the brick
+// or its neighbours, with one voxel spare for a hardware filter that rounds
+// its coordinate into the next cell. Both mappings step their lookups by it.
+float skipReach() { return float(BRICK) - 2.0; }
 
 ivec3 brickOf(vec3 p) { return clamp(ivec3(floor(p)), ivec3(0), params.dims - 1) / int(BRICK); }
 
-uint brickClassOf(ivec3 brick)
+bool canSkipBrick(ivec3 brick, bool inside)
 {
     ivec3 counts = (params.dims + int(BRICK) - 1) / int(BRICK);
     uint index = uint(brick.x + counts.x * (brick.y + counts.y * brick.z));
-    return bitfieldExtract(brickClassWords[index >> 2], int(index & 3u) * 8, 8);
-}
-
-bool canSkipClass(uint brickClass, bool inside) { return brickClass == (inside ? kMayBeInside : kMayBeOutside); }
-
-bool canSkipBrick(ivec3 brick, bool inside) { return canSkipClass(brickClassOf(brick), inside); }
-
-// The first sample index past the brick (along the ray), at least k + 1.
-int sampleAfterBrick(Ray ray, ivec3 brick, int k)
-{
-    vec3 lo = vec3(brick * int(BRICK));
-    vec3 hi = lo + float(BRICK);
-    vec3 exits = (mix(lo, hi, greaterThan(ray.unit, vec3(0.0))) - ray.start) / ray.unit;
-    // Parallel to a pair of faces, the ray never leaves through them. (The
-    // sign of a zero decided this before: -0 gave +inf, +0 gave -inf and a
-    // lookup per sample, 10× slower on the H100 looking exactly along an axis.)
-    exits = mix(exits, vec3(1.0 / 0.0), equal(ray.unit, vec3(0.0)));
-    float leave = min(min(exits.x, exits.y), exits.z);
-    return max(k + 1, int(floor((leave - ray.s0) / params.step)) + 1);
+    uint brickClass = bitfieldExtract(brickClassWords[index >> 2], int(index & 3u) * 8, 8);
+    return brickClass == (inside ? kMayBeInside : kMayBeOutside);
 }
 
 // Where the surface lies between samples k − 1 and k (values a and b on

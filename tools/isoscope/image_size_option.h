@@ -1,5 +1,7 @@
 #pragma once
-// The "WxH" image size that `render` and `bench-raycast` take.
+// A "WxH" size of pixels: the image of `render` and `bench-raycast`, the
+// Standard raycast tile of `bench-raycast`. CLI11 names the option in front
+// of the message.
 #include <string>
 
 #include <volk.h>

@@ -1,6 +1,6 @@
-// What the scan method's classify and generate passes share: the grid and
-// slab they work on, samples, the inside test, which grid edges a point owns,
-// and the vertex on a crossed edge (computed exactly as the CPU reference,
+// What the scan method's count, list and generate passes share: the grid and
+// slab they work on, samples, the inside test, and the vertex on a crossed
+// edge (computed exactly as the CPU reference,
 // engine/extract/cpu/marching_cubes.cpp).
 //
 // Points, not cells, are the unit of work: point (x, y, z) is the lowest
@@ -41,8 +41,6 @@ layout(push_constant) uniform Grid {
 const uint SLAB_FIRST = 1u;
 const uint SLAB_LAST = 2u;
 
-uint slabPointCount() { return grid.nx * grid.ny * grid.planes; }
-
 // The point of a slab-local index (x fastest, then y, then z).
 uvec3 slabPoint(uint local)
 {
@@ -66,37 +64,6 @@ bool isFiniteValue(float v) { return !isnan(v) && !isinf(v); }
 bool isInside(float v) { return isFiniteValue(v) && v >= grid.iso; }
 
 uvec3 axisStep(uint axis) { return uvec3(axis == 0u ? 1u : 0u, axis == 1u ? 1u : 0u, axis == 2u ? 1u : 0u); }
-
-bool hasCell(uvec3 p) { return p.x + 1u < grid.nx && p.y + 1u < grid.ny && p.z + 1u < grid.z0 + grid.planes; }
-
-uint cellCase(uvec3 p)
-{
-    uint caseIndex = 0u;
-    for (uint corner = 0u; corner < 8u; ++corner)
-        if (isInside(sampleAt(p + cubeCornerOffset(corner))))
-            caseIndex |= 1u << corner;
-    return caseIndex;
-}
-
-bool ownsEdge(uvec3 p, uint axis)
-{
-    if (axis == 2u)
-        return p.z + 1u < grid.z0 + grid.planes;
-    bool ownsPlane = p.z > grid.z0 || (grid.slabFlags & SLAB_FIRST) != 0u;
-    return ownsPlane && (axis == 0u ? p.x + 1u < grid.nx : p.y + 1u < grid.ny);
-}
-
-bool edgeCrossed(uvec3 p, uint axis) { return isInside(sampleAt(p)) != isInside(sampleAt(p + axisStep(axis))); }
-
-// Vertices point p creates in the welded mesh, below `axis` (3: all of them).
-uint ownedVerticesBefore(uvec3 p, uint axis)
-{
-    uint count = 0u;
-    for (uint a = 0u; a < axis; ++a)
-        if (ownsEdge(p, a) && edgeCrossed(p, a))
-            ++count;
-    return count;
-}
 
 // The gradient at a sample by central differences, one-sided at the border
 // and next to non-finite samples; zero where it is not finite (as the CPU
