@@ -19,21 +19,21 @@ run() {
   local name=$1
   shift
   echo "== $name: isoscope bench $*" | tee -a "$out/bench.log"
-  "$bin/isoscope" bench "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+  timeout 120 "$bin/isoscope" bench "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
 }
 
 run_raycast() {
   local name=$1
   shift
   echo "== $name: isoscope bench-raycast $*" | tee -a "$out/bench.log"
-  "$bin/isoscope" bench-raycast "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+  timeout 120 "$bin/isoscope" bench-raycast "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
 }
 
 run_scan() {
   local name=$1
   shift
   echo "== $name: isoscope bench-scan $*" | tee -a "$out/bench.log"
-  "$bin/isoscope" bench-scan "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+  timeout 120 "$bin/isoscope" bench-scan "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
 }
 
 cayley=-0.012
@@ -73,7 +73,10 @@ for set in "$@"; do
     # 135005697: the points of a 513^3 volume, what the scan method scans at cayley:512.
     for count in 1048576 16777216 135005697 1073741824; do
       for components in 1 2; do
-        run_scan "scan-primitive-$count-x$components" --count $count --components $components
+        for algorithm in single-pass reduce-then-scan; do
+          run_scan "scan-primitive-$count-x$components-$algorithm" --count $count --components $components \
+            --algorithm $algorithm
+        done
       done
     done
     ;;

@@ -6,7 +6,8 @@
 namespace isoscope {
 
 StreamCompaction::StreamCompaction(Context& context, uint32_t components, uint64_t maxCount, const ScanOptions& options)
-    : passes_(context, components, true, true, maxCount, options, "stream compaction")
+    : algorithm_(options.algorithm), components_(components),
+      passes_(context, components, true, true, maxCount, options, "stream compaction")
 {
     if (maxCount > (uint64_t(1) << 32))
         fail("stream compaction of " + std::to_string(maxCount) +
@@ -15,6 +16,8 @@ StreamCompaction::StreamCompaction(Context& context, uint32_t components, uint64
         fail("stream compaction of " + std::to_string(maxCount) + " elements may select " +
              formatBytes(maxCount * 4) + " of indices; " + context.info().name + " binds at most " +
              formatBytes(context.info().maxStorageBufferRange) + ": compact in parts");
+    if (algorithm_ != ScanAlgorithm::ReduceThenScan)
+        single_ = std::make_unique<SinglePassScan>(context, components, true, maxCount, options, "stream compaction");
 }
 
 void StreamCompaction::record(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan indices,
@@ -22,6 +25,13 @@ void StreamCompaction::record(VkCommandBuffer cmd, BufferSpan input, uint64_t co
 {
     if (!selectedCount.buffer)
         fail("stream compaction needs a buffer for the selected count (engine bug)");
+    if (single_ && !spansOverlap(input, count * 4 * components_, indices, count * 4)) {
+        single_->record(cmd, input, indices, count, count, selectedCount);
+        return;
+    }
+    if (algorithm_ == ScanAlgorithm::SinglePass)
+        fail("stream compaction: the single pass cannot write indices over its input; use ScanAlgorithm::Auto or "
+             "ReduceThenScan");
     passes_.recordBlockOffsets(cmd, input, count, selectedCount);
     passes_.recordDownsweep(cmd, input, indices, count, count);
 }

@@ -14,8 +14,13 @@
 // count * 4 bytes of indices must fit one storage binding. Barriers: as
 // ExclusiveScan (the count is ready for vkCmdDispatchIndirect argument
 // building and compute reads after record()).
-// Cost: reads the input twice, writes one word per selected element.
+// Cost: the single pass (as ExclusiveScan) reads the input once and writes
+// one word per selected element; reduce-then-scan (when the indices overlap
+// the input, or asked for) reads the input twice.
+#include <memory>
+
 #include "compute/scan_passes.h"
+#include "compute/scan_single_pass.h"
 
 namespace isoscope {
 
@@ -26,14 +31,18 @@ public:
     void record(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan indices,
                 BufferSpan selectedCount) const;
 
-    uint64_t scratchBytes() const { return passes_.scratchBytes(); }
+    uint64_t scratchBytes() const { return passes_.scratchBytes() + (single_ ? single_->scratchBytes() : 0); }
     static uint64_t scratchBytesFor(const Context& context, uint32_t components, uint64_t maxCount)
     {
-        return ScanPasses::scratchBytesFor(context, components, true, maxCount);
+        return ScanPasses::scratchBytesFor(context, components, true, maxCount) +
+               SinglePassScan::scratchBytesFor(context, components, true, maxCount);
     }
 
 private:
+    ScanAlgorithm algorithm_;
+    uint32_t components_;
     ScanPasses passes_;
+    std::unique_ptr<SinglePassScan> single_;
 };
 
 } // namespace isoscope

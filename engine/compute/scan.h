@@ -1,7 +1,8 @@
 #pragma once
 // Device-wide exclusive prefix sum of uint32 or uvec2 elements (two counts
 // scanned at once, e.g. vertices and triangles per cell), recorded into the
-// caller's command buffer. Reduce-then-scan, see scan_passes.h.
+// caller's command buffer. The single pass (scan_single_pass.h) by default,
+// reduce-then-scan (scan_passes.h) in place or when the options ask for it.
 //
 //   ExclusiveScan scan(context, 2, cellCount);           // once: pipelines + scratch
 //   scan.record(cmd, {counts.buffer}, {offsets.buffer}, cellCount, {totals.buffer});
@@ -13,9 +14,14 @@
 // binding are processed in segments). The caller makes the input's writes
 // visible to compute shaders before; record() ends with a barrier that makes
 // the outputs visible to later compute shaders and indirect reads.
-// Cost: reads the input twice, writes the output once (1.5x a copy's
-// traffic); three passes up to 33.5M elements, five beyond (scan_passes.h).
+// Cost: single pass, the input read once and the output written once (a
+// copy's traffic) plus a fill of 12 bytes per 4096 elements per component;
+// reduce-then-scan reads the input twice (1.5x a copy's traffic) in three
+// passes up to 33.5M elements, five beyond.
+#include <memory>
+
 #include "compute/scan_passes.h"
+#include "compute/scan_single_pass.h"
 
 namespace isoscope {
 
@@ -26,14 +32,20 @@ public:
     void record(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
                 BufferSpan totals = {}) const;
 
-    uint64_t scratchBytes() const { return passes_.scratchBytes(); } // device bytes it owns
+    // Device bytes it owns.
+    uint64_t scratchBytes() const { return passes_.scratchBytes() + (single_ ? single_->scratchBytes() : 0); }
     static uint64_t scratchBytesFor(const Context& context, uint32_t components, uint64_t maxCount)
     {
-        return ScanPasses::scratchBytesFor(context, components, false, maxCount);
+        return ScanPasses::scratchBytesFor(context, components, false, maxCount) +
+               SinglePassScan::scratchBytesFor(context, components, false, maxCount);
     }
+    // The single pass, when it was made (benchmarks read its fallback count).
+    const SinglePassScan* singlePass() const { return single_.get(); }
 
 private:
+    ScanAlgorithm algorithm_;
     ScanPasses passes_;
+    std::unique_ptr<SinglePassScan> single_;
 };
 
 } // namespace isoscope

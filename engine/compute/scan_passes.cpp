@@ -117,22 +117,14 @@ void ScanPasses::checkVectorAligned(BufferSpan span, const char* role) const
              " bytes into its buffer; the scan reads and writes 16-byte vectors, so offsets must be multiples of 16");
 }
 
-namespace {
-
-// The same bytes as `words`, as the 16-byte vectors the element passes load
-// and store (scan_common.glsl): only whole vectors, the tail is read and
-// written word by word. A range of less than one vector keeps the words'
-// range (a binding may not be empty); the shader then reads no vector.
 DescriptorInfo vectorsOf(const DescriptorInfo& words)
 {
     VkDeviceSize whole = words.buffer.range / kVectorBytes * kVectorBytes;
     return DescriptorInfo(words.buffer.buffer, words.buffer.offset, whole ? whole : words.buffer.range);
 }
 
-// The input in segments of at most one binding each: (first element, element
-// count, first tile, tile count) per segment.
-void forEachSegment(const ScanLayout& layout, uint64_t count,
-                    const std::function<void(uint64_t, uint64_t, uint32_t, uint32_t)>& segment)
+void forEachScanSegment(const ScanLayout& layout, uint64_t count,
+                        const std::function<void(uint64_t, uint64_t, uint32_t, uint32_t)>& segment)
 {
     uint32_t firstBlock = 0;
     for (uint64_t start = 0; start < count; start += layout.segmentElements) {
@@ -143,14 +135,12 @@ void forEachSegment(const ScanLayout& layout, uint64_t count,
     }
 }
 
-} // namespace
-
 void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const
 {
     checkCount(count);
     checkVectorAligned(input, "input");
     const uint64_t elementBytes = 4ull * components_;
-    forEachSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
+    forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
             uint32_t count, firstBlock, blockCount;
         } push{uint32_t(n), firstBlock, blocks};
@@ -169,7 +159,7 @@ void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSp
     checkVectorAligned(input, "input");
     checkVectorAligned(output, "output");
     const uint64_t elementBytes = 4ull * components_;
-    forEachSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
+    forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
             uint32_t count, firstBlock, blockCount, firstIndex;
         } push{uint32_t(n), firstBlock, blocks, uint32_t(start)};

@@ -31,6 +31,7 @@
 // (uvec2 low word first, no shaderInt64 needed), so counts and sums past 2^32
 // are exact there; per-element prefixes are 32-bit (modulo 2^32).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +56,17 @@ struct BufferSpan {
     VkDeviceSize offset = 0;
 };
 
+// Which passes scan and compaction use. Auto: the single pass
+// (scan_single_pass.h) unless the output overlaps the input, where it takes
+// reduce-then-scan (the single pass's fallback re-reads other tiles' input).
+enum class ScanAlgorithm { Auto, SinglePass, ReduceThenScan };
+
+// Whether [a.offset, a.offset + aBytes) and [b.offset, b.offset + bBytes) share a byte of one buffer.
+inline bool spansOverlap(BufferSpan a, uint64_t aBytes, BufferSpan b, uint64_t bBytes)
+{
+    return a.buffer == b.buffer && aBytes && bBytes && a.offset < b.offset + bBytes && b.offset < a.offset + aBytes;
+}
+
 struct ScanOptions {
     // Bytes one binding may cover; 0: the device's maxStorageBufferRange.
     // Tests set it small to exercise the segment path at small lengths.
@@ -63,6 +75,11 @@ struct ScanOptions {
     // it can (ScanLayout::maxSpan). Tests set it small to get several levels
     // at small lengths.
     uint32_t span = 0;
+    ScanAlgorithm algorithm = ScanAlgorithm::Auto;
+    // Single pass, for tests: 0, or N to make every look-back reduce tiles
+    // k with k % N == N - 1 itself instead of reading what they published,
+    // so the fallback path runs whatever the scheduler does.
+    uint32_t forceFallbackEvery = 0;
 };
 
 // How the passes tile the input on this device.
@@ -83,6 +100,17 @@ ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOpt
 // one per tile, each next level one per span of the one below, and the last
 // (the top, scanned by one workgroup) at most `span`. Never empty.
 std::vector<uint64_t> scanLevelBlocks(const ScanLayout& layout, uint64_t count);
+
+// The same bytes as `words`, as the 16-byte vectors the element passes load
+// and store (scan_common.glsl): only whole vectors, the tail is read and
+// written word by word. A range of less than one vector keeps the words'
+// range (a binding may not be empty); the shader then reads no vector.
+DescriptorInfo vectorsOf(const DescriptorInfo& words);
+
+// The input in segments of at most one binding each: (first element, element
+// count, first tile, tile count) per segment.
+void forEachScanSegment(const ScanLayout& layout, uint64_t count,
+                        const std::function<void(uint64_t, uint64_t, uint32_t, uint32_t)>& segment);
 
 class ScanPasses {
 public:

@@ -178,6 +178,46 @@ TEST_CASE("exclusive scan works in place and across several bindings (segments)"
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
+TEST_CASE("both scan algorithms match a CPU scan: reduce-then-scan, and the single pass with forced fallbacks",
+          "[gpu][scan][primitives]")
+{
+    Context& context = test::gpuContext();
+    std::mt19937 random(11);
+    for (uint32_t components : {1u, 2u}) {
+        uint64_t tile = scanLayout(context, components, {}).tileElements;
+        ScanOptions reduceThenScan;
+        reduceThenScan.algorithm = ScanAlgorithm::ReduceThenScan;
+        for (uint64_t count : interestingLengths(scanLayout(context, components, {})))
+            checkScan(context, components, count, false, reduceThenScan, false, random);
+        // Every look-back reduces tiles 2, 5, 8, ... (every tile, with 1)
+        // itself: the fallback's sums must equal what the tiles publish,
+        // including 64-bit ones, across segments too.
+        for (uint32_t every : {1u, 3u}) {
+            ScanOptions forced;
+            forced.algorithm = ScanAlgorithm::SinglePass;
+            forced.forceFallbackEvery = every;
+            for (uint64_t count : {tile + 1, 3 * tile, 37 * tile + 5})
+                checkScan(context, components, count, count % 2 == 1, forced, false, random);
+            forced.maxBindingBytes = 4 * tile * 4 * components; // segments of four tiles
+            checkScan(context, components, 13 * tile + 7, true, forced, false, random);
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("the single pass refuses to scan in place when asked for explicitly", "[gpu][scan][primitives]")
+{
+    Context& context = test::gpuContext();
+    ScanOptions single;
+    single.algorithm = ScanAlgorithm::SinglePass;
+    ExclusiveScan scan(context, 1, 100, single);
+    Buffer data = deviceBuffer(context, 400, "test data");
+    VkCommandBuffer unused = VK_NULL_HANDLE;
+    REQUIRE_THROWS_WITH(scan.record(unused, {data.buffer}, {data.buffer}, 100),
+                        Catch::Matchers::Contains("cannot scan in place"));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
 TEST_CASE("stream compaction lists the nonzero elements in order, with their count", "[gpu][compact][primitives]")
 {
     Context& context = test::gpuContext();
@@ -185,7 +225,11 @@ TEST_CASE("stream compaction lists the nonzero elements in order, with their cou
     for (uint32_t components : {1u, 2u}) {
         uint64_t tile = scanLayout(context, components, {}).tileElements;
         ScanOptions segmented{2 * tile * 4 * components};
-        for (ScanOptions options : {ScanOptions{}, segmented})
+        ScanOptions reduceThenScan;
+        reduceThenScan.algorithm = ScanAlgorithm::ReduceThenScan;
+        ScanOptions forced;
+        forced.forceFallbackEvery = 2;
+        for (ScanOptions options : {ScanOptions{}, segmented, reduceThenScan, forced})
             for (uint64_t count : interestingLengths(scanLayout(context, components, options))) {
                 if (count > 1'000'000 && options.maxBindingBytes)
                     continue; // the segment path is covered by the shorter lengths

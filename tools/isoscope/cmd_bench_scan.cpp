@@ -138,6 +138,7 @@ Run addBenchScanCommand(CLI::App& app)
         uint32_t repeat = 20;
         uint32_t warmup = 5;
         double bandwidth = 3.09e12;
+        std::string algorithm = "auto";
         std::string output;
     };
     auto options = std::make_shared<Options>();
@@ -152,6 +153,11 @@ Run addBenchScanCommand(CLI::App& app)
     command->add_option("--bandwidth", options->bandwidth,
                         "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
         ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    command->add_option("--algorithm", options->algorithm,
+                        "single-pass (decoupled look-back with fallback), reduce-then-scan, or auto (the single pass "
+                        "here: the output is a separate buffer)")
+        ->check(CLI::IsMember({"auto", "single-pass", "reduce-then-scan"}))
         ->capture_default_str();
     command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
     return [options]() {
@@ -169,7 +175,12 @@ Run addBenchScanCommand(CLI::App& app)
                  " of device memory (input, output, scratch); " + formatBytes(context.allocator().availableDeviceBytes()) +
                  " is available on " + info.name + ": lower --count");
 
-        ExclusiveScan scan(context, components, count);
+        ScanOptions scanOptions;
+        scanOptions.algorithm = options->algorithm == "single-pass"        ? ScanAlgorithm::SinglePass
+                                : options->algorithm == "reduce-then-scan" ? ScanAlgorithm::ReduceThenScan
+                                                                           : ScanAlgorithm::Auto;
+        ExclusiveScan scan(context, components, count, scanOptions);
+        const bool singlePass = scan.singlePass() != nullptr; // output and input are separate buffers
         constexpr VkBufferUsageFlags usage =
             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
         Allocator& allocator = context.allocator();
@@ -183,6 +194,17 @@ Run addBenchScanCommand(CLI::App& app)
             scan.record(cmd, {input.buffer}, {output.buffer}, count, {totals.buffer});
         });
         verifyScan(context, output, totals, count, components);
+        // Tiles the last run's look-backs reduced themselves instead of waiting.
+        uint32_t fallbacks = 0;
+        if (singlePass) {
+            BufferSpan counter = scan.singlePass()->fallbackCounter();
+            Buffer word = allocator.createBuffer(4, usage, MemoryUsage::DeviceLocal, "bench-scan fallbacks");
+            context.submitAndWait([&](VkCommandBuffer cmd) {
+                VkBufferCopy region{counter.offset, 0, 4};
+                vkCmdCopyBuffer(cmd, counter.buffer, word.buffer, 1, &region);
+            });
+            fallbacks = downloadBufferAs<uint32_t>(context, word, 1)[0];
+        }
         // The shader copy moves whole 16-byte vectors: the bytes rounded down to 16.
         const uint64_t shaderCopyBytes = bytes / 16 * 16;
         ComputeProgram copy(context, loadShader("compute/copy_vectors"), {{"WORKGROUP_SIZE", 256}});
@@ -196,8 +218,9 @@ Run addBenchScanCommand(CLI::App& app)
         });
 
         // The floor: any scan reads its input once and writes its output once,
-        // as the copy does. Reduce-then-scan reads the input twice, so it
-        // moves 1.5x that (scan_passes.h).
+        // as the copy does, and so does the single pass (plus its fallbacks'
+        // re-reads). Reduce-then-scan reads the input twice, so it moves 1.5x
+        // that (scan_passes.h).
         uint64_t bytesMoved = 2 * bytes;
         double floorMs = double(bytesMoved) / options->bandwidth * 1e3;
         nlohmann::json json = {{"device", info.name},
@@ -206,11 +229,13 @@ Run addBenchScanCommand(CLI::App& app)
                                {"repeat", options->repeat},
                                {"warmup", options->warmup},
                                {"verified", true},
+                               {"algorithm", singlePass ? "single-pass" : "reduce-then-scan"},
+                               {"fallbacks", fallbacks},
                                {"block_levels", scanLevelBlocks(scanLayout(context, components, {}), count).size()},
                                {"ms", scanMs},
                                {"elements_per_second", double(count) / (scanMs * 1e-3)},
                                {"bytes_moved", bytesMoved},
-                               {"scan_traffic_bytes", 3 * bytes},
+                               {"scan_traffic_bytes", singlePass ? 2 * bytes : 3 * bytes},
                                {"bandwidth", options->bandwidth},
                                {"floor_ms", floorMs},
                                {"fraction_of_bandwidth", floorMs / scanMs},
@@ -223,9 +248,9 @@ Run addBenchScanCommand(CLI::App& app)
                                {"ratio_to_copy", scanMs / copyMs}};
         writeJson(json, options->output);
         std::fprintf(stderr,
-                     "scan of %llu x %u words: %.3f ms GPU, %.3g elements/s, %.2f of bandwidth, %.2fx a shader copy, "
+                     "%s scan of %llu x %u words: %.3f ms GPU, %.3g elements/s, %.2f of bandwidth, %.2fx a shader copy, "
                      "%.2fx vkCmdCopyBuffer\n",
-                     (unsigned long long)count, components, scanMs, double(count) / (scanMs * 1e-3), floorMs / scanMs,
+                     singlePass ? "single-pass" : "reduce-then-scan", (unsigned long long)count, components, scanMs, double(count) / (scanMs * 1e-3), floorMs / scanMs,
                      scanMs / shaderCopyMs, scanMs / copyMs);
         return 0;
     };

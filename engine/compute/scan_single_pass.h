@@ -1,0 +1,53 @@
+#pragma once
+// The single-pass scan (shaders/compute/scan_single_pass.comp): decoupled
+// look-back with decoupled fallback, so each element is read once and
+// written once, a copy's traffic, where reduce-then-scan (scan_passes.h)
+// reads the input twice. Safe without a forward-progress guarantee: a
+// workgroup never waits on a tile that has published nothing for longer than
+// a bounded number of polls; it reduces that tile's input itself.
+// ExclusiveScan and StreamCompaction use it; use those, not this.
+//
+// Per record: one fill of the tile states (zero), then one dispatch per
+// segment (inputs longer than one binding, as scan_passes.h). Scratch: 24
+// bytes per tile per summed component (aggregate and inclusive prefix, 64
+// bits each in three words), a few words of tickets.
+// Not in place: the output must not overlap the input (the fallback re-reads
+// other tiles' input while they write theirs).
+#include <cstdint>
+#include <string>
+
+#include "compute/scan_passes.h"
+
+namespace isoscope {
+
+class SinglePassScan {
+public:
+    SinglePassScan(Context& context, uint32_t components, bool select, uint64_t maxCount, const ScanOptions& options,
+                   const std::string& what);
+
+    // Prefixes (or, with select, indices into `output`, which then holds
+    // `outputWords` words) and the 64-bit totals at `totals` (or in scratch).
+    void record(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count, uint64_t outputWords,
+                BufferSpan totals) const;
+
+    // A uint32 at this place counts the tiles the last record() reduced on
+    // another's behalf (the fallback), for benchmarks.
+    BufferSpan fallbackCounter() const { return {state_.buffer, 0}; }
+    uint64_t scratchBytes() const { return state_.allocated + totals_.allocated; }
+    static uint64_t scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount);
+
+private:
+    uint64_t stateBytes(uint64_t tiles) const;
+
+    Context& context_;
+    uint32_t components_;
+    bool select_;
+    uint64_t maxCount_;
+    std::string what_;
+    ScanLayout layout_;
+    ComputeProgram program_;
+    Buffer state_;  // control words (fallback count, one ticket per segment), then the tile states
+    Buffer totals_; // when the caller gives none
+};
+
+} // namespace isoscope
