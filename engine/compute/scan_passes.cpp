@@ -50,8 +50,14 @@ ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOpt
     const DeviceInfo& info = context.info();
     ScanLayout layout;
     layout.workgroupSize = workgroupSizeFor(info, kPreferredWorkgroupSize);
-    layout.items = kItemsPerInvocation;
+    layout.items = options.items ? options.items : kItemsPerInvocation;
+    if (layout.items % 4 != 0 || layout.items > 64)
+        fail("scan with " + std::to_string(layout.items) +
+             " elements per invocation: it takes a multiple of 4 (whole 16-byte vectors) up to 64");
     layout.tileElements = layout.workgroupSize * layout.items;
+    if (layout.tileElements > 65536)
+        fail("scan tiles of " + std::to_string(layout.tileElements) +
+             " elements: at most 65536 keep the 16-bit-half sums exact; fewer elements per invocation");
     layout.blockWorkgroupSize = workgroupSizeFor(info, kPreferredBlockWorkgroupSize);
     layout.blockItems = kBlockItemsPerInvocation;
     layout.maxSpan = layout.blockWorkgroupSize * layout.blockItems;

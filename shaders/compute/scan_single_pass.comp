@@ -18,9 +18,9 @@
 // Published values: per tile and summed component, an aggregate and an
 // inclusive prefix, each 64 bits in three 32-bit words of 31 payload bits and
 // a valid bit (bit 31). Each word is written once with an atomic OR into a
-// zeroed buffer and read with atomics, and a value counts only when all three
-// words are valid, so no ordering between words is needed (no memory model
-// feature). A fallback writes the same aggregate the tile computes itself, so
+// zeroed buffer and read with relaxed atomic loads, and a value counts only
+// when all three words are valid, so no ordering between words is needed
+// (no memory model feature). A fallback writes the same aggregate the tile computes itself, so
 // two writers OR identical bits.
 //
 // Not in place: a fallback reads another tile's input, which that tile may be
@@ -30,6 +30,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_memory_scope_semantics : require
 
 layout(constant_id = 0) const uint SUBGROUP_SIZE = 32;
 layout(constant_id = 1) const uint WORKGROUP_SIZE = 256;
@@ -75,41 +76,56 @@ const uint NOTHING = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
 // Up to two 64-bit sums as (low, high, low, high).
 uvec4 add64x2(uvec4 a, uvec4 b) { return uvec4(add64(a.xy, b.xy), add64(a.zw, b.zw)); }
 
-uint stateWord(uint tile, uint kind, uint component, uint word)
+// The first of the three words of `kind` (AGGREGATE or INCLUSIVE) of
+// `component` of `tile`.
+uint stateWord(uint tile, uint kind, uint component)
 {
-    return tile * STATE_WORDS + ((kind - 1u) * SUM_COMPONENTS + component) * WORDS_PER_VALUE + word;
+    return tile * STATE_WORDS + ((kind - 1u) * SUM_COMPONENTS + component) * WORDS_PER_VALUE;
 }
 
-// 64 bits as three 31-bit pieces.
+// 64 bits as three 31-bit pieces and back.
 uvec3 pieces(uvec2 v) { return uvec3(v.x & PAYLOAD, ((v.x >> 31) | (v.y << 1)) & PAYLOAD, v.y >> 30); }
 uvec2 joinPieces(uvec3 w) { return uvec2(w.x | (w.y << 31), (w.y >> 1) | (w.z << 30)); }
 
-void publish(uint tile, uint kind, uvec4 value)
+void publishValue(uint first, uvec2 value)
 {
-    for (uint c = 0u; c < SUM_COMPONENTS; ++c) {
-        uvec3 w = pieces(c == 0u ? value.xy : value.zw);
-        for (uint k = 0u; k < WORDS_PER_VALUE; ++k)
-            atomicOr(tileStates[stateWord(tile, kind, c, k)], w[k] | VALID);
-    }
+    uvec3 w = pieces(value) | VALID;
+    atomicOr(tileStates[first], w.x);
+    atomicOr(tileStates[first + 1u], w.y);
+    atomicOr(tileStates[first + 2u], w.z);
 }
 
-// The value `kind` of `tile`, if all its words are there.
+void publish(uint tile, uint kind, uvec4 value)
+{
+    publishValue(stateWord(tile, kind, 0u), value.xy);
+    if (SUM_COMPONENTS == 2u)
+        publishValue(stateWord(tile, kind, 1u), value.zw);
+}
+
+// Polls read with atomic loads, not read-modify-writes: many workgroups
+// poll the same few tiles at once.
+uint loadState(uint word)
+{
+    return atomicLoad(tileStates[word], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
+
+// Whether all three words are there; the value in `value`.
+bool readValue(uint first, out uvec2 value)
+{
+    uvec3 w = uvec3(loadState(first), loadState(first + 1u), loadState(first + 2u));
+    value = joinPieces(w & PAYLOAD);
+    return (w.x & w.y & w.z & VALID) != 0u;
+}
+
 bool readPublished(uint tile, uint kind, out uvec4 value)
 {
-    value = uvec4(0u);
-    bool complete = true;
-    for (uint c = 0u; c < SUM_COMPONENTS; ++c) {
-        uvec3 w;
-        for (uint k = 0u; k < WORDS_PER_VALUE; ++k) {
-            w[k] = atomicOr(tileStates[stateWord(tile, kind, c, k)], 0u);
-            complete = complete && (w[k] & VALID) != 0u;
-        }
-        uvec2 v = joinPieces(w & PAYLOAD);
-        if (c == 0u)
-            value.xy = v;
-        else
-            value.zw = v;
+    uvec2 first, second = uvec2(0u);
+    bool complete = readValue(stateWord(tile, kind, 0u), first);
+    if (SUM_COMPONENTS == 2u) {
+        bool secondComplete = readValue(stateWord(tile, kind, 1u), second);
+        complete = complete && secondComplete;
     }
+    value = uvec4(first, second);
     return complete;
 }
 
@@ -141,7 +157,10 @@ uvec2 subgroupSum64(uvec2 v)
 }
 uvec4 subgroupSum64x2(uvec4 v)
 {
-    return uvec4(subgroupSum64(v.xy), SUM_COMPONENTS == 2u ? subgroupSum64(v.zw) : uvec2(0u));
+    uvec2 second = uvec2(0u);
+    if (SUM_COMPONENTS == 2u)
+        second = subgroupSum64(v.zw);
+    return uvec4(subgroupSum64(v.xy), second);
 }
 
 // The tile's vectors, subgroup s owning a run of gl_SubgroupSize * VECTORS
@@ -210,24 +229,6 @@ void main()
     uvec4 aggregate = workgroupSum64(halves);
     if (gl_SubgroupID == 0u && subgroupElect())
         publish(tile, tile == 0u ? INCLUSIVE : AGGREGATE, aggregate);
-
-    // The tile's own scan, as in scan_downsweep, while predecessors finish.
-    uvec2 prefix[VECTORS];
-    uvec2 runTotal = uvec2(0u);
-    for (uint j = 0u; j < VECTORS; ++j) {
-        uvec2 sum = uvec2(0u);
-        for (uint k = 0u; k < VECTOR_ELEMENTS; ++k)
-            sum += vectorElement(vectors[j], k);
-        uvec2 inclusive = SUM_COMPONENTS == 2u ? subgroupInclusiveAdd(sum) : uvec2(subgroupInclusiveAdd(sum.x), 0u);
-        prefix[j] = runTotal + inclusive - sum;
-        runTotal += SUM_COMPONENTS == 2u ? subgroupShuffle(inclusive, gl_SubgroupSize - 1u)
-                                         : uvec2(subgroupShuffle(inclusive.x, gl_SubgroupSize - 1u), 0u);
-    }
-    bool leader = gl_SubgroupInvocationID == 0u;
-    uvec2 unusedTotal;
-    uvec2 offset = workgroupExclusiveAdd2(leader ? runTotal : uvec2(0u), unusedTotal);
-    if (!leader)
-        offset -= runTotal;
 
     // Look-back. Subgroup 0 reads a window of gl_SubgroupSize tiles, lane l
     // tile next - 1 - l, and adds everything up to the nearest inclusive
@@ -303,7 +304,33 @@ void main()
         }
         tileOffset = uvec2(exclusive.x, exclusive.z);
     }
-    barrier();
+
+    // The tile's own scan, as in scan_downsweep, after publishing: a later
+    // tile's look-back waits on the inclusive prefix, not on this. Its
+    // barriers also make tileOffset visible.
+    uvec2 prefix[VECTORS];
+    uvec2 runTotal = uvec2(0u);
+    for (uint j = 0u; j < VECTORS; ++j) {
+        uvec2 sum = uvec2(0u);
+        for (uint k = 0u; k < VECTOR_ELEMENTS; ++k)
+            sum += vectorElement(vectors[j], k);
+        uvec2 inclusive, rowTotal; // the row's total: the last lane's inclusive sum
+        if (SUM_COMPONENTS == 2u) {
+            inclusive = subgroupInclusiveAdd(sum);
+            rowTotal = subgroupShuffle(inclusive, gl_SubgroupSize - 1u);
+        } else {
+            inclusive = uvec2(subgroupInclusiveAdd(sum.x), 0u);
+            rowTotal = uvec2(subgroupShuffle(inclusive.x, gl_SubgroupSize - 1u), 0u);
+        }
+        prefix[j] = runTotal + inclusive - sum;
+        runTotal += rowTotal;
+    }
+    bool leader = gl_SubgroupInvocationID == 0u;
+    uvec2 unusedTotal;
+    uvec2 offset = workgroupExclusiveAdd2(leader ? runTotal : uvec2(0u), unusedTotal);
+    if (!leader)
+        offset -= runTotal;
+
     offset += tileOffset;
 
     for (uint j = 0u; j < VECTORS; ++j) {

@@ -139,6 +139,7 @@ Run addBenchScanCommand(CLI::App& app)
         uint32_t warmup = 5;
         double bandwidth = 3.09e12;
         std::string algorithm = "auto";
+        uint32_t items = 0;
         std::string output;
     };
     auto options = std::make_shared<Options>();
@@ -159,6 +160,9 @@ Run addBenchScanCommand(CLI::App& app)
                         "here: the output is a separate buffer)")
         ->check(CLI::IsMember({"auto", "single-pass", "reduce-then-scan"}))
         ->capture_default_str();
+    command->add_option("--items", options->items,
+                        "Elements per invocation (a multiple of 4 up to 64; default 16): the tile size")
+        ->check(CLI::Range(4, 64));
     command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
     return [options]() {
         const uint64_t count = options->count;
@@ -179,6 +183,7 @@ Run addBenchScanCommand(CLI::App& app)
         scanOptions.algorithm = options->algorithm == "single-pass"        ? ScanAlgorithm::SinglePass
                                 : options->algorithm == "reduce-then-scan" ? ScanAlgorithm::ReduceThenScan
                                                                            : ScanAlgorithm::Auto;
+        scanOptions.items = options->items;
         ExclusiveScan scan(context, components, count, scanOptions);
         const bool singlePass = scan.singlePass() != nullptr; // output and input are separate buffers
         constexpr VkBufferUsageFlags usage =
@@ -230,6 +235,7 @@ Run addBenchScanCommand(CLI::App& app)
                                {"warmup", options->warmup},
                                {"verified", true},
                                {"algorithm", singlePass ? "single-pass" : "reduce-then-scan"},
+                               {"tile_elements", scanLayout(context, components, scanOptions).tileElements},
                                {"fallbacks", fallbacks},
                                {"block_levels", scanLevelBlocks(scanLayout(context, components, {}), count).size()},
                                {"ms", scanMs},
