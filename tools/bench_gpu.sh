@@ -4,7 +4,7 @@
 # Debian packages (see tools/gpu_check.sh), then runs `isoscope bench` for
 # each configuration of the chosen sets, one JSON file per configuration.
 #   tools/bench_gpu.sh BIN_DIR DEB_DIR DATASETS_DIR OUT_DIR SET...
-# Sets: block, block-sizes, scan, scan-primitive (`isoscope bench-scan`),
+# Sets: block, block-sizes, scan, scan-primitive and scan-items (`isoscope bench-scan`),
 # raycast, raycast-noskip and raycast-real (`isoscope bench-raycast`, view
 # swept around y).
 set -uo pipefail
@@ -76,6 +76,17 @@ for set in "$@"; do
         for algorithm in single-pass reduce-then-scan; do
           run_scan "scan-primitive-$count-x$components-$algorithm" --count $count --components $components \
             --algorithm $algorithm
+        done
+      done
+    done
+    ;;
+  scan-items)
+    # The single pass at several tile sizes (elements per invocation).
+    for count in 16777216 135005697 1073741824; do
+      for components in 1 2; do
+        for items in 8 16 32; do
+          run_scan "scan-items-$count-x$components-items$items" --count $count --components $components \
+            --algorithm single-pass --items $items
         done
       done
     done

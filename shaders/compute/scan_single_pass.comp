@@ -147,20 +147,18 @@ uint tileState(uint tile, out uvec4 value)
     return NOTHING;
 }
 
-// Exact sum over the subgroup of up to two 64-bit values, through 16-bit
-// pieces (each piece's sum stays below 2^23 for subgroups up to 128).
-uvec2 subgroupSum64(uvec2 v)
-{
-    uvec4 s = subgroupAdd(uvec4(v.x & 0xFFFFu, v.x >> 16, v.y & 0xFFFFu, v.y >> 16));
-    uvec2 low = add64(uvec2(s.x, 0u), uvec2(s.y << 16, s.y >> 16));
-    return uvec2(low.x, low.y + s.z + (s.w << 16));
-}
+// Exact sum over the subgroup of up to two 64-bit values, by a butterfly of
+// shuffles and 64-bit adds (subgroup sizes are powers of two). Not two
+// subgroupAdd calls on 16-bit pieces: on the H100 (driver of 2026-11) the
+// second of two such calls in a row returned the first one's sum, which
+// gave one component the other's prefix; lavapipe did not show it.
 uvec4 subgroupSum64x2(uvec4 v)
 {
-    uvec2 second = uvec2(0u);
-    if (SUM_COMPONENTS == 2u)
-        second = subgroupSum64(v.zw);
-    return uvec4(subgroupSum64(v.xy), second);
+    for (uint lanes = 1u; lanes < gl_SubgroupSize; lanes <<= 1)
+        v = add64x2(v, subgroupShuffleXor(v, lanes));
+    if (SUM_COMPONENTS == 1u)
+        v.zw = uvec2(0u);
+    return v;
 }
 
 // The tile's vectors, subgroup s owning a run of gl_SubgroupSize * VECTORS
