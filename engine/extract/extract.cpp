@@ -102,6 +102,7 @@ nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, floa
         {"cpu_ms", report.cpuMs},
         {"repeat", report.repeat},
         {"aux_device_bytes", report.auxDeviceBytes},
+        {"table_device_bytes", report.tableDeviceBytes},
         {"peak_device_bytes", report.peakDeviceBytes},
     };
     if (!report.workCounts.empty()) {

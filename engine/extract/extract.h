@@ -41,7 +41,8 @@ struct ExtractionReport {
     std::vector<std::pair<std::string, double>> gpuMsPerPass; // medians; empty for CPU methods
     std::optional<double> totalGpuMs;       // median of the per-run totals
     double cpuMs = 0.0;                     // median wall-clock time of the CPU method
-    uint64_t auxDeviceBytes = 0;            // device bytes beyond the input volume and output mesh
+    uint64_t auxDeviceBytes = 0;            // device bytes beyond the input volume, output mesh and tables
+    uint64_t tableDeviceBytes = 0;          // constant lookup tables (GpuExtractor::tableBytes)
     uint64_t peakDeviceBytes = 0;
     uint32_t repeat = 1;
     uint32_t overflowRetries = 0;           // GPU methods: extractions redone with larger buffers

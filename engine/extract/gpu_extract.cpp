@@ -158,6 +158,7 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
             report.gpuMsPerPass.emplace_back(name, median(times[name]));
     }
     report.auxDeviceBytes = extractor->auxiliaryBytes();
+    report.tableDeviceBytes = extractor->tableBytes();
     report.workCounts = extractor->workCounts();
     report.peakDeviceBytes = context.allocator().peakDeviceBytes();
     GpuMeshCounters counters = readCounters(context, mesh);

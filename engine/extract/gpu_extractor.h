@@ -45,8 +45,13 @@ public:
     // pass's writes are made visible by the caller's finalize barrier.
     virtual void record(VkCommandBuffer cmd, float iso, const GpuMesh& mesh, GpuTimer* timer) = 0;
 
-    // Device bytes the method holds beyond the input volume and the output mesh.
+    // Device bytes the method holds beyond the input volume, the output mesh
+    // and its constant tables: what the issue calls auxiliary memory (value
+    // ranges, lists, counters, scan scratch), which grows with the volume.
     virtual uint64_t auxiliaryBytes() const = 0;
+    // Device bytes of constant lookup tables (the 2 KiB marching-cubes case
+    // table), the same for every volume and isovalue: reported apart.
+    virtual uint64_t tableBytes() const { return 0; }
 
     // A first guess at the mesh size; the driver grows it on overflow.
     virtual std::array<uint64_t, 2> estimateCapacity(float iso) const;

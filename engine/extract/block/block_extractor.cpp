@@ -201,8 +201,10 @@ public:
     uint64_t auxiliaryBytes() const override
     {
         return ranges_->allocatedBytes() + listedWords_.allocated + activeBlocks_.allocated + slotVertices_.allocated +
-               state_.allocated + caseTable_.allocated + placeholderWords_.allocated;
+               state_.allocated + placeholderWords_.allocated;
     }
+
+    uint64_t tableBytes() const override { return caseTable_.allocated; }
 
     void volumeChanged() override { rangesValid_ = false; }
 

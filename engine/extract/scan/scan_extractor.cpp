@@ -80,11 +80,13 @@ public:
     uint64_t auxiliaryBytes() const override
     {
         uint64_t bytes = blockSums_->scratchBytes();
-        for (const Buffer* b : {&caseTable_, &rowStarts_, &listEntries_, &slabTotals_, &slabBase_, &dispatchArgs_,
+        for (const Buffer* b : {&rowStarts_, &listEntries_, &slabTotals_, &slabBase_, &dispatchArgs_,
                                 &listNeeded_, &seams_[0], &seams_[1]})
             bytes += b->allocated;
         return bytes;
     }
+
+    uint64_t tableBytes() const override { return caseTable_.allocated; }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
     {
