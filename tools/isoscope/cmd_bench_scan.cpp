@@ -48,13 +48,14 @@ void uploadInput(Context& context, const Buffer& input, uint64_t words)
 
 // Compares the GPU's prefixes and 64-bit totals with a CPU scan; throws on
 // the first difference.
-void verifyScan(Context& context, const Buffer& output, const Buffer& totals, uint64_t count, uint32_t components)
+void verifyScan(Context& context, const Buffer& output, uint64_t outputOffset, const Buffer& totals, uint64_t count,
+                uint32_t components)
 {
     std::vector<uint64_t> running(components, 0);
     const uint64_t words = count * components;
     for (uint64_t first = 0; first < words; first += kChunkWords) {
         uint64_t n = std::min(kChunkWords, words - first);
-        std::vector<uint32_t> got = downloadBufferAs<uint32_t>(context, output, n, first * 4);
+        std::vector<uint32_t> got = downloadBufferAs<uint32_t>(context, output, n, outputOffset + first * 4);
         for (uint64_t k = 0; k < n; ++k) {
             uint64_t word = first + k;
             uint64_t& sum = running[word % components];
@@ -73,37 +74,45 @@ void verifyScan(Context& context, const Buffer& output, const Buffer& totals, ui
 }
 
 // Records a copy of the first `bytes` (a multiple of 16) of `source` into
-// `destination` by copy_vectors.comp, one binding range at a time.
+// `destination` from `destinationOffset` on by copy_vectors.comp, one
+// binding range at a time.
 void recordShaderCopy(VkCommandBuffer cmd, const Context& context, const ComputeProgram& copy, const Buffer& source,
-                      const Buffer& destination, uint64_t bytes)
+                      const Buffer& destination, uint64_t destinationOffset, uint64_t bytes)
 {
-    constexpr uint32_t kWorkgroupSize = 256, kMaxGroups = 65535;
+    constexpr uint32_t kVectorsPerInvocation = 4, kMaxGroups = 65535;
+    const uint32_t workgroupSize = copy.localSize()[0];
     // Segments start at multiples of 4096 bytes, which every device's
     // storage-buffer offset alignment divides.
     const uint64_t segmentBytes = context.info().maxStorageBufferRange / 4096 * 4096;
     for (uint64_t first = 0; first < bytes; first += segmentBytes) {
         uint64_t range = std::min(segmentBytes, bytes - first);
         uint32_t vectors = uint32_t(range / 16);
-        copy.bind(cmd, {{source.buffer, first, range}, {destination.buffer, first, range}}, &vectors, sizeof vectors);
-        copy.dispatch(cmd, uint32_t(std::min<uint64_t>(kMaxGroups, groupCount(vectors, kWorkgroupSize))));
+        copy.bind(cmd, {{source.buffer, first, range}, {destination.buffer, destinationOffset + first, range}}, &vectors, sizeof vectors);
+        uint64_t groups = groupCount(vectors, workgroupSize * kVectorsPerInvocation);
+        uint32_t x = uint32_t(std::min<uint64_t>(kMaxGroups, groups));
+        copy.dispatch(cmd, x, uint32_t((groups + x - 1) / x));
     }
 }
 
 // Throws unless the first `words` of `output` are the input (inputWord).
-void verifyCopy(Context& context, const Buffer& output, uint64_t words)
+void verifyCopy(Context& context, const Buffer& output, uint64_t outputOffset, uint64_t words)
 {
     for (uint64_t first = 0; first < words; first += kChunkWords) {
         uint64_t n = std::min(kChunkWords, words - first);
-        std::vector<uint32_t> got = downloadBufferAs<uint32_t>(context, output, n, first * 4);
+        std::vector<uint32_t> got = downloadBufferAs<uint32_t>(context, output, n, outputOffset + first * 4);
         for (uint64_t k = 0; k < n; ++k)
             if (got[k] != inputWord(first + k))
                 fail("bench-scan: the shader copy is wrong at word " + std::to_string(first + k) + " (engine bug)");
     }
 }
 
-// Median GPU milliseconds of `record` over `repeat` runs after `warmup`
-// untimed ones, one submission each.
-double medianMs(Context& context, GpuTimer& timer, uint32_t warmup, uint32_t repeat,
+struct Timing {
+    double median = 0, min = 0, max = 0;
+};
+
+// GPU milliseconds of `record` over `repeat` runs after `warmup` untimed
+// ones, one submission each: median, fastest and slowest run.
+Timing timeRuns(Context& context, GpuTimer& timer, uint32_t warmup, uint32_t repeat,
                 const std::function<void(VkCommandBuffer)>& record)
 {
     std::vector<double> ms;
@@ -123,7 +132,7 @@ double medianMs(Context& context, GpuTimer& timer, uint32_t warmup, uint32_t rep
     }
     std::sort(ms.begin(), ms.end());
     size_t middle = ms.size() / 2;
-    return ms.size() % 2 ? ms[middle] : (ms[middle - 1] + ms[middle]) / 2;
+    return {ms.size() % 2 ? ms[middle] : (ms[middle - 1] + ms[middle]) / 2, ms.front(), ms.back()};
 }
 
 } // namespace
@@ -140,6 +149,7 @@ Run addBenchScanCommand(CLI::App& app)
         double bandwidth = 3.09e12;
         std::string algorithm = "auto";
         uint32_t items = 0;
+        uint64_t outputOffset = 0;
         std::string output;
     };
     auto options = std::make_shared<Options>();
@@ -163,6 +173,12 @@ Run addBenchScanCommand(CLI::App& app)
     command->add_option("--items", options->items,
                         "Elements per invocation (a multiple of 4 up to 64; default 16): the tile size")
         ->check(CLI::Range(4, 64));
+    command->add_option("--output-offset", options->outputOffset,
+                        "Bytes (a multiple of 256) before the output in its buffer: moves where the output lies "
+                        "in memory relative to the input")
+        ->check([](const std::string& text) {
+            return std::stoull(text) % 256 == 0 ? std::string() : std::string("must be a multiple of 256");
+        });
     command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
     return [options]() {
         const uint64_t count = options->count;
@@ -190,15 +206,16 @@ Run addBenchScanCommand(CLI::App& app)
             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
         Allocator& allocator = context.allocator();
         Buffer input = allocator.createBuffer(bytes, usage, MemoryUsage::DeviceLocal, "bench-scan input");
-        Buffer output = allocator.createBuffer(bytes, usage, MemoryUsage::DeviceLocal, "bench-scan output");
+        Buffer output = allocator.createBuffer(bytes + options->outputOffset, usage, MemoryUsage::DeviceLocal, "bench-scan output");
         Buffer totals = allocator.createBuffer(16, usage, MemoryUsage::DeviceLocal, "bench-scan totals");
         uploadInput(context, input, count * components);
 
         GpuTimer timer(context, 1);
-        double scanMs = medianMs(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
-            scan.record(cmd, {input.buffer}, {output.buffer}, count, {totals.buffer});
+        Timing scanTiming = timeRuns(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
+            scan.record(cmd, {input.buffer}, {output.buffer, options->outputOffset}, count, {totals.buffer});
         });
-        verifyScan(context, output, totals, count, components);
+        const double scanMs = scanTiming.median;
+        verifyScan(context, output, options->outputOffset, totals, count, components);
         // Tiles the last run's look-backs reduced themselves instead of waiting.
         uint32_t fallbacks = 0;
         if (singlePass) {
@@ -212,15 +229,18 @@ Run addBenchScanCommand(CLI::App& app)
         }
         // The shader copy moves whole 16-byte vectors: the bytes rounded down to 16.
         const uint64_t shaderCopyBytes = bytes / 16 * 16;
-        ComputeProgram copy(context, loadShader("compute/copy_vectors"), {{"WORKGROUP_SIZE", 256}});
-        double shaderCopyMs = medianMs(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
-            recordShaderCopy(cmd, context, copy, input, output, shaderCopyBytes);
+        // 256 invocations where the device allows (lavapipe at subgroup size 4 allows 128).
+        uint32_t copyWorkgroup = std::min(256u, info.maxWorkgroupInvocations());
+        ComputeProgram copy(context, loadShader("compute/copy_vectors"), {{"WORKGROUP_SIZE", copyWorkgroup}, {"VECTORS", 4}});
+        Timing shaderCopy = timeRuns(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
+            recordShaderCopy(cmd, context, copy, input, output, options->outputOffset, shaderCopyBytes);
         });
-        verifyCopy(context, output, shaderCopyBytes / 4);
-        double copyMs = medianMs(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
-            VkBufferCopy region{0, 0, bytes};
+        const double shaderCopyMs = shaderCopy.median;
+        verifyCopy(context, output, options->outputOffset, shaderCopyBytes / 4);
+        const double copyMs = timeRuns(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
+            VkBufferCopy region{0, options->outputOffset, bytes};
             vkCmdCopyBuffer(cmd, input.buffer, output.buffer, 1, &region);
-        });
+        }).median;
 
         // The floor: any scan reads its input once and writes its output once,
         // as the copy does, and so does the single pass (plus its fallbacks'
@@ -234,11 +254,14 @@ Run addBenchScanCommand(CLI::App& app)
                                {"repeat", options->repeat},
                                {"warmup", options->warmup},
                                {"verified", true},
+                               {"output_offset", options->outputOffset},
                                {"algorithm", singlePass ? "single-pass" : "reduce-then-scan"},
                                {"tile_elements", scanLayout(context, components, scanOptions).tileElements},
                                {"fallbacks", fallbacks},
                                {"block_levels", scanLevelBlocks(scanLayout(context, components, {}), count).size()},
                                {"ms", scanMs},
+                               {"ms_min", scanTiming.min},
+                               {"ms_max", scanTiming.max},
                                {"elements_per_second", double(count) / (scanMs * 1e-3)},
                                {"bytes_moved", bytesMoved},
                                {"scan_traffic_bytes", singlePass ? 2 * bytes : 3 * bytes},
@@ -246,6 +269,8 @@ Run addBenchScanCommand(CLI::App& app)
                                {"floor_ms", floorMs},
                                {"fraction_of_bandwidth", floorMs / scanMs},
                                {"shader_copy_ms", shaderCopyMs},
+                               {"shader_copy_ms_min", shaderCopy.min},
+                               {"shader_copy_ms_max", shaderCopy.max},
                                {"shader_copy_bytes", shaderCopyBytes},
                                {"shader_copy_fraction_of_bandwidth", double(2 * shaderCopyBytes) / options->bandwidth * 1e3 / shaderCopyMs},
                                {"ratio_to_shader_copy", scanMs / shaderCopyMs},
