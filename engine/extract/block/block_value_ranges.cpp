@@ -139,7 +139,6 @@ void BlockValueRanges::planWordSlabs(const FieldSource& field)
     wordSlabs_ = std::move(slabs);
     volumeBuffer_ = field.gpuVolume->buffer().buffer;
     parameters_.rowWords = uint32_t(rowBytes / 4);
-    parameters_.scalarType = uint32_t(volume.type);
 }
 
 void BlockValueRanges::bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,

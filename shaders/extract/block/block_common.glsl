@@ -43,7 +43,7 @@ layout(push_constant) uniform Parameters {
     uint activeCapacity; // entries of the active-block list
     uint firstBlockLayer; // range passes: the z-layer of blocks where the bound volume range starts
     uint rowWords;        // min_max_words: 32-bit words per x-row of the volume
-    uint scalarType;      // min_max_words: volume_buffer.glsl's type codes
+    uint unused;          // (min_max_words takes the scalar type as a specialization constant)
     uint layerCount;      // range passes: block layers from firstBlockLayer this dispatch covers
 } params;
 
