@@ -16,8 +16,8 @@ struct BlockParameters {
     uint32_t activeCapacity;
     uint32_t firstBlockLayer;
     uint32_t rowWords;
-    uint32_t scalarType;
     uint32_t unused;
+    uint32_t layerCount;
 };
 static_assert(sizeof(BlockParameters) == 80);
 

@@ -27,13 +27,8 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
     const DeviceInfo& info = context.info();
     if (block[0] == 0 || block[1] == 0 || block[2] == 0)
         fail("a value-range block needs at least one voxel on each side");
-    uint32_t groupSize = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
-    // Cell ranges keep one invocation for the column after each run.
+    groupSize_ = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
     uint32_t reach = coverage == RangeCoverage::Cells ? 1 : 0;
-    if (groupSize < block[0] + reach)
-        fail("block width " + std::to_string(block[0]) + " needs " + std::to_string(block[0] + reach) +
-             " invocations per workgroup for its value ranges; this device allows " + std::to_string(groupSize) +
-             ": choose a narrower block");
 
     if (analyticCayley) {
         Volume placeholder; // binds a valid image; the shader never reads it
@@ -62,15 +57,35 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
     // 8-bit cell ranges as two bytes; the range passes then pair blocks
     // along x in one workgroup, which needs room for two blocks per run.
     byteRanges_ = coverage == RangeCoverage::Cells && !analyticCayley && volume.type == ScalarType::UInt8 &&
-                  groupSize >= 2 * block[0] + reach;
+                  groupSize_ >= 2 * block[0];
     SpecValues values = {{"BLOCK_X", block[0]}, {"BLOCK_Y", block[1]},        {"BLOCK_Z", block[2]},
-                         {"FIELD", analyticCayley ? 1u : 0u}, {"WORKGROUP_SIZE", groupSize},
-                         {"CELL_RANGES", reach}, {"BYTE_RANGES", byteRanges_ ? 1u : 0u}};
-    minMax_.emplace(context, loadShader("extract/block/min_max"), values);
+                         {"FIELD", analyticCayley ? 1u : 0u}, {"CELL_RANGES", reach},
+                         {"BYTE_RANGES", byteRanges_ ? 1u : 0u}};
     if (!analyticCayley)
         planWordSlabs(field);
-    if (!wordSlabs_.empty())
-        minMaxWords_.emplace(context, loadShader("extract/block/min_max_words"), values);
+    if (!wordSlabs_.empty()) {
+        uint32_t sampleBytes = uint32_t(scalarSize(volume.type));
+        uint32_t samplesPerWord = 4 / sampleBytes;
+        uint32_t blockWords = block[0] * sampleBytes / 4;
+        // The widest load that keeps chunks aligned to blocks and rows, with
+        // at most 4 blocks a chunk (range_walk.glsl's MAX_SEGMENTS).
+        uint32_t words = 1;
+        for (uint32_t v : {4u, 2u}) {
+            bool aligned = parameters_.rowWords % v == 0 && (blockWords % v == 0 || v % blockWords == 0);
+            if (aligned && v * samplesPerWord <= 4 * block[0]) {
+                words = v;
+                break;
+            }
+        }
+        walk_ = planWalk(words * samplesPerWord, parameters_.rowWords / words);
+        SpecValues wordValues = walkValues(values, walk_);
+        wordValues.push_back({"RANGE_WORDS", words});
+        wordValues.push_back({"RANGE_SCALAR", uint32_t(volume.type)});
+        minMaxWords_.emplace(context, loadShader("extract/block/min_max_words"), wordValues);
+    } else {
+        walk_ = planWalk(1, volume.dims[0]);
+        minMax_.emplace(context, loadShader("extract/block/min_max"), walkValues(values, walk_));
+    }
 
     Allocator& allocator = context.allocator();
     uint64_t rangeWords = byteRanges_ ? uint64_t(blockCounts_[0] + 1) / 2 * blockCounts_[1] * blockCounts_[2]
@@ -124,7 +139,6 @@ void BlockValueRanges::planWordSlabs(const FieldSource& field)
     wordSlabs_ = std::move(slabs);
     volumeBuffer_ = field.gpuVolume->buffer().buffer;
     parameters_.rowWords = uint32_t(rowBytes / 4);
-    parameters_.scalarType = uint32_t(volume.type);
 }
 
 void BlockValueRanges::bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,
@@ -141,29 +155,64 @@ void BlockValueRanges::bind(VkCommandBuffer cmd, const ComputeProgram& program, 
                  &parameters, sizeof(parameters));
 }
 
-// Blocks per workgroup of the range passes: blocksPerRun in half_range.glsl.
-uint32_t BlockValueRanges::blocksPerRun(uint32_t groupSize, uint32_t unitsPerBlock) const
+// How the range passes (range_walk.glsl) cut the volume: lanes of
+// `laneSamples` samples along x, as many as cover a row, in runs that hold
+// whole blocks (whole pairs with byte ranges); each lane walks 16 rows and a
+// workgroup 32 slices, so that the rows and slices two blocks share are read
+// once in all but 1 of 16 and 1 of 32 (range_walk.glsl).
+BlockValueRanges::RangeWalk BlockValueRanges::planWalk(uint32_t laneSamples, uint32_t chunksPerRow) const
 {
-    uint32_t blocks = (groupSize - (coverage_ == RangeCoverage::Cells ? 1 : 0)) / unitsPerBlock;
-    return byteRanges_ ? blocks & ~1u : blocks;
+    // Chunks hold several whole blocks (an even number), or a block spans
+    // several chunks.
+    uint32_t blocksPerChunk = laneSamples > block_[0] ? laneSamples / block_[0] : 1;
+    uint32_t lanesPerBlock = blocksPerChunk == 1 ? block_[0] / laneSamples : 1;
+    uint32_t unit = byteRanges_ && blocksPerChunk == 1 ? 2 * lanesPerBlock : lanesPerBlock;
+    if (unit > groupSize_)
+        fail("block width " + std::to_string(block_[0]) + " needs " + std::to_string(unit) +
+             " invocations per workgroup for its value ranges; this device allows " + std::to_string(groupSize_) +
+             ": choose a narrower block");
+    RangeWalk walk;
+    walk.laneSamples = laneSamples;
+    walk.chunksPerRow = chunksPerRow;
+    walk.lanesX = std::min((chunksPerRow + unit - 1) / unit * unit, groupSize_ / unit * unit);
+    walk.lanesY = groupSize_ / walk.lanesX;
+    walk.rows = std::max<uint32_t>(1, 16 / block_[1]);
+    walk.layers = std::max<uint32_t>(1, 32 / block_[2]);
+    return walk;
+}
+
+SpecValues BlockValueRanges::walkValues(SpecValues values, const RangeWalk& walk)
+{
+    values.push_back({"WORKGROUP_SIZE", walk.lanesX * walk.lanesY});
+    values.push_back({"RANGE_LANES_X", walk.lanesX});
+    values.push_back({"RANGE_ROWS", walk.rows});
+    values.push_back({"RANGE_LAYERS", walk.layers});
+    values.push_back({"RANGE_LANE_SAMPLES", walk.laneSamples});
+    return values;
+}
+
+void BlockValueRanges::dispatch(VkCommandBuffer cmd, const ComputeProgram& program, uint32_t layers) const
+{
+    program.dispatch(cmd, groupCount(walk_.chunksPerRow, walk_.lanesX),
+                     groupCount(blockCounts_[1], walk_.lanesY * walk_.rows), groupCount(layers, walk_.layers));
 }
 
 void BlockValueRanges::record(VkCommandBuffer cmd) const
 {
     BlockParameters parameters = parameters_;
     if (minMaxWords_) {
-        uint32_t wordsPerBlockRow = block_[0] * uint32_t(scalarSize(ScalarType(parameters.scalarType))) / 4;
-        uint32_t runWords = blocksPerRun(minMaxWords_->localSize()[0], wordsPerBlockRow) * wordsPerBlockRow;
         for (const WordSlab& slab : wordSlabs_) {
             parameters.firstBlockLayer = slab.firstBlockLayer;
+            parameters.layerCount = slab.blockLayers;
             bind(cmd, *minMaxWords_, parameters, DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes));
-            minMaxWords_->dispatch(cmd, groupCount(parameters.rowWords, runWords), blockCounts_[1], slab.blockLayers);
+            dispatch(cmd, *minMaxWords_, slab.blockLayers);
         }
         return;
     }
+    parameters.firstBlockLayer = 0;
+    parameters.layerCount = blockCounts_[2];
     bind(cmd, *minMax_, parameters, DescriptorInfo(placeholder_.buffer));
-    uint32_t runLength = blocksPerRun(minMax_->localSize()[0], block_[0]) * block_[0];
-    minMax_->dispatch(cmd, groupCount(parameters.dims[0], runLength), blockCounts_[1], blockCounts_[2]);
+    dispatch(cmd, *minMax_, blockCounts_[2]);
 }
 
 } // namespace isoscope

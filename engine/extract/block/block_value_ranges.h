@@ -6,9 +6,10 @@
 // extractor lists the blocks an isosurface can cross from these ranges; the
 // raycasters skip empty space with the same ranges over larger bricks.
 //
-// Reads the raw bytes (min_max_words.comp, one 32-bit load for 4 uint8 or 2
-// 16-bit samples) where the volume's buffer is on the device and every block
-// row is whole words, otherwise the 3D image (min_max.comp). The ranges cover
+// Reads the raw bytes (min_max_words.comp, one load of up to 16 bytes a lane)
+// where the volume's buffer is on the device and every block row is whole
+// words, otherwise the 3D image (min_max.comp); both walk rows and slices so
+// that each sample is read about once (range_walk.glsl). The ranges cover
 // each block's own voxels (RangeCoverage::Voxels: the raycasters, which union
 // a brick with its neighbours), or the samples of the block's cells
 // (RangeCoverage::Cells: its voxels and the one-voxel overlap on its upper
@@ -69,14 +70,24 @@ private:
         uint32_t firstBlockLayer = 0, blockLayers = 0;
         VkDeviceSize offset = 0, bytes = 0;
     };
+    // How range_walk.glsl cuts the volume into workgroups.
+    struct RangeWalk {
+        uint32_t laneSamples = 1, chunksPerRow = 0; // samples a lane reads per row; lanes per x-row
+        uint32_t lanesX = 0, lanesY = 0;            // the workgroup
+        uint32_t rows = 1, layers = 1;              // block rows a lane walks, block layers a workgroup walks
+    };
     void planWordSlabs(const FieldSource& field);
-    uint32_t blocksPerRun(uint32_t groupSize, uint32_t unitsPerBlock) const;
+    RangeWalk planWalk(uint32_t laneSamples, uint32_t chunksPerRow) const;
+    static SpecValues walkValues(SpecValues values, const RangeWalk& walk);
+    void dispatch(VkCommandBuffer cmd, const ComputeProgram& program, uint32_t layers) const;
     void bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,
               const DescriptorInfo& words) const;
 
     Context& context_;
     std::array<uint32_t, 3> block_;
     RangeCoverage coverage_;
+    uint32_t groupSize_ = 0;
+    RangeWalk walk_;
     bool byteRanges_ = false;
     std::array<uint32_t, 3> blockCounts_{};
     BlockParameters parameters_{};

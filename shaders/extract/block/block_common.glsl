@@ -41,10 +41,10 @@ layout(push_constant) uniform Parameters {
     uint roundValues;    // 1: integer data in a normalized image; round back to the exact integer
     vec3 spacing;
     uint activeCapacity; // entries of the active-block list
-    uint firstBlockLayer; // min_max_words: the z-layer of blocks where the bound volume range starts
+    uint firstBlockLayer; // range passes: the z-layer of blocks where the bound volume range starts
     uint rowWords;        // min_max_words: 32-bit words per x-row of the volume
-    uint scalarType;      // min_max_words: volume_buffer.glsl's type codes
-    uint unused;
+    uint unused;          // (min_max_words takes the scalar type as a specialization constant)
+    uint layerCount;      // range passes: block layers from firstBlockLayer this dispatch covers
 } params;
 
 const uint kNoSlot = 0xFFFFFFFFu;
@@ -78,8 +78,9 @@ layout(set = 0, binding = 5, std430) buffer SlotVertices { uint slotVertices[]; 
 #define MESH_INDICES_BINDING 8
 #define MESH_COUNTERS_BINDING 9
 #include "mesh_output.glsl"
-// The volume's bytes as 32-bit words (a range of z-slabs of it), for min_max_words.
-layout(set = 0, binding = 10, std430) readonly buffer VolumeWords { uint volumeWords[]; };
+// The volume's bytes (a range of z-slabs of it), for min_max_words: 16 bytes
+// an element, so that one load brings 16 uint8 or 8 16-bit samples.
+layout(set = 0, binding = 10, std430) readonly buffer VolumeWords { uvec4 volumeQuads[]; };
 
 bool isFiniteValue(float v) { return (floatBitsToUint(v) & 0x7F800000u) != 0x7F800000u; }
 

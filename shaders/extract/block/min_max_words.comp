@@ -2,100 +2,102 @@
 // Pass 1 (paper section 4.1) reading the volume's raw bytes instead of the
 // image: a texel fetch returns one sample, so fetching is bound by texture
 // throughput long before memory bandwidth (1.21 ms for 1 GiB of uint8 on an
-// H100, where the bytes take 0.35 ms); one 32-bit load here brings 4 uint8
-// or 2 16-bit samples. Used where every block row is whole words (x-size and
-// block width times the sample size are multiples of 4 bytes); min_max.comp
-// otherwise. Same output: each block's range over its own voxels, or with
-// CELL_RANGES over its cells' samples (one more row in y and z, and the
-// first sample of the next block's first word in x), as two halves rounded
-// outward.
+// H100, where the bytes take 0.35 ms). A lane loads RANGE_WORDS words of a
+// row at once (16 bytes: 16 uint8, 8 16-bit or 4 float32 samples),
+// consecutive lanes consecutive chunks, so a subgroup's loads are whole cache
+// lines; integer data is reduced as integers and converted once per segment
+// and row.
+// range_walk.glsl walks the rows and slices and writes the same ranges as
+// min_max.comp. Used where every block row and x-row is whole words.
 #extension GL_GOOGLE_include_directive : require
 
 #include "block_common.glsl"
-#include "half_range.glsl"
+#include "range_walk.glsl"
 
 layout(local_size_x_id = 1) in;
 
-// Per word of the run: the range of all its samples, and of its first
-// sample only (the x-overlap of the block before it).
-shared vec2 partialRange[WORKGROUP_SIZE];
-shared vec2 firstSampleRange[WORKGROUP_SIZE];
-shared uint byteRange[WORKGROUP_SIZE]; // BYTE_RANGES: per block of the run, for the even block to pair
+// Words per lane load: 4, 2 or 1 (a multiple or divisor of a block row's
+// words, and a divisor of an x-row's); the scalar type (volume_buffer.glsl's
+// codes), a constant so that the walk is compiled for one type.
+layout(constant_id = 16) const uint RANGE_WORDS = 4;
+layout(constant_id = 17) const uint RANGE_SCALAR = 0;
 
-const uint SCALAR_UINT8 = 0u, SCALAR_UINT16 = 1u, SCALAR_INT16 = 2u;
+const uint SCALAR_UINT8 = 0u, SCALAR_UINT16 = 1u, SCALAR_INT16 = 2u, SCALAR_FLOAT32 = 3u;
+const uint SAMPLES_PER_WORD = RANGE_SCALAR == SCALAR_UINT8 ? 4u : RANGE_SCALAR == SCALAR_FLOAT32 ? 1u : 2u;
 
-vec2 include(vec2 range, float v)
+int laneChunks() { return int(params.rowWords / RANGE_WORDS); }
+
+// The word index of sample p in the bound z-slabs.
+uint wordIndex(ivec3 p)
 {
-    if (isFiniteValue(v))
-        return vec2(min(range.x, v), max(range.y, v));
-    return vec2(-1.0 / 0.0, range.y); // non-finite samples are outside
+    uint z = uint(p.z) - params.firstBlockLayer * BLOCK_Z;
+    return (z * uint(params.dims.y) + uint(p.y)) * params.rowWords + uint(p.x) / SAMPLES_PER_WORD;
 }
 
-vec2 unite(vec2 a, vec2 b) { return vec2(min(a.x, b.x), max(a.y, b.y)); }
-
-void main()
+// Integer sample i of the words (i a constant once the loops are unrolled).
+int integerSample(uvec4 words, uint i)
 {
-    uint bytesPerSample = params.scalarType == SCALAR_UINT8 ? 1u : params.scalarType == 3u ? 4u : 2u;
-    uint wordsPerBlockRow = BLOCK_X * bytesPerSample / 4u;
-    uint reach = CELL_RANGES ? 1u : 0u;
-    uint runWords = blocksPerRun(wordsPerBlockRow) * wordsPerBlockRow;
-    uint tid = gl_LocalInvocationIndex;
-    uint word = gl_WorkGroupID.x * runWords + tid;
-    uint blockZ = params.firstBlockLayer + gl_WorkGroupID.z;
-    ivec3 first = ivec3(0, gl_WorkGroupID.y * BLOCK_Y, blockZ * BLOCK_Z);
-    // The overlap layer in z lies in the next slab when this is a slab's last
-    // block layer: the slabs overlap by one sample layer (block_value_ranges.cpp).
-    ivec3 last = min(first + ivec3(0, BLOCK_Y + reach, BLOCK_Z + reach), params.dims) - 1;
-    int boundFirstSlice = int(params.firstBlockLayer * BLOCK_Z);
-
-    vec2 range = vec2(1.0 / 0.0, -1.0 / 0.0);
-    vec2 head = range;
-    if (tid < runWords + reach && word < params.rowWords) {
-        for (int z = first.z; z <= last.z; ++z)
-            for (int y = first.y; y <= last.y; ++y) {
-                uint bits = volumeWords[(uint(z - boundFirstSlice) * uint(params.dims.y) + uint(y)) * params.rowWords + word];
-                if (params.scalarType == SCALAR_UINT8) {
-                    vec4 v = vec4(uvec4(bits & 0xFFu, (bits >> 8) & 0xFFu, (bits >> 16) & 0xFFu, bits >> 24));
-                    range = vec2(min(range.x, min(min(v.x, v.y), min(v.z, v.w))),
-                                 max(range.y, max(max(v.x, v.y), max(v.z, v.w))));
-                    head = unite(head, v.xx);
-                } else if (params.scalarType == SCALAR_UINT16) {
-                    vec2 v = vec2(bits & 0xFFFFu, bits >> 16);
-                    range = vec2(min(range.x, min(v.x, v.y)), max(range.y, max(v.x, v.y)));
-                    head = unite(head, v.xx);
-                } else if (params.scalarType == SCALAR_INT16) {
-                    vec2 v = vec2(bitfieldExtract(int(bits), 0, 16), bitfieldExtract(int(bits), 16, 16));
-                    range = vec2(min(range.x, min(v.x, v.y)), max(range.y, max(v.x, v.y)));
-                    head = unite(head, v.xx);
-                } else {
-                    range = include(range, uintBitsToFloat(bits));
-                    head = range;
-                }
-            }
-    }
-    partialRange[tid] = range;
-    firstSampleRange[tid] = head;
-    barrier();
-
-    uint blocksPerGroup = runWords / wordsPerBlockRow;
-    uint bx = gl_WorkGroupID.x * blocksPerGroup + tid;
-    bool isBlock = tid < blocksPerGroup && bx < params.blockCounts.x;
-    vec2 r = vec2(1.0 / 0.0, -1.0 / 0.0);
-    if (isBlock) {
-        for (uint i = 0; i < wordsPerBlockRow; ++i)
-            r = unite(r, partialRange[tid * wordsPerBlockRow + i]);
-        if (CELL_RANGES) // a word past the row holds the empty range
-            r = unite(r, firstSampleRange[(tid + 1u) * wordsPerBlockRow]);
-    }
-    uvec3 b = uvec3(bx, gl_WorkGroupID.y, blockZ);
-    if (!BYTE_RANGES) {
-        if (isBlock)
-            blockMinMax[blockIndexOf(b)] = packRangeOutward(r);
-        return;
-    }
-    // The even block of each pair writes both (blocksPerGroup is even).
-    byteRange[tid] = packByteRange(r);
-    barrier();
-    if (isBlock && (bx & 1u) == 0u)
-        blockMinMax[byteRangeWord(b)] = byteRange[tid] | (byteRange[tid + 1u] << 16);
+    uint word = words[i / SAMPLES_PER_WORD];
+    uint shift = i % SAMPLES_PER_WORD * (32u / SAMPLES_PER_WORD);
+    if (RANGE_SCALAR == SCALAR_UINT8)
+        return int((word >> shift) & 0xFFu);
+    if (RANGE_SCALAR == SCALAR_UINT16)
+        return int((word >> shift) & 0xFFFFu);
+    return bitfieldExtract(int(word), int(shift), 16);
 }
+
+float sampleOf(uvec4 words, uint i)
+{
+    if (RANGE_SCALAR == SCALAR_FLOAT32)
+        return outsideValue(uintBitsToFloat(words[i]));
+    return float(integerSample(words, i));
+}
+
+// The range of samples [first, end) of the words: integers are reduced as
+// integers and converted once.
+vec2 samplesRange(uvec4 words, uint first, uint end)
+{
+    if (RANGE_SCALAR == SCALAR_FLOAT32) {
+        vec2 range = EMPTY_RANGE;
+        [[unroll]] for (uint i = first; i < end; ++i)
+            range = unite(range, vec2(sampleOf(words, i)));
+        return range;
+    }
+    int low = integerSample(words, first), high = low;
+    [[unroll]] for (uint i = first + 1u; i < end; ++i) {
+        int v = integerSample(words, i);
+        low = min(low, v);
+        high = max(high, v);
+    }
+    return vec2(low, high);
+}
+
+float sampleAt(ivec3 p)
+{
+    uint index = wordIndex(p);
+    return sampleOf(uvec4(volumeQuads[index / 4u][index % 4u]), 0u);
+}
+
+LaneRow laneRow(ivec3 p)
+{
+    uint index = wordIndex(p);
+    uvec4 words;
+    if (RANGE_WORDS == 4u) {
+        words = volumeQuads[index / 4u];
+    } else { // rows are not whole 16 bytes: 2 or 1 word loads
+        words.x = volumeQuads[index / 4u][index % 4u];
+        if (RANGE_WORDS == 2u)
+            words.y = volumeQuads[index / 4u][index % 4u + 1u];
+    }
+    LaneRow row = emptyLaneRow();
+    [[unroll]] for (uint s = 0; s < SEGMENTS; ++s) {
+        uint first = s * SEGMENT_SAMPLES;
+        // The next segment's first sample is this block's x-overlap.
+        uint end = first + SEGMENT_SAMPLES + (CELL_RANGES && s + 1u < SEGMENTS ? 1u : 0u);
+        row.segment[s] = samplesRange(words, first, end);
+    }
+    row.head = vec2(sampleOf(words, 0u));
+    return row;
+}
+
+void main() { walkBlockRanges(); }
