@@ -77,13 +77,13 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
                 break;
             }
         }
-        walk_ = planWalk(words * samplesPerWord, parameters_.rowWords / words);
+        walk_ = planWalk(words * samplesPerWord, parameters_.rowWords / words, true);
         SpecValues wordValues = walkValues(values, walk_);
         wordValues.push_back({"RANGE_WORDS", words});
         wordValues.push_back({"RANGE_SCALAR", uint32_t(volume.type)});
         minMaxWords_.emplace(context, loadShader("extract/block/min_max_words"), wordValues);
     } else {
-        walk_ = planWalk(1, volume.dims[0]);
+        walk_ = planWalk(1, volume.dims[0], false);
         minMax_.emplace(context, loadShader("extract/block/min_max"), walkValues(values, walk_));
     }
 
@@ -160,7 +160,7 @@ void BlockValueRanges::bind(VkCommandBuffer cmd, const ComputeProgram& program, 
 // whole blocks (whole pairs with byte ranges); each lane walks 16 rows and a
 // workgroup 32 slices, so that the rows and slices two blocks share are read
 // once in all but 1 of 16 and 1 of 32 (range_walk.glsl).
-BlockValueRanges::RangeWalk BlockValueRanges::planWalk(uint32_t laneSamples, uint32_t chunksPerRow) const
+BlockValueRanges::RangeWalk BlockValueRanges::planWalk(uint32_t laneSamples, uint32_t chunksPerRow, bool rawWords) const
 {
     // Chunks hold several whole blocks (an even number), or a block spans
     // several chunks.
@@ -176,8 +176,16 @@ BlockValueRanges::RangeWalk BlockValueRanges::planWalk(uint32_t laneSamples, uin
     walk.chunksPerRow = chunksPerRow;
     walk.lanesX = std::min((chunksPerRow + unit - 1) / unit * unit, groupSize_ / unit * unit);
     walk.lanesY = groupSize_ / walk.lanesX;
-    walk.rows = std::max<uint32_t>(1, 16 / block_[1]);
-    walk.layers = std::max<uint32_t>(1, 32 / block_[2]);
+    // Walk lengths (block rows a lane walks, block layers a workgroup walks)
+    // as measured on the H100 (2026-11-24, docs/BENCHMARKS.md, 8x4x4 blocks):
+    // longer walks re-read fewer boundary rows and slices but leave too few
+    // workgroups in flight. Raw words, 1024³ uint8: 4 rows x 8 layers 0.849
+    // ms, 2 x 4 0.570, 1 x 2 0.436, 1 x 1 0.475 (256³: 0.181 / 0.065 / 0.023
+    // / 0.017). The image (float32 1024³): 2.461 / 2.375 / 2.629 / 2.817,
+    // and 2 x 8 2.342; the analytic field likewise best at 2 x 4 or 2 x 8.
+    uint32_t rowSamples = rawWords ? 4 : 8, layerSamples = rawWords ? 8 : 16;
+    walk.rows = std::max<uint32_t>(1, rowSamples / block_[1]);
+    walk.layers = std::max<uint32_t>(1, layerSamples / block_[2]);
     return walk;
 }
 

@@ -77,7 +77,7 @@ private:
         uint32_t rows = 1, layers = 1;              // block rows a lane walks, block layers a workgroup walks
     };
     void planWordSlabs(const FieldSource& field);
-    RangeWalk planWalk(uint32_t laneSamples, uint32_t chunksPerRow) const;
+    RangeWalk planWalk(uint32_t laneSamples, uint32_t chunksPerRow, bool rawWords) const;
     static SpecValues walkValues(SpecValues values, const RangeWalk& walk);
     void dispatch(VkCommandBuffer cmd, const ComputeProgram& program, uint32_t layers) const;
     void bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,
