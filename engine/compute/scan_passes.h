@@ -15,11 +15,11 @@
 // no middle level (three passes) and 2^32 elements one (five passes); no pass
 // makes one workgroup walk all blocks.
 //
-// Why reduce-then-scan: Vulkan promises no forward progress between
-// workgroups, so a single-pass chained scan (one workgroup spinning on its
-// predecessor's flag) may hang; these passes never wait on each other. Cost:
-// the input is read twice and the output written once (1.5x a copy's
-// traffic), plus 8 bytes per tile per component of block sums.
+// Why keep reduce-then-scan beside the single pass (scan_single_pass.h):
+// these passes never wait on each other, and they can scan in place, which
+// the single pass cannot. Reductions use passes 1 and 2 only. Cost: the
+// input is read twice and the output written once (1.5x a copy's traffic),
+// plus 8 bytes per tile per component of block sums.
 //
 // Memory access: element passes are coalesced (consecutive invocations read
 // and write consecutive 16-byte vectors of elements, see the shaders),

@@ -7,6 +7,14 @@
 // a bounded number of polls; it reduces that tile's input itself.
 // ExclusiveScan and StreamCompaction use it; use those, not this.
 //
+// Why it always finishes, whatever the scheduler does: a look-back step
+// either adds at least one tile and moves past it, or finds the nearest
+// tile silent; after SPIN_LIMIT such polls in a row the workgroup reduces
+// that tile from its input (which only this dispatch's own earlier tiles
+// can still be missing) and moves past it. So a workgroup's look-back ends
+// after at most (its tile index) x (SPIN_LIMIT + 1) steps without waiting
+// on any other workgroup to run. Tickets only make the wait usually short.
+//
 // Per record: one fill of the tile states (zero), then one dispatch per
 // segment (inputs longer than one binding, as scan_passes.h). Scratch: 24
 // bytes per tile per summed component (aggregate and inclusive prefix, 64
