@@ -76,6 +76,42 @@ uvec2 vectorElement(uvec4 words, uint k)
 }
 #endif
 
+#ifdef SCAN_WRITES_OUTPUTS
+// Writes the results for vector v of the input (its words `words`, the
+// running prefix of its first element `running`): the prefix of each
+// element (SELECT 0: one 16-byte store where the vector is whole), or the
+// index of each selected element at its rank (SELECT 1). Needs
+// `outputWords`, `outputVectors` and p.firstIndex (the segment's first
+// element); shared by scan_downsweep and scan_single_pass.
+void writeVectorResults(uint v, uvec4 words, uvec2 running, uint countWords)
+{
+    uvec4 result = uvec4(0u);
+    for (uint k = 0u; k < VECTOR_ELEMENTS; ++k) {
+        uvec2 value = vectorElement(words, k);
+        if (SELECT != 0u) {
+            // Words past the count were read as zero: never selected.
+            if (value.x != 0u)
+                outputWords[running.x] = p.firstIndex + v * VECTOR_ELEMENTS + k;
+        } else if (COMPONENTS == 2u) {
+            result[2u * k] = running.x;
+            result[2u * k + 1u] = running.y;
+        } else {
+            result[k] = running.x;
+        }
+        running += value;
+    }
+    if (SELECT != 0u)
+        return;
+    if (4u * v + 4u <= countWords) {
+        outputVectors[v] = result;
+    } else {
+        for (uint k = 0u; k < 4u; ++k)
+            if (4u * v + k < countWords)
+                outputWords[4u * v + k] = result[k];
+    }
+}
+#endif
+
 #ifdef SCAN_WALKS_BLOCK_SUMS
 // The block-sum levels (scan_blocks_reduce, scan_blocks): workgroup w takes
 // blocks [w * p.span, (w + 1) * p.span), at most WORKGROUP_SIZE * ITEMS of

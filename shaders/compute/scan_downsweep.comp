@@ -43,6 +43,7 @@ layout(push_constant) uniform Push {
 
 #include "subgroup_scan.glsl"
 #define SCAN_LOADS_VECTORS
+#define SCAN_WRITES_OUTPUTS
 #include "scan_common.glsl"
 
 // Inclusive subgroup scan of the summed components only (a uint scan costs
@@ -101,30 +102,6 @@ void main()
         uint v = runBase + j * gl_SubgroupSize;
         if (4u * v >= countWords)
             break;
-        uvec2 running = prefix[j] + offset;
-        uvec4 result = uvec4(0u);
-        for (uint k = 0u; k < VECTOR_ELEMENTS; ++k) {
-            uvec2 value = vectorElement(vectors[j], k);
-            if (SELECT != 0u) {
-                // Words past the count were read as zero: never selected.
-                if (value.x != 0u)
-                    outputWords[running.x] = p.firstIndex + v * VECTOR_ELEMENTS + k;
-            } else if (COMPONENTS == 2u) {
-                result[2u * k] = running.x;
-                result[2u * k + 1u] = running.y;
-            } else {
-                result[k] = running.x;
-            }
-            running += value;
-        }
-        if (SELECT != 0u)
-            continue;
-        if (4u * v + 4u <= countWords) {
-            outputVectors[v] = result;
-        } else {
-            for (uint k = 0u; k < 4u; ++k)
-                if (4u * v + k < countWords)
-                    outputWords[4u * v + k] = result[k];
-        }
+        writeVectorResults(v, vectors[j], prefix[j] + offset, countWords);
     }
 }

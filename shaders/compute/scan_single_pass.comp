@@ -65,6 +65,7 @@ layout(push_constant) uniform Push {
 
 #include "subgroup_scan.glsl"
 #define SCAN_LOADS_VECTORS
+#define SCAN_WRITES_OUTPUTS
 #include "scan_common.glsl"
 
 const uint VALID = 0x80000000u;
@@ -335,29 +336,6 @@ void main()
         uint v = runVector(localTile, j);
         if (4u * v >= countWords)
             break;
-        uvec2 running = prefix[j] + offset;
-        uvec4 result = uvec4(0u);
-        for (uint k = 0u; k < VECTOR_ELEMENTS; ++k) {
-            uvec2 value = vectorElement(vectors[j], k);
-            if (SELECT != 0u) {
-                if (value.x != 0u)
-                    outputWords[running.x] = p.firstIndex + v * VECTOR_ELEMENTS + k;
-            } else if (COMPONENTS == 2u) {
-                result[2u * k] = running.x;
-                result[2u * k + 1u] = running.y;
-            } else {
-                result[k] = running.x;
-            }
-            running += value;
-        }
-        if (SELECT != 0u)
-            continue;
-        if (4u * v + 4u <= countWords) {
-            outputVectors[v] = result;
-        } else {
-            for (uint k = 0u; k < 4u; ++k)
-                if (4u * v + k < countWords)
-                    outputWords[4u * v + k] = result[k];
-        }
+        writeVectorResults(v, vectors[j], prefix[j] + offset, countWords);
     }
 }
