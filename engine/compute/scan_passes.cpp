@@ -102,24 +102,24 @@ ScanPasses::ScanPasses(Context& context, uint32_t components, bool select, bool 
                                                MemoryUsage::DeviceLocal, what + " totals");
 }
 
-void ScanPasses::checkCount(uint64_t count) const
+void checkScanCount(uint64_t count, uint64_t maxCount, const std::string& what)
 {
-    if (count > maxCount_)
-        fail(what_ + " of " + std::to_string(count) + " elements, but it was made for at most " +
-             std::to_string(maxCount_) + " (engine bug: make it for the longest input)");
+    if (count > maxCount)
+        fail(what + " of " + std::to_string(count) + " elements, but it was made for at most " +
+             std::to_string(maxCount) + " (engine bug: make it for the longest input)");
 }
 
-void ScanPasses::dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint64_t blocks) const
+void dispatchTiles(VkCommandBuffer cmd, const Context& context, const ComputeProgram& program, uint64_t tiles)
 {
-    uint32_t maxX = std::min<uint32_t>(65535, context_.info().maxComputeWorkGroupCount[0]);
-    uint32_t x = uint32_t(std::min<uint64_t>(blocks, maxX));
-    program.dispatch(cmd, x, uint32_t(ceilDiv(blocks, x)));
+    uint32_t maxX = std::min<uint32_t>(65535, context.info().maxComputeWorkGroupCount[0]);
+    uint32_t x = uint32_t(std::min<uint64_t>(tiles, maxX));
+    program.dispatch(cmd, x, uint32_t(ceilDiv(tiles, x)));
 }
 
-void ScanPasses::checkVectorAligned(BufferSpan span, const char* role) const
+void checkVectorAligned(BufferSpan span, const std::string& what, const char* role)
 {
     if (span.offset % kVectorBytes != 0)
-        fail(what_ + ": its " + role + " starts " + std::to_string(span.offset) +
+        fail(what + ": its " + role + " starts " + std::to_string(span.offset) +
              " bytes into its buffer; the scan reads and writes 16-byte vectors, so offsets must be multiples of 16");
 }
 
@@ -143,8 +143,8 @@ void forEachScanSegment(const ScanLayout& layout, uint64_t count,
 
 void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const
 {
-    checkCount(count);
-    checkVectorAligned(input, "input");
+    checkScanCount(count, maxCount_, what_);
+    checkVectorAligned(input, what_, "input");
     const uint64_t elementBytes = 4ull * components_;
     forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
@@ -152,7 +152,7 @@ void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint6
         } push{uint32_t(n), firstBlock, blocks};
         DescriptorInfo in(input.buffer, input.offset + start * elementBytes, n * elementBytes);
         reduce_.bind(cmd, {in, levels_.level0(), vectorsOf(in)}, &push, sizeof push);
-        dispatchBlocks(cmd, reduce_, blocks);
+        dispatchTiles(cmd, context_, reduce_, blocks);
     });
     computeToComputeBarrier(cmd);
     levels_.record(cmd, ceilDiv(count, layout_.tileElements), totals.buffer ? totals : BufferSpan{totals_.buffer, 0});
@@ -161,9 +161,9 @@ void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint6
 void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
                                  uint64_t outputWords) const
 {
-    checkCount(count);
-    checkVectorAligned(input, "input");
-    checkVectorAligned(output, "output");
+    checkScanCount(count, maxCount_, what_);
+    checkVectorAligned(input, what_, "input");
+    checkVectorAligned(output, what_, "output");
     const uint64_t elementBytes = 4ull * components_;
     forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
         struct {
@@ -175,7 +175,7 @@ void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSp
                                      : DescriptorInfo(output.buffer, output.offset + start * elementBytes, n * elementBytes);
         DescriptorInfo in(input.buffer, input.offset + start * elementBytes, n * elementBytes);
         downsweep_->bind(cmd, {in, out, levels_.level0(), vectorsOf(in), vectorsOf(out)}, &push, sizeof push);
-        dispatchBlocks(cmd, *downsweep_, blocks);
+        dispatchTiles(cmd, context_, *downsweep_, blocks);
     });
     computeOutputBarrier(cmd);
 }

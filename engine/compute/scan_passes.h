@@ -115,6 +115,13 @@ DescriptorInfo vectorsOf(const DescriptorInfo& words);
 void forEachScanSegment(const ScanLayout& layout, uint64_t count,
                         const std::function<void(uint64_t, uint64_t, uint32_t, uint32_t)>& segment);
 
+// Checks shared by the scans' record(): the count is within what the scan
+// was made for, and a span starts on a 16-byte vector.
+void checkScanCount(uint64_t count, uint64_t maxCount, const std::string& what);
+void checkVectorAligned(BufferSpan span, const std::string& what, const char* role);
+// Dispatches `tiles` workgroups in 2D (one dimension holds at most 65535).
+void dispatchTiles(VkCommandBuffer cmd, const Context& context, const ComputeProgram& program, uint64_t tiles);
+
 class ScanPasses {
 public:
     // components: 1 (uint32 elements) or 2 (uvec2 elements). select: sum one
@@ -140,10 +147,6 @@ public:
     static uint64_t scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount);
 
 private:
-    void checkCount(uint64_t count) const;
-    void checkVectorAligned(BufferSpan span, const char* role) const;
-    void dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint64_t blocks) const;
-
     Context& context_;
     uint32_t components_;
     bool select_;

@@ -66,12 +66,9 @@ uint64_t SinglePassScan::stateBytes(uint64_t tiles) const { return tiles * tileS
 void SinglePassScan::record(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
                             uint64_t outputWords, BufferSpan totals) const
 {
-    if (count > maxCount_)
-        fail(what_ + " of " + std::to_string(count) + " elements, but it was made for at most " +
-             std::to_string(maxCount_) + " (engine bug: make it for the longest input)");
-    if (input.offset % kVectorBytes != 0 || output.offset % kVectorBytes != 0)
-        fail(what_ + ": its input or output starts at a byte offset that is not a multiple of 16; the scan reads "
-                     "and writes 16-byte vectors");
+    checkScanCount(count, maxCount_, what_);
+    checkVectorAligned(input, what_, "input");
+    checkVectorAligned(output, what_, "output");
     const uint64_t tiles = std::max<uint64_t>(1, ceilDiv(count, layout_.tileElements));
     const uint64_t control = controlBytes(layout_, maxCount_);
     const uint32_t sumComponents = select_ ? 1 : components_;
@@ -91,7 +88,6 @@ void SinglePassScan::record(VkCommandBuffer cmd, BufferSpan input, BufferSpan ou
     DescriptorInfo totalWords = totals.buffer ? DescriptorInfo(totals.buffer, totals.offset, 8 * sumComponents)
                                               : DescriptorInfo(totals_.buffer, 0, 8 * sumComponents);
     const uint64_t elementBytes = 4ull * components_;
-    uint32_t maxX = std::min<uint32_t>(65535, context_.info().maxComputeWorkGroupCount[0]);
     uint32_t segment = 0;
     auto dispatch = [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks, DescriptorInfo in,
                         DescriptorInfo out) {
@@ -101,8 +97,7 @@ void SinglePassScan::record(VkCommandBuffer cmd, BufferSpan input, BufferSpan ou
         program_.bind(cmd, {in, out, controlWords, states, totalWords, vectorsOf(in), vectorsOf(out)}, &push,
                       sizeof push);
         // Tiles are taken from the ticket counter, so the grid's shape does not matter.
-        uint32_t x = std::min<uint32_t>(blocks, maxX);
-        program_.dispatch(cmd, x, uint32_t(ceilDiv(blocks, x)));
+        dispatchTiles(cmd, context_, program_, blocks);
     };
     if (count == 0) {
         // One workgroup with nothing to read writes the zero totals; its

@@ -11,9 +11,10 @@
 // either adds at least one tile and moves past it, or finds the nearest
 // tile silent; after SPIN_LIMIT such polls in a row the workgroup reduces
 // that tile from its input (only tiles of the same dispatch can be silent:
-// earlier segments' dispatches have finished) and moves past it. So a workgroup's look-back ends
-// after at most (its tile index) x (SPIN_LIMIT + 1) steps without waiting
-// on any other workgroup to run. Tickets only make the wait usually short.
+// earlier segments' dispatches have finished) and moves past it. So a
+// workgroup's look-back ends after at most (its tile index) x (SPIN_LIMIT +
+// 1) steps without waiting on any other workgroup to run. Tickets only make
+// the wait usually short.
 //
 // Per record: one fill of the tile states (zero), then one dispatch per
 // segment (inputs longer than one binding, as scan_passes.h). Scratch: 24

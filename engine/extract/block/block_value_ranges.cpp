@@ -157,9 +157,10 @@ void BlockValueRanges::bind(VkCommandBuffer cmd, const ComputeProgram& program, 
 
 // How the range passes (range_walk.glsl) cut the volume: lanes of
 // `laneSamples` samples along x, as many as cover a row, in runs that hold
-// whole blocks (whole pairs with byte ranges); each lane walks 16 rows and a
-// workgroup 32 slices, so that the rows and slices two blocks share are read
-// once in all but 1 of 16 and 1 of 32 (range_walk.glsl).
+// whole blocks (whole pairs with byte ranges); each lane walks `rows` block
+// rows and a workgroup `layers` block layers, so that the rows and slices
+// two blocks share inside a walk are read once (only the row and slice
+// after a walk are read again).
 BlockValueRanges::RangeWalk BlockValueRanges::planWalk(uint32_t laneSamples, uint32_t chunksPerRow, bool rawWords) const
 {
     // Chunks hold several whole blocks (an even number), or a block spans
