@@ -340,6 +340,16 @@ void Context::createDevice()
     bool memoryBudget = hasDeviceExtension(physical_, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
     if (memoryBudget)
         extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    if (options_.capturePipelineStatistics &&
+        hasDeviceExtension(physical_, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+        extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        executableInfo.pipelineExecutableInfo = VK_TRUE;
+        executableInfo.pNext = enable.pNext;
+        enable.pNext = &executableInfo;
+        capturePipelineStatistics_ = true;
+    }
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

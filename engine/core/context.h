@@ -28,6 +28,17 @@ struct ContextOptions {
     std::string deviceSelector;              // index or name substring; empty: ISOSCOPE_DEVICE, then automatic
     std::function<void(const std::string&)> onValidationMessage;
     bool pipelineCacheOnDisk = true;         // $XDG_CACHE_HOME/isoscope (or ~/.cache/isoscope)
+    // Ask the driver for each compute pipeline's statistics (registers,
+    // shared memory, ...) through VK_KHR_pipeline_executable_properties, where
+    // the device has it: what limits how many workgroups share a multiprocessor.
+    bool capturePipelineStatistics = false;
+};
+
+// One compute pipeline's statistics as its driver names them (values as text).
+struct PipelineStatistics {
+    std::string program;     // the shader's name
+    std::string executable;  // the driver's name for the compiled stage
+    std::vector<std::pair<std::string, std::string>> values;
 };
 
 // The Vulkan objects of a host application that embeds isoscope (a renderer
@@ -86,6 +97,12 @@ public:
     // Called by the debug messenger.
     void reportValidationMessage(const std::string& message);
 
+    // ContextOptions::capturePipelineStatistics, and whether the device can.
+    bool capturesPipelineStatistics() const { return capturePipelineStatistics_; }
+    void recordPipelineStatistics(PipelineStatistics statistics) { pipelineStatistics_.push_back(std::move(statistics)); }
+    // Every pipeline's, in creation order.
+    const std::vector<PipelineStatistics>& pipelineStatistics() const { return pipelineStatistics_; }
+
 private:
     void createInstance(bool validation);
     void chooseDevice(const std::string& selector);
@@ -108,6 +125,8 @@ private:
     VkFence fence_ = VK_NULL_HANDLE;
     std::unique_ptr<Allocator> allocator_;
     std::unique_ptr<PipelineCache> pipelineCache_;
+    bool capturePipelineStatistics_ = false;
+    std::vector<PipelineStatistics> pipelineStatistics_;
 };
 
 // True when ISOSCOPE_VALIDATION is set to something other than 0.

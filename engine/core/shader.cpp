@@ -293,9 +293,56 @@ void ComputeProgram::createPipeline(const Shader& shader, const Specialization& 
     VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     pipelineInfo.stage = stage;
     pipelineInfo.layout = layout_;
+    if (context_.capturesPipelineStatistics())
+        pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkResult result = vkCreateComputePipelines(device, context_.pipelineCache(), 1, &pipelineInfo, nullptr, &pipeline_);
     vkDestroyShaderModule(device, stage.module, nullptr);
     VK_CHECK(result);
+    if (context_.capturesPipelineStatistics())
+        recordStatistics();
+}
+
+namespace {
+
+std::string statisticText(const VkPipelineExecutableStatisticKHR& statistic)
+{
+    switch (statistic.format) {
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: return statistic.value.b32 ? "true" : "false";
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: return std::to_string(statistic.value.i64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: return std::to_string(statistic.value.u64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: return std::to_string(statistic.value.f64);
+    default: return "?";
+    }
+}
+
+} // namespace
+
+void ComputeProgram::recordStatistics()
+{
+    VkDevice device = context_.device();
+    VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+    pipelineInfo.pipeline = pipeline_;
+    uint32_t executableCount = 0;
+    VK_CHECK(vkGetPipelineExecutablePropertiesKHR(device, &pipelineInfo, &executableCount, nullptr));
+    std::vector<VkPipelineExecutablePropertiesKHR> executables(executableCount,
+                                                               {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+    VK_CHECK(vkGetPipelineExecutablePropertiesKHR(device, &pipelineInfo, &executableCount, executables.data()));
+    for (uint32_t i = 0; i < executableCount; ++i) {
+        VkPipelineExecutableInfoKHR executableInfo{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        executableInfo.pipeline = pipeline_;
+        executableInfo.executableIndex = i;
+        uint32_t count = 0;
+        VK_CHECK(vkGetPipelineExecutableStatisticsKHR(device, &executableInfo, &count, nullptr));
+        std::vector<VkPipelineExecutableStatisticKHR> statistics(count,
+                                                                 {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+        VK_CHECK(vkGetPipelineExecutableStatisticsKHR(device, &executableInfo, &count, statistics.data()));
+        PipelineStatistics record{name_, executables[i].name, {}};
+        record.values.push_back({"workgroup size", std::to_string(localSize_[0] * localSize_[1] * localSize_[2])});
+        record.values.push_back({"subgroup size", std::to_string(executables[i].subgroupSize)});
+        for (const VkPipelineExecutableStatisticKHR& statistic : statistics)
+            record.values.push_back({statistic.name, statisticText(statistic)});
+        context_.recordPipelineStatistics(std::move(record));
+    }
 }
 
 ComputeProgram::~ComputeProgram() { destroy(); }

@@ -95,6 +95,7 @@ public:
 private:
     void createLayouts();
     void createPipeline(const Shader& shader, const Specialization& specialization);
+    void recordStatistics(); // ContextOptions::capturePipelineStatistics
     void destroy() noexcept;
 
     Context& context_;

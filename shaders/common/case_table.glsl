@@ -12,6 +12,15 @@ uint caseNibble(uint caseIndex, uint i)
 
 uint caseTriangleCount(uint caseIndex) { return caseNibble(caseIndex, 0u); }
 
+// A case's 8 bytes in registers, for a loop over its triangles: one load of
+// the table per cell instead of one per corner.
+uvec2 caseWords(uint caseIndex) { return uvec2(caseTableWords[caseIndex * 2u], caseTableWords[caseIndex * 2u + 1u]); }
+uint caseEdgeIn(uvec2 words, uint i)
+{
+    uint nibble = 1u + i;
+    return bitfieldExtract(words[nibble >> 3], int(nibble & 7u) * 4, 4);
+}
+
 // Edge i (0 .. 3 * triangles - 1) of the case's triangles, counter-clockwise
 // around the outward normal (toward decreasing values).
 uint caseEdge(uint caseIndex, uint i) { return caseNibble(caseIndex, 1u + i); }

@@ -180,6 +180,15 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
         check("min_max" not in bench["gpu_ms"] and bench["work"]["listed_blocks"] >= bench["work"]["blocks_with_geometry"] > 0,
               "bench --static-volume reuses the block ranges and reports the listed blocks")
     check(r.returncode == 0, f"bench --static-volume runs: {r.stderr.strip()}")
+    stats_json = os.path.join(tmp, "bench-pipelines.json")
+    r = run("bench", "cayley:24", "--iso", "-0.012", "--pipeline-stats", "--repeat", "2", "-o", stats_json)
+    check(r.returncode == 0, f"bench --pipeline-stats runs: {r.stderr.strip()}")
+    if r.returncode == 0:
+        pipelines = json.load(open(stats_json)).get("pipelines")
+        # lavapipe has no VK_KHR_pipeline_executable_properties: an empty list there.
+        check(isinstance(pipelines, list) and
+              all(p["program"].startswith("extract/") and int(p["statistics"]["workgroup size"]) > 0 for p in pipelines),
+              f"bench --pipeline-stats lists the method's pipelines, or none where the driver cannot: {pipelines}")
     r = run("bench", "cayley:24", "--iso", "0", "--method", "cpu")
     check(r.returncode == 1 and "GPU methods" in r.stderr, f"bench refuses the CPU method: {r.stderr.strip()!r}")
 

@@ -25,6 +25,7 @@ Run addBenchCommand(CLI::App& app)
         bool analytic = false;
         bool uint8 = false;
         bool staticVolume = false;
+        bool pipelineStats = false;
         double bandwidth = 3.09e12;
         std::string output;
     };
@@ -37,6 +38,9 @@ Run addBenchCommand(CLI::App& app)
                       "Requantize the volume to uint8 (its value range onto 0..255) and the isovalue with it");
     command->add_flag("--static-volume", options->staticVolume,
                       "Time isovalue changes on a volume already seen (the block method reuses its value ranges)");
+    command->add_flag("--pipeline-stats", options->pipelineStats,
+                      "Add each compute pipeline's driver statistics (registers, shared memory) to the JSON, "
+                      "where the device has VK_KHR_pipeline_executable_properties");
     command->add_option("--bandwidth", options->bandwidth,
                         "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
         ->capture_default_str();
@@ -61,7 +65,9 @@ Run addBenchCommand(CLI::App& app)
                 volume = quantizeToUInt8(volume);
             }
         }
-        Context context;
+        ContextOptions contextOptions;
+        contextOptions.capturePipelineStatistics = options->pipelineStats;
+        Context context(contextOptions);
         ExtractionReport report = extractIsosurface(context, volume, float(iso), extractOptions);
 
         nlohmann::json json = toJson(report, volume, float(iso));
@@ -81,6 +87,8 @@ Run addBenchCommand(CLI::App& app)
         json["floor_ms"] = double(floorBytes) / options->bandwidth * 1e3;
         json["floor_bandwidth"] = options->bandwidth;
         json.erase("cpu_ms");
+        if (options->pipelineStats)
+            json["pipelines"] = pipelineStatisticsJson(context);
         writeJson(json, options->output);
         std::fprintf(stderr, "%s %s: %llu triangles, %.3f ms GPU (floor %.3f ms)\n", report.method.c_str(),
                      volume.source.c_str(), (unsigned long long)report.faceCount, report.totalGpuMs.value_or(0.0),

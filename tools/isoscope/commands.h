@@ -6,6 +6,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json_fwd.hpp>
 
+namespace isoscope {
+class Context;
+}
+
 namespace isoscope::cli {
 
 using Run = std::function<int()>;
@@ -23,5 +27,9 @@ Run addBenchRaycastCommand(CLI::App& app);
 // Prints JSON to stdout, or writes it to `path` when not empty. Text that is
 // not UTF-8 (a file name, say) is written with replacement characters.
 void writeJson(const nlohmann::json& json, const std::string& path);
+
+// The pipeline statistics the context captured (ContextOptions::capturePipelineStatistics),
+// one object per pipeline; an empty array where the device cannot report them.
+nlohmann::json pipelineStatisticsJson(const Context& context);
 
 } // namespace isoscope::cli

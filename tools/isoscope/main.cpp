@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "core/context.h"
 #include "core/error.h"
 
 namespace isoscope::cli {
@@ -21,6 +22,18 @@ void writeJson(const nlohmann::json& json, const std::string& path)
     std::ofstream out(path);
     if (!(out << text << "\n"))
         fail("cannot write " + path + ": check that its folder exists and is writable");
+}
+
+nlohmann::json pipelineStatisticsJson(const Context& context)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const PipelineStatistics& pipeline : context.pipelineStatistics()) {
+        nlohmann::json values = nlohmann::json::object();
+        for (const auto& [name, value] : pipeline.values)
+            values[name] = value;
+        list.push_back({{"program", pipeline.program}, {"executable", pipeline.executable}, {"statistics", values}});
+    }
+    return list;
 }
 
 } // namespace isoscope::cli

@@ -24,6 +24,9 @@ layout(constant_id = 7) const bool CELL_RANGES = false;
 // blocks need more than 32 bits (block_extractor.cpp computes it as
 // groupFieldShift does).
 layout(constant_id = 8) const uint SLOT_WORDS = 2;
+// The words of an entry: the block's first vertex, then its edge-group sizes
+// (block_edge_groups.glsl).
+const uint SLOT_FIRST_VERTEX = 0u, SLOT_GROUP_SIZES = 1u;
 // 8-bit volumes, cell ranges: a range is its minimum and maximum byte, 2
 // bytes per block instead of 4 (blockRangeAt says where).
 layout(constant_id = 9) const bool BYTE_RANGES = false;

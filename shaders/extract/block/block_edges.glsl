@@ -47,10 +47,9 @@ shared uint groupMask[8u * BORROWABLE_GROUPS * MASK_WORDS];
 
 uint maskBase(uint neighbour, uint group) { return (neighbour * BORROWABLE_GROUPS + group) * MASK_WORDS; }
 
-// Samples [origin, origin + block] into shared memory, then the crossed
-// edges of every cached voxel whose both ends are cached and in the volume,
-// and (welded) the group masks.
-void cacheBlock(ivec3 origin)
+// Starts loading samples [origin, origin + block] into shared memory and
+// clears the group masks; a barrier must follow before either is read.
+void loadBlockSamples(ivec3 origin)
 {
     for (uint i = gl_LocalInvocationIndex; i < 8u * BORROWABLE_GROUPS * MASK_WORDS; i += WORKGROUP_SIZE)
         groupMask[i] = 0u;
@@ -58,21 +57,34 @@ void cacheBlock(ivec3 origin)
         ivec3 p = origin + ivec3(cacheCoordinates(i));
         cachedValue[i] = all(lessThan(p, params.dims)) ? fieldAt(p) : 0.0;
     }
-    barrier();
+}
+
+// Bit a: the grid edge along axis a leaving cached voxel c is crossed (both
+// its ends cached and in the volume, one inside, one not).
+uint crossedBitsOf(uvec3 c, ivec3 origin)
+{
+    ivec3 p = origin + ivec3(c);
+    if (!all(lessThan(p, params.dims)))
+        return 0u;
+    bool inside = isInside(cachedValue[cacheIndex(c)]);
+    uint bits = 0u;
+    if (c.x + 1u < CACHE_X && p.x + 1 < params.dims.x && isInside(cachedValue[cacheIndex(c + uvec3(1u, 0u, 0u))]) != inside)
+        bits |= 1u;
+    if (c.y + 1u < CACHE_Y && p.y + 1 < params.dims.y && isInside(cachedValue[cacheIndex(c + uvec3(0u, 1u, 0u))]) != inside)
+        bits |= 2u;
+    if (c.z + 1u < CACHE_Z && p.z + 1 < params.dims.z && isInside(cachedValue[cacheIndex(c + uvec3(0u, 0u, 1u))]) != inside)
+        bits |= 4u;
+    return bits;
+}
+
+// After loadBlockSamples and a barrier: the crossed edges of every cached
+// voxel and (welded) the group masks; a barrier must follow before either is
+// read.
+void markCrossedEdges(ivec3 origin)
+{
     for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
         uvec3 c = cacheCoordinates(i);
-        ivec3 p = origin + ivec3(c);
-        uint bits = 0u;
-        if (all(lessThan(p, params.dims))) {
-            bool inside = isInside(cachedValue[i]);
-            for (uint a = 0u; a < 3u; ++a) {
-                uvec3 next = c;
-                next[a] += 1u;
-                bool cached = next[a] < uvec3(CACHE_X, CACHE_Y, CACHE_Z)[a];
-                if (cached && p[a] + 1 < params.dims[a] && isInside(cachedValue[cacheIndex(next)]) != inside)
-                    bits |= 1u << a;
-            }
-        }
+        uint bits = crossedBitsOf(c, origin);
         crossedEdges[i] = bits;
         if (WELD && bits != 0u) {
             uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
@@ -87,7 +99,6 @@ void cacheBlock(ivec3 origin)
             }
         }
     }
-    barrier();
 }
 
 // The crossed edges of group `group` (not the interior) of upper neighbour

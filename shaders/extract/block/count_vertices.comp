@@ -94,9 +94,9 @@ void main()
         }
         uint entry = slot * SLOT_WORDS;
         uvec2 packed = packGroupSizes(sizes);
-        slotVertices[entry] = vertices > 0u ? atomicAdd(meshVertexCount, vertices) : 0u;
-        slotVertices[entry + 1u] = packed.x;
+        slotVertices[entry + SLOT_FIRST_VERTEX] = vertices > 0u ? atomicAdd(meshVertexCount, vertices) : 0u;
+        slotVertices[entry + SLOT_GROUP_SIZES] = packed.x;
         if (SLOT_WORDS > 2u)
-            slotVertices[entry + 2u] = packed.y;
+            slotVertices[entry + SLOT_GROUP_SIZES + 1u] = packed.y;
     }
 }

@@ -2,16 +2,23 @@
 // Pass 3 (paper section 4.3): one workgroup per listed block, one invocation
 // per cell. Samples are cached in shared memory; each invocation makes the
 // vertices of its own voxel's (at most 3) crossed edges and the triangles of
-// its cell, numbering the vertices of the other 9 cell edges through the
-// voxel that owns them (the paper's neighbour mapping, Table 1, here as the
-// edge's lower corner). Triangle offsets: a workgroup scan of the counts plus
-// one atomic per workgroup (section 4.3.2). Normals by central differences
-// of the filtered volume image at the vertex (writeVertex): a cache one
-// voxel wider for the reference's grid gradients made this pass 0.21 ms
-// slower at 1024³ on the H100.
-//   WELD: vertex numbers come from count_vertices (block_edges.glsl).
+// its cell. The vertex numbers of every crossed edge the block's cells touch
+// (its own and those on its upper faces, which belong to upper neighbours:
+// the paper's neighbour mapping, Table 1, here as the edge's lower corner)
+// are worked out once, into shared memory, before any triangle is assembled:
+// a cell's triangles then look each corner up instead of recomputing it, up
+// to 15 times an invocation (on the H100 the pass was bound by issuing those
+// instructions, not by memory). Normals by central differences of the
+// filtered volume image at the vertex (writeVertex): a cache one voxel wider
+// for the reference's grid gradients made this pass 0.21 ms slower at 1024³
+// on the H100.
+// Triangle offsets: a workgroup scan of the counts plus one atomic per
+// workgroup (section 4.3.2), whose round trip overlaps the edge numbering.
+//   WELD: vertex numbers come from count_vertices (block_edges.glsl); the
+//   interior vertices are scanned together with the triangles.
 //   not WELD: each block numbers every crossed edge its cells touch, its far
-//   faces included, so those vertices exist once per block (the paper's mesh).
+//   faces included, so those vertices exist once per block (the paper's
+//   mesh), and reserves its vertices with one more atomic.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -25,63 +32,92 @@ layout(local_size_x_id = 1) in;
 // WELD: the first vertex of each edge group of this block and its upper
 // neighbours (interior last), from their slotVertices.
 shared uint groupFirstVertex[8u * GROUP_COUNT];
-shared uint interiorOffset[WORKGROUP_SIZE];   // WELD: first interior vertex of each voxel, within the group
-shared uint cachedVertexOffset[CACHE_SIZE];   // not WELD: first vertex of each cached voxel, within the block
+// Each sized for the variant that uses it: shared memory per workgroup
+// bounds how many workgroups an H100 multiprocessor holds, and this pass is
+// bound by latency (a version gathering its output here, 22 KB, ran 3x slower).
+// not WELD: first vertex of each cached voxel, within the block.
+shared uint cachedVertexOffset[WELD ? 1u : CACHE_SIZE];
+// WELD: the vertex on each crossed edge leaving a cached voxel, by axis.
+shared uint edgeVertex[WELD ? 3u * CACHE_SIZE : 1u];
 shared uint triangleBase;
-shared uint vertexBase;                       // not WELD
+shared uint vertexBase;                     // not WELD
 
 uint voxelIndex(uvec3 l) { return l.x + BLOCK_X * (l.y + BLOCK_Y * l.z); }
 
 // Interior crossed edges of own voxel l along axes below `axis`.
-uint interiorEdgesBefore(uvec3 l, uint axis)
+uint interiorEdgesBefore(uvec3 l, uint bits, uint axis)
 {
     uint count = 0u;
     for (uint a = 0u; a < axis; ++a)
-        if (isCrossed(l, a) && edgeGroup(l, a) == GROUP_INTERIOR)
+        if ((bits & (1u << a)) != 0u && edgeGroup(l, a) == GROUP_INTERIOR)
             ++count;
     return count;
 }
 
-// The vertex number of the crossed edge along `axis` leaving cached voxel c.
-uint vertexIndex(uvec3 c, uint axis)
+// WELD: the vertex number of the crossed edge along `axis` leaving cached
+// voxel c, which lies on a lower face of the block that owns it (every edge
+// of the block's cells does, but the interior edges of the block's own
+// voxels, which the owning invocation numbers from its scan offset).
+uint borrowedVertexIndex(uvec3 c, uint axis)
 {
-    if (!WELD) {
-        uint bits = crossedEdges[cacheIndex(c)];
-        return vertexBase + cachedVertexOffset[cacheIndex(c)] + bitCount(bits & ((1u << axis) - 1u));
-    }
     uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
     uvec3 l = c - upper * blockSize();
     uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;
     uint group = edgeGroup(l, axis);
-    uint rank = group == GROUP_INTERIOR ? interiorOffset[voxelIndex(l)] + interiorEdgesBefore(l, axis)
-                                        : rankInGroup(neighbour, l, axis, group);
-    return groupFirstVertex[neighbour * GROUP_COUNT + group] + rank;
+    return groupFirstVertex[neighbour * GROUP_COUNT + group] + rankInGroup(neighbour, l, axis, group);
 }
 
-void writeVertex(ivec3 origin, uvec3 c, uint axis)
+vec3 unitVector(uint axis) { return vec3(equal(uvec3(axis), uvec3(0u, 1u, 2u))); }
+
+void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
 {
-    uvec3 next = c;
-    next[axis] += 1u;
+    vec3 along = unitVector(axis);
     float a = cachedValue[cacheIndex(c)];
-    float b = cachedValue[cacheIndex(next)];
+    float b = cachedValue[cacheIndex(c + uvec3(along))];
     float t = isFiniteValue(a) && isFiniteValue(b) ? (params.iso - a) / (b - a) : 0.5;
-    vec3 p = vec3(origin + ivec3(c));
-    p[axis] += t;
-    vec3 gradient;
-    for (uint i = 0u; i < 3u; ++i) {
-        vec3 step = vec3(0.0);
-        step[i] = 1.0;
-        gradient[i] = (fieldBetween(p + step) - fieldBetween(p - step)) / (2.0 * params.spacing[i]);
-    }
+    vec3 p = vec3(origin + ivec3(c)) + t * along;
+    vec3 gradient = vec3(fieldBetween(p + vec3(1.0, 0.0, 0.0)) - fieldBetween(p - vec3(1.0, 0.0, 0.0)),
+                         fieldBetween(p + vec3(0.0, 1.0, 0.0)) - fieldBetween(p - vec3(0.0, 1.0, 0.0)),
+                         fieldBetween(p + vec3(0.0, 0.0, 1.0)) - fieldBetween(p - vec3(0.0, 0.0, 1.0))) /
+                    (2.0 * params.spacing);
     vec3 normal = -gradient;
     float length2 = dot(normal, normal);
-    if (length2 > 0.0 && isFiniteValue(length2)) {
+    if (length2 > 0.0 && isFiniteValue(length2))
         normal *= inversesqrt(length2);
-    } else {
-        normal = vec3(0.0);
-        normal[axis] = isInside(a) ? 1.0 : -1.0; // from the inside end toward the outside end
+    else
+        normal = isInside(a) ? along : -along; // from the inside end toward the outside end
+    writeMeshVertex(index, params.origin + p * params.spacing, normal);
+}
+
+// not WELD: the vertex on the crossed edge along `axis` leaving cached voxel i.
+uint blockVertexIndex(uint i, uint axis)
+{
+    return vertexBase + cachedVertexOffset[i] + bitCount(crossedEdges[i] & ((1u << axis) - 1u));
+}
+
+// Numbers the crossed edges leaving cached voxel i and writes the vertices
+// this block makes on them; WELD: into edgeVertex, `interiorFirst` being the
+// first vertex of the voxel's interior edges (only own voxels have any).
+void numberEdges(ivec3 origin, uint i, uint interiorFirst)
+{
+    uint bits = crossedEdges[i];
+    uvec3 c = cacheCoordinates(i);
+    bool own = all(lessThan(c, blockSize()));
+    for (uint axis = 0u; axis < 3u; ++axis) {
+        if ((bits & (1u << axis)) == 0u)
+            continue;
+        uint index;
+        if (!WELD)
+            index = blockVertexIndex(i, axis);
+        else if (own && edgeGroup(c, axis) == GROUP_INTERIOR)
+            index = interiorFirst + interiorEdgesBefore(c, bits, axis);
+        else
+            index = borrowedVertexIndex(c, axis);
+        if (WELD)
+            edgeVertex[3u * i + axis] = index;
+        if (own || !WELD)
+            writeVertex(origin, c, axis, index);
     }
-    writeMeshVertex(vertexIndex(c, axis), params.origin + p * params.spacing, normal);
 }
 
 void main()
@@ -92,6 +128,9 @@ void main()
     uvec3 block = blockCoordinates(activeBlocks[slot]);
     ivec3 origin = ivec3(block * blockSize());
     uint tid = gl_LocalInvocationIndex;
+    loadBlockSamples(origin);
+    // While the samples load: where this block's upper neighbours number
+    // their edge groups.
     for (uint n = tid; WELD && n < 8u; n += WORKGROUP_SIZE) {
         uvec3 neighbour = block + uvec3(n & 1u, (n >> 1) & 1u, (n >> 2) & 1u);
         uint s = all(lessThan(neighbour, params.blockCounts)) ? listedSlotOf(blockIndexOf(neighbour)) : kNoSlot;
@@ -99,8 +138,9 @@ void main()
         uint first = 0u;
         uvec2 packed = uvec2(0u);
         if (s != kNoSlot) {
-            first = slotVertices[s * SLOT_WORDS];
-            packed = uvec2(slotVertices[s * SLOT_WORDS + 1u], SLOT_WORDS > 2u ? slotVertices[s * SLOT_WORDS + 2u] : 0u);
+            first = slotVertices[s * SLOT_WORDS + SLOT_FIRST_VERTEX];
+            packed = uvec2(slotVertices[s * SLOT_WORDS + SLOT_GROUP_SIZES],
+                           SLOT_WORDS > 2u ? slotVertices[s * SLOT_WORDS + SLOT_GROUP_SIZES + 1u] : 0u);
         }
         for (uint g = 0u; g < GROUP_COUNT; ++g) {
             groupFirstVertex[n * GROUP_COUNT + g] = first;
@@ -108,7 +148,8 @@ void main()
                 first += unpackGroupSize(packed, g);
         }
     }
-    cacheBlock(origin);
+    barrier();
+    markCrossedEdges(origin);
 
     // The workgroup is rounded up to whole subgroups; the extra invocations
     // own no voxel but take part in the barriers and scans.
@@ -117,15 +158,32 @@ void main()
     bool cellExists = ownsVoxel && all(lessThan(origin + ivec3(l) + 1, params.dims));
     uint caseIndex = cellExists ? cellCase(l) : 0u;
     uint triangles = cellExists ? caseTriangleCount(caseIndex) : 0u;
-    uint interior = WELD && ownsVoxel ? interiorEdgesBefore(l, 3u) : 0u;
+    uint interior = WELD && ownsVoxel ? interiorEdgesBefore(l, crossedBitsOf(l, origin), 3u) : 0u;
 
+    // Its first barrier also publishes markCrossedEdges' results.
     uvec2 total;
     uvec2 offset = workgroupExclusiveAdd2(uvec2(interior, triangles), total);
-    if (WELD)
-        interiorOffset[tid] = offset.x;
 
-    uint vertexTotal = 0u;
-    if (!WELD) {
+    if (WELD) {
+        uint firstTriangle = 0u;
+        if (tid == 0u) {
+            firstTriangle = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
+            // For benchmarks: listed blocks that make vertices (own edges) or triangles.
+            uint ownVertices = groupFirstVertex[GROUP_INTERIOR] - groupFirstVertex[0] + total.x;
+            if (ownVertices > 0u || total.y > 0u)
+                atomicAdd(meshBlockCount, 1u);
+        }
+        uint interiorFirst = groupFirstVertex[GROUP_INTERIOR] + offset.x;
+        if (ownsVoxel)
+            numberEdges(origin, cacheIndex(l), interiorFirst);
+        // The cached voxels on the upper faces, which upper neighbours own.
+        for (uint i = tid; i < CACHE_SIZE; i += WORKGROUP_SIZE)
+            if (any(greaterThanEqual(cacheCoordinates(i), blockSize())))
+                numberEdges(origin, i, 0u);
+        if (tid == 0u)
+            triangleBase = firstTriangle; // only now waits for the atomic
+    } else {
+        uint vertexTotal = 0u;
         for (uint first = 0u; first < CACHE_SIZE; first += WORKGROUP_SIZE) {
             uint i = first + tid;
             uint chunkTotal;
@@ -134,34 +192,26 @@ void main()
                 cachedVertexOffset[i] = vertexTotal + chunkOffset;
             vertexTotal += chunkTotal;
         }
-    }
-    if (tid == 0u) {
-        triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
-        if (!WELD)
+        if (tid == 0u) {
+            triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
             vertexBase = vertexTotal > 0u ? atomicAdd(meshVertexCount, vertexTotal) : 0u;
-        // For benchmarks: listed blocks that make vertices (own edges) or triangles.
-        uint ownVertices = groupFirstVertex[GROUP_INTERIOR] - groupFirstVertex[0] + total.x;
-        if (WELD && (ownVertices > 0u || total.y > 0u))
-            atomicAdd(meshBlockCount, 1u);
-    }
-    barrier();
-
-    if (WELD && ownsVoxel) {
-        for (uint axis = 0u; axis < 3u; ++axis)
-            if (isCrossed(l, axis))
-                writeVertex(origin, l, axis);
-    } else if (!WELD) {
+        }
+        barrier();
         for (uint i = tid; i < CACHE_SIZE; i += WORKGROUP_SIZE)
-            for (uint axis = 0u; axis < 3u; ++axis)
-                if ((crossedEdges[i] & (1u << axis)) != 0u)
-                    writeVertex(origin, cacheCoordinates(i), axis);
+            numberEdges(origin, i, 0u);
     }
+    if (WELD)
+        barrier(); // edgeVertex and triangleBase
 
+    if (triangles == 0u)
+        return;
+    uvec2 words = caseWords(caseIndex);
     for (uint t = 0u; t < triangles; ++t) {
         uint v[3];
         for (uint k = 0u; k < 3u; ++k) {
-            uint e = caseEdge(caseIndex, 3u * t + k);
-            v[k] = vertexIndex(l + cubeEdgeStart(e), cubeEdgeAxis(e));
+            uint e = caseEdgeIn(words, 3u * t + k);
+            uint i = cacheIndex(l + cubeEdgeStart(e));
+            v[k] = WELD ? edgeVertex[3u * i + cubeEdgeAxis(e)] : blockVertexIndex(i, cubeEdgeAxis(e));
         }
         writeMeshTriangle(triangleBase + offset.y + t, v[0], v[1], v[2]);
     }
