@@ -4,22 +4,18 @@
 
 layout(set = 0, binding = CASE_TABLE_BINDING, std430) readonly buffer CaseTable { uint caseTableWords[]; };
 
-// Nibble i of a case's 8 bytes (case_table_gpu.h).
-uint caseNibble(uint caseIndex, uint i)
-{
-    return bitfieldExtract(caseTableWords[caseIndex * 2u + (i >> 3)], int(i & 7u) * 4, 4);
-}
+// Nibble i (0 .. 15) of a case's 8 bytes (case_table_gpu.h), from the word that holds it.
+uint nibbleInWord(uint word, uint i) { return bitfieldExtract(word, int(i & 7u) * 4, 4); }
+
+uint caseNibble(uint caseIndex, uint i) { return nibbleInWord(caseTableWords[caseIndex * 2u + (i >> 3)], i); }
 
 uint caseTriangleCount(uint caseIndex) { return caseNibble(caseIndex, 0u); }
 
 // A case's 8 bytes in registers, for a loop over its triangles: one load of
 // the table per cell instead of one per corner.
 uvec2 caseWords(uint caseIndex) { return uvec2(caseTableWords[caseIndex * 2u], caseTableWords[caseIndex * 2u + 1u]); }
-uint caseEdgeIn(uvec2 words, uint i)
-{
-    uint nibble = 1u + i;
-    return bitfieldExtract(words[nibble >> 3], int(nibble & 7u) * 4, 4);
-}
+// Edge i of the case's triangles (as caseEdge), from its words.
+uint caseEdgeIn(uvec2 words, uint i) { return nibbleInWord(words[(1u + i) >> 3], 1u + i); }
 
 // Edge i (0 .. 3 * triangles - 1) of the case's triangles, counter-clockwise
 // around the outward normal (toward decreasing values).

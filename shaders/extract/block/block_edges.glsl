@@ -34,8 +34,6 @@ uint cellCase(uvec3 l)
     return caseIndex;
 }
 
-bool isCrossed(uvec3 c, uint axis) { return (crossedEdges[cacheIndex(c)] & (1u << axis)) != 0u; }
-
 // One bit per edge of every line and face group of this block and its 7
 // upper neighbours (those whose edges lie in the cache), so a rank within a
 // group is a few popcounts instead of a walk over the face.

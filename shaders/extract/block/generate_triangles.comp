@@ -42,8 +42,6 @@ shared uint edgeVertex[WELD ? 3u * CACHE_SIZE : 1u];
 shared uint triangleBase;
 shared uint vertexBase;                     // not WELD
 
-uint voxelIndex(uvec3 l) { return l.x + BLOCK_X * (l.y + BLOCK_Y * l.z); }
-
 // Interior crossed edges of own voxel l along axes below `axis`.
 uint interiorEdgesBefore(uvec3 l, uint bits, uint axis)
 {
