@@ -1,8 +1,13 @@
 #include "core/shader.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include <spirv_cross/spirv_cross_c.h>
 
@@ -81,13 +86,45 @@ void reflectWorkgroupSize(Shader& shader)
     }
 }
 
+// ISOSCOPE_SHADER_DIR=DIR: shader NAME is read from DIR/NAME.spv where that
+// file exists (glslang -V output), instead of the copy built into isoscope.
+// For shader work on a remote GPU: variants travel as small files and run
+// with one binary, where a rebuild per variant would cost a build and a copy
+// of the whole binary each. Files read stay loaded for the process's life.
+std::span<const uint32_t> findOverriddenShader(const std::string& name)
+{
+    const char* dir = std::getenv("ISOSCOPE_SHADER_DIR");
+    if (!dir || !*dir)
+        return {};
+    static std::mutex mutex;
+    static std::map<std::string, std::vector<uint32_t>> loaded;
+    std::lock_guard lock(mutex);
+    if (auto it = loaded.find(name); it != loaded.end())
+        return it->second;
+    std::string path = std::string(dir) + "/" + name + ".spv";
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    if (!file)
+        return {};
+    std::streamoff size = file.tellg();
+    if (size <= 0 || size % 4 != 0)
+        fail("ISOSCOPE_SHADER_DIR: " + path + " is not SPIR-V (its size is not a whole number of words)");
+    std::vector<uint32_t> words(size_t(size) / 4);
+    file.seekg(0);
+    if (!file.read(reinterpret_cast<char*>(words.data()), size))
+        fail("ISOSCOPE_SHADER_DIR: cannot read " + path);
+    std::fprintf(stderr, "isoscope: shader %s read from %s (ISOSCOPE_SHADER_DIR)\n", name.c_str(), path.c_str());
+    return loaded.emplace(name, std::move(words)).first->second;
+}
+
 } // namespace
 
 Shader loadShader(std::string_view name)
 {
     Shader shader;
     shader.name = name;
-    shader.spirv = findEmbeddedShader(name);
+    shader.spirv = findOverriddenShader(shader.name);
+    if (shader.spirv.empty())
+        shader.spirv = findEmbeddedShader(name);
     if (shader.spirv.empty())
         fail("no shader named '" + shader.name + "' is built into isoscope (engine bug: check shaders/)");
 

@@ -61,6 +61,9 @@ void computeToCompute(VkCommandBuffer cmd)
                       VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
 }
 
+// Runs of a workgroup's size each compact_blocks workgroup lists.
+constexpr uint32_t kCompactRounds = 8;
+
 class BlockExtractor final : public GpuExtractor {
 public:
     BlockExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
@@ -78,6 +81,10 @@ public:
                  " invocations per workgroup; this device allows " + std::to_string(info.maxWorkgroupInvocations()) +
                  " at its subgroup size: choose a smaller block");
 
+        // The triangle pass keeps its shared arrays narrow (8- and 16-bit).
+        if (!info.features.shaderInt8 || !info.features.shaderInt16)
+            fail("the block method needs 8- and 16-bit integers in shaders (shaderInt8, shaderInt16), which " +
+                 info.name + " does not offer: use --method scan");
         if (!options.analyticField.empty() && options.analyticField != "cayley")
             fail("the block method evaluates only 'cayley' in the shader, not '" + options.analyticField + "'");
         bool analytic = !options.analyticField.empty();
@@ -115,10 +122,14 @@ public:
             values.emplace_back("WORKGROUP_SIZE", workgroupSize);
             return values;
         };
-        compact_.emplace(context, loadShader("extract/block/compact_blocks"), with(groupSize));
+        SpecValues compactValues = with(groupSize);
+        compactValues.emplace_back("COMPACT_ROUNDS", kCompactRounds);
+        compact_.emplace(context, loadShader("extract/block/compact_blocks"), compactValues);
         prepare_.emplace(context, loadShader("extract/block/prepare_dispatch"), with(1));
         countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(countGroupSize));
-        generate_.emplace(context, loadShader("extract/block/generate_triangles"), with(uint32_t(blockGroupSize)));
+        SpecValues generateValues = with(uint32_t(blockGroupSize));
+        generateValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
+        generate_.emplace(context, loadShader("extract/block/generate_triangles"), generateValues);
 
         Allocator& allocator = context.allocator();
         listedWords_ = allocator.createBuffer(weld_ ? (blockCount_ + 31) / 32 * 8 : 8, kStorage,
@@ -175,7 +186,7 @@ public:
 
         id = scope("compact_blocks");
         bind(*compact_);
-        uint32_t groups = groupCount(blockCount_, compact_->localSize()[0]);
+        uint32_t groups = groupCount(blockCount_, compact_->localSize()[0] * kCompactRounds);
         uint32_t groupsX = std::min(groups, context_.info().maxComputeWorkGroupCount[0]);
         compact_->dispatch(cmd, groupsX, groupCount(groups, groupsX));
         computeToCompute(cmd);

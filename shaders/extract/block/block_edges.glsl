@@ -18,18 +18,27 @@
 const uint CACHE_X = BLOCK_X + 1u, CACHE_Y = BLOCK_Y + 1u, CACHE_Z = BLOCK_Z + 1u;
 const uint CACHE_SIZE = CACHE_X * CACHE_Y * CACHE_Z;
 
-shared float cachedValue[CACHE_SIZE];
-shared uint crossedEdges[CACHE_SIZE]; // bit a: the edge along axis a leaving this voxel is crossed
+// Shared memory is kept narrow: on the H100 the triangle pass slowed by
+// about 0.14 ms (of 1.0) per KiB a workgroup held (docs/BENCHMARKS.md), so
+// samples of 8-bit volumes are cached as bytes (BYTE_SAMPLES) and crossing
+// bits as one byte a voxel. The includer enables the 8-bit arithmetic types.
+layout(constant_id = 19) const bool BYTE_SAMPLES = false;
+shared float cachedValue[BYTE_SAMPLES ? 1u : CACHE_SIZE];
+shared uint8_t cachedByte[BYTE_SAMPLES ? CACHE_SIZE : 1u];
+shared uint8_t crossedEdges[CACHE_SIZE]; // bit a: the edge along axis a leaving this voxel is crossed
 
 uint cacheIndex(uvec3 c) { return c.x + CACHE_X * (c.y + CACHE_Y * c.z); }
 uvec3 cacheCoordinates(uint i) { return uvec3(i % CACHE_X, (i / CACHE_X) % CACHE_Y, i / (CACHE_X * CACHE_Y)); }
+
+float cachedSample(uint i) { return BYTE_SAMPLES ? float(cachedByte[i]) : cachedValue[i]; }
+uint crossedBitsAt(uint i) { return uint(crossedEdges[i]); }
 
 // The Marching Cubes case of the cell at cached voxel l (its 8 corners cached).
 uint cellCase(uvec3 l)
 {
     uint caseIndex = 0u;
     for (uint corner = 0u; corner < 8u; ++corner)
-        if (isInside(cachedValue[cacheIndex(l + cubeCornerOffset(corner))]))
+        if (isInside(cachedSample(cacheIndex(l + cubeCornerOffset(corner)))))
             caseIndex |= 1u << corner;
     return caseIndex;
 }
@@ -53,7 +62,11 @@ void loadBlockSamples(ivec3 origin)
         groupMask[i] = 0u;
     for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
         ivec3 p = origin + ivec3(cacheCoordinates(i));
-        cachedValue[i] = all(lessThan(p, params.dims)) ? fieldAt(p) : 0.0;
+        float value = all(lessThan(p, params.dims)) ? fieldAt(p) : 0.0;
+        if (BYTE_SAMPLES)
+            cachedByte[i] = uint8_t(value); // an integer 0..255 (fieldAt rounds 8-bit data)
+        else
+            cachedValue[i] = value;
     }
 }
 
@@ -64,13 +77,13 @@ uint crossedBitsOf(uvec3 c, ivec3 origin)
     ivec3 p = origin + ivec3(c);
     if (!all(lessThan(p, params.dims)))
         return 0u;
-    bool inside = isInside(cachedValue[cacheIndex(c)]);
+    bool inside = isInside(cachedSample(cacheIndex(c)));
     uint bits = 0u;
-    if (c.x + 1u < CACHE_X && p.x + 1 < params.dims.x && isInside(cachedValue[cacheIndex(c + uvec3(1u, 0u, 0u))]) != inside)
+    if (c.x + 1u < CACHE_X && p.x + 1 < params.dims.x && isInside(cachedSample(cacheIndex(c + uvec3(1u, 0u, 0u)))) != inside)
         bits |= 1u;
-    if (c.y + 1u < CACHE_Y && p.y + 1 < params.dims.y && isInside(cachedValue[cacheIndex(c + uvec3(0u, 1u, 0u))]) != inside)
+    if (c.y + 1u < CACHE_Y && p.y + 1 < params.dims.y && isInside(cachedSample(cacheIndex(c + uvec3(0u, 1u, 0u)))) != inside)
         bits |= 2u;
-    if (c.z + 1u < CACHE_Z && p.z + 1 < params.dims.z && isInside(cachedValue[cacheIndex(c + uvec3(0u, 0u, 1u))]) != inside)
+    if (c.z + 1u < CACHE_Z && p.z + 1 < params.dims.z && isInside(cachedSample(cacheIndex(c + uvec3(0u, 0u, 1u)))) != inside)
         bits |= 4u;
     return bits;
 }
@@ -83,7 +96,7 @@ void markCrossedEdges(ivec3 origin)
     for (uint i = gl_LocalInvocationIndex; i < CACHE_SIZE; i += WORKGROUP_SIZE) {
         uvec3 c = cacheCoordinates(i);
         uint bits = crossedBitsOf(c, origin);
-        crossedEdges[i] = bits;
+        crossedEdges[i] = uint8_t(bits);
         if (WELD && bits != 0u) {
             uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
             uvec3 l = c - upper * blockSize();

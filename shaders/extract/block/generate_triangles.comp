@@ -22,6 +22,8 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 
 #include "block_common.glsl"
 #include "block_edges.glsl"
@@ -30,17 +32,39 @@
 layout(local_size_x_id = 1) in;
 
 // WELD: the first vertex of each edge group of this block and its upper
-// neighbours (interior last), from their slotVertices.
+// neighbours (interior last), from their slotVertices; a group's start is
+// its index here.
 shared uint groupFirstVertex[8u * GROUP_COUNT];
-// Each sized for the variant that uses it: shared memory per workgroup
-// bounds how many workgroups an H100 multiprocessor holds, and this pass is
-// bound by latency (a version gathering its output here, 22 KB, ran 3x slower).
+// Each sized for the variant that uses it, and as narrow as it can be: the
+// less shared memory a workgroup holds, the faster this pass ran on the H100
+// (block_edges.glsl).
 // not WELD: first vertex of each cached voxel, within the block.
-shared uint cachedVertexOffset[WELD ? 1u : CACHE_SIZE];
-// WELD: the vertex on each crossed edge leaving a cached voxel, by axis.
-shared uint edgeVertex[WELD ? 3u * CACHE_SIZE : 1u];
+shared uint16_t cachedVertexOffset[WELD ? 1u : CACHE_SIZE];
+// WELD: the vertex on each crossed edge leaving a cached voxel, by axis: as
+// a group start (6 bits) and a rank within the group (10 bits) where a
+// block's ranks fit, else the vertex number itself.
+const uint RANK_BITS = 10u;
+const bool NARROW_CODES = 3u * BLOCK_X * BLOCK_Y * BLOCK_Z <= (1u << RANK_BITS);
+shared uint16_t edgeCode[WELD && NARROW_CODES ? 3u * CACHE_SIZE : 1u];
+shared uint edgeVertex[WELD && !NARROW_CODES ? 3u * CACHE_SIZE : 1u];
 shared uint triangleBase;
 shared uint vertexBase;                     // not WELD
+
+void setEdgeVertex(uint e, uint groupStart, uint rank)
+{
+    if (NARROW_CODES)
+        edgeCode[e] = uint16_t((groupStart << RANK_BITS) | rank);
+    else
+        edgeVertex[e] = groupFirstVertex[groupStart] + rank;
+}
+
+uint edgeVertexAt(uint e)
+{
+    if (!NARROW_CODES)
+        return edgeVertex[e];
+    uint code = uint(edgeCode[e]);
+    return groupFirstVertex[code >> RANK_BITS] + (code & ((1u << RANK_BITS) - 1u));
+}
 
 // Interior crossed edges of own voxel l along axes below `axis`.
 uint interiorEdgesBefore(uvec3 l, uint bits, uint axis)
@@ -55,14 +79,15 @@ uint interiorEdgesBefore(uvec3 l, uint bits, uint axis)
 // WELD: the vertex number of the crossed edge along `axis` leaving cached
 // voxel c, which lies on a lower face of the block that owns it (every edge
 // of the block's cells does, but the interior edges of the block's own
-// voxels, which the owning invocation numbers from its scan offset).
-uint borrowedVertexIndex(uvec3 c, uint axis)
+// voxels, which the owning invocation numbers from its scan offset), into
+// edge entry e.
+void setBorrowedVertex(uint e, uvec3 c, uint axis)
 {
     uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
     uvec3 l = c - upper * blockSize();
     uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;
     uint group = edgeGroup(l, axis);
-    return groupFirstVertex[neighbour * GROUP_COUNT + group] + rankInGroup(neighbour, l, axis, group);
+    setEdgeVertex(e, neighbour * GROUP_COUNT + group, rankInGroup(neighbour, l, axis, group));
 }
 
 vec3 unitVector(uint axis) { return vec3(equal(uvec3(axis), uvec3(0u, 1u, 2u))); }
@@ -70,8 +95,8 @@ vec3 unitVector(uint axis) { return vec3(equal(uvec3(axis), uvec3(0u, 1u, 2u)));
 void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
 {
     vec3 along = unitVector(axis);
-    float a = cachedValue[cacheIndex(c)];
-    float b = cachedValue[cacheIndex(c + uvec3(along))];
+    float a = cachedSample(cacheIndex(c));
+    float b = cachedSample(cacheIndex(c + uvec3(along)));
     float t = isFiniteValue(a) && isFiniteValue(b) ? (params.iso - a) / (b - a) : 0.5;
     vec3 p = vec3(origin + ivec3(c)) + t * along;
     vec3 gradient = vec3(fieldBetween(p + vec3(1.0, 0.0, 0.0)) - fieldBetween(p - vec3(1.0, 0.0, 0.0)),
@@ -90,31 +115,32 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
 // not WELD: the vertex on the crossed edge along `axis` leaving cached voxel i.
 uint blockVertexIndex(uint i, uint axis)
 {
-    return vertexBase + cachedVertexOffset[i] + bitCount(crossedEdges[i] & ((1u << axis) - 1u));
+    return vertexBase + uint(cachedVertexOffset[i]) + bitCount(crossedBitsAt(i) & ((1u << axis) - 1u));
 }
 
 // Numbers the crossed edges leaving cached voxel i and writes the vertices
-// this block makes on them; WELD: into edgeVertex, `interiorFirst` being the
-// first vertex of the voxel's interior edges (only own voxels have any).
-void numberEdges(ivec3 origin, uint i, uint interiorFirst)
+// this block makes on them; WELD: into edgeCode or edgeVertex,
+// `interiorRank` being the rank of the voxel's first interior edge in the
+// block's interior group (only own voxels have any).
+void numberEdges(ivec3 origin, uint i, uint interiorRank)
 {
-    uint bits = crossedEdges[i];
+    uint bits = crossedBitsAt(i);
     uvec3 c = cacheCoordinates(i);
     bool own = all(lessThan(c, blockSize()));
     for (uint axis = 0u; axis < 3u; ++axis) {
         if ((bits & (1u << axis)) == 0u)
             continue;
-        uint index;
-        if (!WELD)
-            index = blockVertexIndex(i, axis);
-        else if (own && edgeGroup(c, axis) == GROUP_INTERIOR)
-            index = interiorFirst + interiorEdgesBefore(c, bits, axis);
+        uint e = 3u * i + axis;
+        if (!WELD) {
+            writeVertex(origin, c, axis, blockVertexIndex(i, axis));
+            continue;
+        }
+        if (own && edgeGroup(c, axis) == GROUP_INTERIOR)
+            setEdgeVertex(e, GROUP_INTERIOR, interiorRank + interiorEdgesBefore(c, bits, axis));
         else
-            index = borrowedVertexIndex(c, axis);
-        if (WELD)
-            edgeVertex[3u * i + axis] = index;
-        if (own || !WELD)
-            writeVertex(origin, c, axis, index);
+            setBorrowedVertex(e, c, axis);
+        if (own)
+            writeVertex(origin, c, axis, edgeVertexAt(e));
     }
 }
 
@@ -171,9 +197,8 @@ void main()
             if (ownVertices > 0u || total.y > 0u)
                 atomicAdd(meshBlockCount, 1u);
         }
-        uint interiorFirst = groupFirstVertex[GROUP_INTERIOR] + offset.x;
         if (ownsVoxel)
-            numberEdges(origin, cacheIndex(l), interiorFirst);
+            numberEdges(origin, cacheIndex(l), offset.x);
         // The cached voxels on the upper faces, which upper neighbours own.
         for (uint i = tid; i < CACHE_SIZE; i += WORKGROUP_SIZE)
             if (any(greaterThanEqual(cacheCoordinates(i), blockSize())))
@@ -185,9 +210,9 @@ void main()
         for (uint first = 0u; first < CACHE_SIZE; first += WORKGROUP_SIZE) {
             uint i = first + tid;
             uint chunkTotal;
-            uint chunkOffset = workgroupExclusiveAdd(i < CACHE_SIZE ? bitCount(crossedEdges[i]) : 0u, chunkTotal);
-            if (i < CACHE_SIZE)
-                cachedVertexOffset[i] = vertexTotal + chunkOffset;
+            uint chunkOffset = workgroupExclusiveAdd(i < CACHE_SIZE ? bitCount(crossedBitsAt(i)) : 0u, chunkTotal);
+            if (i < CACHE_SIZE) // at most 3 * CACHE_SIZE
+                cachedVertexOffset[i] = uint16_t(vertexTotal + chunkOffset);
             vertexTotal += chunkTotal;
         }
         if (tid == 0u) {
@@ -209,7 +234,7 @@ void main()
         for (uint k = 0u; k < 3u; ++k) {
             uint e = caseEdgeIn(words, 3u * t + k);
             uint i = cacheIndex(l + cubeEdgeStart(e));
-            v[k] = WELD ? edgeVertex[3u * i + cubeEdgeAxis(e)] : blockVertexIndex(i, cubeEdgeAxis(e));
+            v[k] = WELD ? edgeVertexAt(3u * i + cubeEdgeAxis(e)) : blockVertexIndex(i, cubeEdgeAxis(e));
         }
         writeMeshTriangle(triangleBase + offset.y + t, v[0], v[1], v[2]);
     }
