@@ -44,6 +44,9 @@ for set in "$@"; do
       run "block-cayley$n-uint8" "cayley:$n" --iso $cayley --uint8 --method block
       run "block-cayley$n-float32" "cayley:$n" --iso $cayley --method block
     done
+    # 4x4x8, the fastest block shape measured at 1024^3 (docs/BENCHMARKS.md)
+    run block-cayley1024-uint8-4x4x8 cayley:1024 --iso $cayley --uint8 --method block --block 4x4x8
+    run block-cayley1024-float32-4x4x8 cayley:1024 --iso $cayley --method block --block 4x4x8
     run block-cayley1024-uint8-static cayley:1024 --iso $cayley --uint8 --method block --static-volume
     run block-cayley1024-float32-static cayley:1024 --iso $cayley --method block --static-volume
     run block-cayley1024-uint8-unwelded cayley:1024 --iso $cayley --uint8 --method block --no-weld

@@ -18,10 +18,12 @@
 const uint CACHE_X = BLOCK_X + 1u, CACHE_Y = BLOCK_Y + 1u, CACHE_Z = BLOCK_Z + 1u;
 const uint CACHE_SIZE = CACHE_X * CACHE_Y * CACHE_Z;
 
-// Shared memory is kept narrow: on the H100 the triangle pass slowed by
-// about 0.14 ms (of 1.0) per KiB a workgroup held (docs/BENCHMARKS.md), so
-// samples of 8-bit volumes are cached as bytes (BYTE_SAMPLES) and crossing
-// bits as one byte a voxel. The includer enables the 8-bit arithmetic types.
+// Shared memory is kept narrow: the triangle pass lives on many workgroups
+// in flight, and on the H100 each 512 bytes added to a workgroup cost it
+// 7-15% at 8x4x4, while halving the arrays took 4x4x8 blocks from 0.93 to
+// 0.86 ms (docs/BENCHMARKS.md). So samples of 8-bit volumes are cached as
+// bytes (BYTE_SAMPLES) and crossing bits as one byte a voxel. The includer
+// enables the 8-bit arithmetic types.
 layout(constant_id = 19) const bool BYTE_SAMPLES = false;
 shared float cachedValue[BYTE_SAMPLES ? 1u : CACHE_SIZE];
 shared uint8_t cachedByte[BYTE_SAMPLES ? CACHE_SIZE : 1u];
