@@ -5,6 +5,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <span>
+#include <stdlib.h>
 
 #include <unistd.h>
 
@@ -48,6 +50,40 @@ TEST_CASE("shader layouts come from the SPIR-V: bindings, push constants, workgr
     REQUIRE(program.localSize()[0] == 64);
     REQUIRE_THROWS_WITH(ComputeProgram(context, shader, {{"NOT_A_CONSTANT", 1}}), Catch::Contains("NOT_A_CONSTANT"));
     REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("ISOSCOPE_SHADER_DIR replaces a built-in shader with a SPIR-V file, and rejects files that are not SPIR-V",
+          "[gpu][core]")
+{
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("isoscope-shader-dir-" + std::to_string(getpid()));
+    fs::create_directories(dir / "tests");
+    // volume_probe's words under write_triangle's name.
+    std::span<const uint32_t> probe = loadShader("tests/volume_probe").spirv;
+    std::ofstream(dir / "tests" / "write_triangle.spv", std::ios::binary)
+        .write(reinterpret_cast<const char*>(probe.data()), std::streamsize(probe.size_bytes()));
+    std::ofstream(dir / "tests" / "subgroup_ops.spv", std::ios::binary) << "abc";
+
+    size_t builtInBindings = loadShader("tests/write_triangle").bindings.size();
+    ::setenv("ISOSCOPE_SHADER_DIR", dir.c_str(), 1);
+    Shader replaced = loadShader("tests/write_triangle");
+    bool rejected = false;
+    try {
+        loadShader("tests/subgroup_ops");
+    } catch (const std::exception& e) {
+        rejected = std::string(e.what()).find("is not SPIR-V") != std::string::npos;
+    }
+    Shader untouched = loadShader("tests/volume_probe"); // no file for it: the built-in one
+    ::unsetenv("ISOSCOPE_SHADER_DIR");
+    fs::remove_all(dir);
+
+    REQUIRE(replaced.bindings.size() == 4);
+    REQUIRE(replaced.bindings.size() != builtInBindings);
+    REQUIRE(replaced.bindings[0].type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
+    REQUIRE(replaced.localSize[0] == 64);
+    REQUIRE(rejected);
+    REQUIRE(untouched.bindings.size() == 4);
+    REQUIRE(loadShader("tests/write_triangle").bindings.size() == builtInBindings); // unset again
 }
 
 TEST_CASE("GPU timestamps name each scope and fit inside the wall-clock time of the submission", "[gpu][core]")
