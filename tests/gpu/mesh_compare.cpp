@@ -1,5 +1,7 @@
 #include "mesh_compare.h"
 
+#include <glm/geometric.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -108,12 +110,22 @@ MeshComparison compareMeshes(const Mesh& candidate, const Mesh& reference, const
     result.referenceVertices = reference.positions.size();
 
     PositionIndex referenceIndex(reference, volume);
+    bool withNormals = candidate.normals.size() == candidate.positions.size() &&
+                       reference.normals.size() == reference.positions.size();
+    const double cos25 = std::cos(25.0 * 3.14159265358979 / 180.0);
     for (size_t i = 0; i < candidate.positions.size(); ++i) {
         double error = 0.0;
-        if (referenceIndex.nearest(candidate.positions[i], tolerance, error) < 0)
+        int64_t match = referenceIndex.nearest(candidate.positions[i], tolerance, error);
+        if (match < 0) {
             ++result.unmatchedCandidateVertices;
-        else
-            result.maxPositionError = std::max(result.maxPositionError, error);
+            continue;
+        }
+        result.maxPositionError = std::max(result.maxPositionError, error);
+        if (withNormals) {
+            ++result.normalsCompared;
+            if (glm::dot(glm::dvec3(candidate.normals[i]), glm::dvec3(reference.normals[size_t(match)])) < cos25)
+                ++result.normalsApart;
+        }
     }
     PositionIndex candidateIndex(candidate, volume);
     for (const glm::vec3& p : reference.positions) {
@@ -163,7 +175,8 @@ std::string MeshComparison::summary() const
     out << "faces " << candidateFaces << " (reference " << referenceFaces << "), vertices " << candidateVertices
         << " (reference " << referenceVertices << "), unmatched vertices " << unmatchedCandidateVertices << " / "
         << unmatchedReferenceVertices << ", faces not in reference " << facesNotInReference
-        << ", max position error " << maxPositionError << " spacings; euler " << candidate.eulerCharacteristic
+        << ", max position error " << maxPositionError << " spacings, normals over 25 degrees apart " << normalsApart
+        << " of " << normalsCompared << "; euler " << candidate.eulerCharacteristic
         << " (" << reference.eulerCharacteristic << "), boundary edges " << candidate.boundaryEdges << " ("
         << reference.boundaryEdges << "), non-manifold edges " << candidate.nonManifoldEdges << " ("
         << reference.nonManifoldEdges << ")";

@@ -21,6 +21,9 @@ struct MeshComparison {
     // own, one for one in the same cyclic order (so winding counts).
     uint64_t facesNotInReference = 0;
     double maxPositionError = 0.0; // in voxel spacings, over matched vertices
+    // Matched vertices where both meshes have normals, and those of them
+    // whose normals are more than 25 degrees apart.
+    uint64_t normalsCompared = 0, normalsApart = 0;
     MeshReport candidate, reference;
     std::string summary() const;
 };

@@ -103,13 +103,25 @@ float fieldAt(ivec3 p)
     return params.roundValues != 0u ? round(v) : v;
 }
 
-// The field between grid points (index coordinates), for normals: hardware
-// trilinear filtering on the image, the function itself for Cayley.
-float fieldBetween(vec3 p)
+// Central differences of the field one voxel either side of p (index
+// coordinates) along each axis, for normals: hardware trilinear filtering on
+// the image, the function itself for Cayley. The six reads share one
+// coordinate and differ by texel offsets: six coordinates of their own held
+// more registers, and the triangle pass is bound by how many workgroups its
+// registers let in.
+vec3 centralDifferences(vec3 p)
 {
-    if (FIELD == 1u)
-        return cayley(params.origin + p * params.spacing);
-    return texture(volumeTexture, (p + 0.5) / vec3(params.dims)).r * params.valueScale;
+    if (FIELD == 1u) {
+        vec3 x = params.origin + p * params.spacing, h = params.spacing;
+        return vec3(cayley(x + vec3(h.x, 0.0, 0.0)) - cayley(x - vec3(h.x, 0.0, 0.0)),
+                    cayley(x + vec3(0.0, h.y, 0.0)) - cayley(x - vec3(0.0, h.y, 0.0)),
+                    cayley(x + vec3(0.0, 0.0, h.z)) - cayley(x - vec3(0.0, 0.0, h.z)));
+    }
+    vec3 t = (p + 0.5) / vec3(params.dims);
+    return vec3(textureOffset(volumeTexture, t, ivec3(1, 0, 0)).r - textureOffset(volumeTexture, t, ivec3(-1, 0, 0)).r,
+                textureOffset(volumeTexture, t, ivec3(0, 1, 0)).r - textureOffset(volumeTexture, t, ivec3(0, -1, 0)).r,
+                textureOffset(volumeTexture, t, ivec3(0, 0, 1)).r - textureOffset(volumeTexture, t, ivec3(0, 0, -1)).r) *
+           params.valueScale;
 }
 
 uvec3 blockSize() { return uvec3(BLOCK_X, BLOCK_Y, BLOCK_Z); }

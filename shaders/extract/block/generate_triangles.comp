@@ -99,10 +99,7 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
     float b = cachedSample(cacheIndex(c + uvec3(along)));
     float t = isFiniteValue(a) && isFiniteValue(b) ? (params.iso - a) / (b - a) : 0.5;
     vec3 p = vec3(origin + ivec3(c)) + t * along;
-    vec3 gradient = vec3(fieldBetween(p + vec3(1.0, 0.0, 0.0)) - fieldBetween(p - vec3(1.0, 0.0, 0.0)),
-                         fieldBetween(p + vec3(0.0, 1.0, 0.0)) - fieldBetween(p - vec3(0.0, 1.0, 0.0)),
-                         fieldBetween(p + vec3(0.0, 0.0, 1.0)) - fieldBetween(p - vec3(0.0, 0.0, 1.0))) /
-                    (2.0 * params.spacing);
+    vec3 gradient = centralDifferences(p) / (2.0 * params.spacing);
     vec3 normal = -gradient;
     float length2 = dot(normal, normal);
     if (length2 > 0.0 && isFiniteValue(length2))
