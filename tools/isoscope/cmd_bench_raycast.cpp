@@ -76,6 +76,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         double step = 0.5;
         std::vector<std::string> modes{"iso-standard", "iso-warp", "iso-auto"};
         bool noSkip = false;
+        bool pipelineStats = false;
         std::string tile = "8x8";
         uint32_t repeat = 10;
         uint32_t warmup = 3;
@@ -104,6 +105,9 @@ Run addBenchRaycastCommand(CLI::App& app)
         ->delimiter(',')
         ->check(CLI::IsMember({"iso-standard", "iso-warp", "iso-auto"}));
     command->add_flag("--no-skip", options->noSkip, "March every sample (no empty-space skipping)");
+    command->add_flag("--pipeline-stats", options->pipelineStats,
+                      "Add each compute pipeline's driver statistics (registers, shared memory) to the JSON, where "
+                      "the device has VK_KHR_pipeline_executable_properties");
     command->add_option("--tile", options->tile, "Standard mapping: pixels per workgroup, WxH")
         ->check(CLI::Validator(checkImageSize, "WxH"))
         ->capture_default_str();
@@ -124,7 +128,9 @@ Run addBenchRaycastCommand(CLI::App& app)
         }
         VkExtent2D extent = parseImageSize(options->size);
 
-        Context context;
+        ContextOptions contextOptions;
+        contextOptions.capturePipelineStatistics = options->pipelineStats;
+        Context context(contextOptions);
         GpuVolume gpuVolume(context, volume);
         RaycastOptions rayOptions;
         rayOptions.skipEmpty = !options->noSkip;
@@ -242,6 +248,8 @@ Run addBenchRaycastCommand(CLI::App& app)
                 json["summary"][mode]["worst_over_best_of_two"] = worst;
             }
         }
+        if (options->pipelineStats)
+            json["pipelines"] = pipelineStatisticsJson(context);
         writeJson(json, options->output);
         for (const auto& [mode, ms] : msByMode) {
             nlohmann::json s = summary(ms);
