@@ -78,6 +78,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         bool noSkip = false;
         bool pipelineStats = false;
         std::string tile = "8x8";
+        uint32_t brick = 8;
         uint32_t repeat = 10;
         uint32_t warmup = 3;
         double bandwidth = 3.09e12;
@@ -108,6 +109,9 @@ Run addBenchRaycastCommand(CLI::App& app)
     command->add_flag("--pipeline-stats", options->pipelineStats,
                       "Add each compute pipeline's driver statistics (registers, shared memory) to the JSON, where "
                       "the device has VK_KHR_pipeline_executable_properties");
+    command->add_option("--brick", options->brick, "Empty-space brick edge, in voxels (at least 3)")
+        ->capture_default_str()
+        ->check(CLI::Range(3u, 64u));
     command->add_option("--tile", options->tile, "Standard mapping: pixels per workgroup, WxH")
         ->check(CLI::Validator(checkImageSize, "WxH"))
         ->capture_default_str();
@@ -136,6 +140,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         rayOptions.skipEmpty = !options->noSkip;
         VkExtent2D tile = parseImageSize(options->tile);
         rayOptions.tile = {tile.width, tile.height};
+        rayOptions.brick = options->brick;
         IsoRaycaster raycaster(context, {&volume, &gpuVolume}, rayOptions);
 
         glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
