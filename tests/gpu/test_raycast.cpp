@@ -359,7 +359,8 @@ TEST_CASE("both mappings match the CPU reference raycaster: PSNR >= 45 dB, hits 
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
-TEST_CASE("empty-space skipping changes no hit: the same image and depths with and without it", "[raycast]")
+TEST_CASE("empty-space skipping changes no hit: the same image and depths with and without it, at several brick sizes",
+          "[raycast]")
 {
     Context& context = gpuContext();
     for (const Field& field : kFields) {
@@ -399,6 +400,23 @@ TEST_CASE("empty-space skipping changes no hit: the same image and depths with a
                 CHECK(hitPixels(marched.depth) > 100);
                 CHECK(differentColor == 0);
                 CHECK(differentDepth == 0);
+            }
+        }
+        // Other brick sizes (bench-raycast --brick): the smallest allowed, one
+        // that is not a power of two, a large one; the field's own isovalue.
+        for (uint32_t brick : {3u, 5u, 16u}) {
+            RaycastSetup bricks(context, volume, RaycastOptions{.brick = brick});
+            for (const View* view : {&kViews[0], &kViews[5]}) {
+                RaycastParams params = rayParams(viewCamera(volume, *view), field.iso);
+                for (RaycastMode mode : {RaycastMode::Standard, RaycastMode::Warp}) {
+                    INFO(field.spec << ", " << brick << "-voxel bricks, " << view->name << ", "
+                                    << raycastModeName(mode));
+                    RaycastImage skipped = raycast(context, bricks.raycaster, params, mode);
+                    RaycastImage marched = raycast(context, marching.raycaster, params, mode);
+                    CHECK(hitPixels(marched.depth) > 100);
+                    CHECK(skipped.depth == marched.depth);
+                    CHECK(skipped.image.pixels == marched.image.pixels);
+                }
             }
         }
     }
