@@ -91,6 +91,11 @@ void setBorrowedVertex(uint e, uvec3 c, uint axis)
     setEdgeVertex(e, neighbour * GROUP_COUNT + group, rankInGroup(neighbour, l, axis, group));
 }
 
+float gridSample(uvec3 p) { return fieldAt(ivec3(p)); }
+uvec3 gridDims() { return uvec3(params.dims); }
+vec3 gridSpacing() { return params.spacing; }
+#include "grid_gradient.glsl"
+
 vec3 unitVector(uint axis) { return vec3(equal(uvec3(axis), uvec3(0u, 1u, 2u))); }
 
 void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
@@ -101,6 +106,13 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
     float t = isFiniteValue(a) && isFiniteValue(b) ? (params.iso - a) / (b - a) : 0.5;
     vec3 p = vec3(origin + ivec3(c)) + t * along;
     vec3 gradient = centralDifferences(p) / (2.0 * params.spacing);
+    // Next to a non-finite sample the filtered differences are not finite:
+    // there, the reference's own rule from the grid samples (which skips
+    // them), interpolated between the edge's ends as the reference does.
+    if (!(isFiniteValue(gradient.x) && isFiniteValue(gradient.y) && isFiniteValue(gradient.z))) {
+        uvec3 q = uvec3(origin + ivec3(c));
+        gradient = mix(gridGradient(q), gridGradient(q + uvec3(along)), t);
+    }
     vec3 normal = -gradient;
     float length2 = dot(normal, normal);
     if (length2 > 0.0 && isFiniteValue(length2))

@@ -65,41 +65,10 @@ bool isInside(float v) { return isFiniteValue(v) && v >= grid.iso; }
 
 uvec3 axisStep(uint axis) { return uvec3(axis == 0u ? 1u : 0u, axis == 1u ? 1u : 0u, axis == 2u ? 1u : 0u); }
 
-// The gradient at a sample by central differences, one-sided at the border
-// and next to non-finite samples; zero where it is not finite (as the CPU
-// reference's gradientAt).
-vec3 gradientAt(uvec3 p)
-{
-    uvec3 dims = uvec3(grid.nx, grid.ny, grid.nz);
-    vec3 spacing = vec3(grid.spacingX, grid.spacingY, grid.spacingZ);
-    float centre = sampleAt(p);
-    vec3 gradient = vec3(0.0);
-    for (uint axis = 0u; axis < 3u; ++axis) {
-        uvec3 low = p, high = p;
-        float lowValue = centre, highValue = centre;
-        if (p[axis] > 0u) {
-            low[axis] -= 1u;
-            lowValue = sampleAt(low);
-            if (!isFiniteValue(lowValue)) {
-                low = p;
-                lowValue = centre;
-            }
-        }
-        if (p[axis] + 1u < dims[axis]) {
-            high[axis] += 1u;
-            highValue = sampleAt(high);
-            if (!isFiniteValue(highValue)) {
-                high = p;
-                highValue = centre;
-            }
-        }
-        uint steps = high[axis] - low[axis];
-        if (steps != 0u)
-            gradient[axis] = (highValue - lowValue) / (float(steps) * spacing[axis]);
-    }
-    bool finite = all(not(isnan(gradient))) && all(not(isinf(gradient)));
-    return finite ? gradient : vec3(0.0);
-}
+float gridSample(uvec3 p) { return sampleAt(p); }
+uvec3 gridDims() { return uvec3(grid.nx, grid.ny, grid.nz); }
+vec3 gridSpacing() { return vec3(grid.spacingX, grid.spacingY, grid.spacingZ); }
+#include "grid_gradient.glsl"
 
 struct EdgeVertex {
     vec3 position;
@@ -117,7 +86,7 @@ EdgeVertex edgeVertex(uvec3 p, uint axis)
     index[axis] += t;
     EdgeVertex v;
     v.position = vec3(grid.originX, grid.originY, grid.originZ) + index * vec3(grid.spacingX, grid.spacingY, grid.spacingZ);
-    vec3 normal = -((1.0 - t) * gradientAt(p) + t * gradientAt(q));
+    vec3 normal = -((1.0 - t) * gridGradient(p) + t * gridGradient(q));
     float len = length(normal);
     if (len > 0.0 && !isinf(len) && !isnan(len)) {
         v.normal = normal / len;
