@@ -129,6 +129,7 @@ public:
         countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(countGroupSize));
         SpecValues generateValues = with(uint32_t(blockGroupSize));
         generateValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
+        generateValues.emplace_back("NON_FINITE_SAMPLES", !analytic && field.volume->stats.nonFinite > 0 ? 1u : 0u);
         generate_.emplace(context, loadShader("extract/block/generate_triangles"), generateValues);
 
         Allocator& allocator = context.allocator();
