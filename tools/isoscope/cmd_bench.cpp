@@ -38,9 +38,7 @@ Run addBenchCommand(CLI::App& app)
                       "Requantize the volume to uint8 (its value range onto 0..255) and the isovalue with it");
     command->add_flag("--static-volume", options->staticVolume,
                       "Time isovalue changes on a volume already seen (the block method reuses its value ranges)");
-    command->add_flag("--pipeline-stats", options->pipelineStats,
-                      "Add each compute pipeline's driver statistics (registers, shared memory) to the JSON, "
-                      "where the device has VK_KHR_pipeline_executable_properties");
+    addPipelineStatsFlag(*command, options->pipelineStats);
     command->add_option("--bandwidth", options->bandwidth,
                         "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
         ->capture_default_str();

@@ -106,9 +106,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         ->delimiter(',')
         ->check(CLI::IsMember({"iso-standard", "iso-warp", "iso-auto"}));
     command->add_flag("--no-skip", options->noSkip, "March every sample (no empty-space skipping)");
-    command->add_flag("--pipeline-stats", options->pipelineStats,
-                      "Add each compute pipeline's driver statistics (registers, shared memory) to the JSON, where "
-                      "the device has VK_KHR_pipeline_executable_properties");
+    addPipelineStatsFlag(*command, options->pipelineStats);
     command->add_option("--brick", options->brick, "Empty-space brick edge, in voxels (at least 3)")
         ->capture_default_str()
         ->check(CLI::Range(3u, 64u));

@@ -28,6 +28,9 @@ Run addBenchRaycastCommand(CLI::App& app);
 // not UTF-8 (a file name, say) is written with replacement characters.
 void writeJson(const nlohmann::json& json, const std::string& path);
 
+// The `--pipeline-stats` flag of the benchmark commands, which sets `enabled`.
+void addPipelineStatsFlag(CLI::App& command, bool& enabled);
+
 // The pipeline statistics the context captured (ContextOptions::capturePipelineStatistics),
 // one object per pipeline; an empty array where the device cannot report them.
 nlohmann::json pipelineStatisticsJson(const Context& context);

@@ -24,6 +24,13 @@ void writeJson(const nlohmann::json& json, const std::string& path)
         fail("cannot write " + path + ": check that its folder exists and is writable");
 }
 
+void addPipelineStatsFlag(CLI::App& command, bool& enabled)
+{
+    command.add_flag("--pipeline-stats", enabled,
+                     "Add each compute pipeline's driver statistics (registers, shared memory) to the JSON, "
+                     "where the device has VK_KHR_pipeline_executable_properties");
+}
+
 nlohmann::json pipelineStatisticsJson(const Context& context)
 {
     nlohmann::json list = nlohmann::json::array();

@@ -1,8 +1,8 @@
 #version 460
 // Pass 2 (paper section 4.2): the list of blocks the isosurface crosses, an
-// invocation per block of each run (below). The ranges cover each block's cells (its voxels and
-// the one-voxel overlap on its upper faces, min_max*.comp with CELL_RANGES),
-// so a block is listed exactly when its cells hold an inside sample (>= iso)
+// invocation per block of each run (below). The ranges cover each block's
+// cells (its voxels and the one-voxel overlap on its upper faces,
+// min_max*.comp with CELL_RANGES), so a block is listed exactly when its cells hold an inside sample (>= iso)
 // and an outside one (< iso, or not finite): every listed block makes
 // geometry, but for the rare one kept by the ranges' outward rounding.
 //

@@ -9,10 +9,10 @@
 // a cell's triangles then look each corner up instead of recomputing it, up
 // to 15 times an invocation. On the H100 the pass is bound by how many
 // workgroups a multiprocessor holds, which its registers and shared memory
-// set (writeOwnVertices, block_edges.glsl), not by memory. Normals by central differences of the
-// filtered volume image at the vertex (writeVertex): a cache one voxel wider
-// for the reference's grid gradients made this pass 0.21 ms slower at 1024³
-// on the H100.
+// set (writeOwnVertices, block_edges.glsl), not by memory. Normals by
+// central differences of the filtered volume image at the vertex
+// (writeVertex): a cache one voxel wider for the reference's grid gradients
+// made this pass 0.21 ms slower at 1024³ on the H100.
 // Triangle offsets: a workgroup scan of the counts plus one atomic per
 // workgroup (section 4.3.2), whose round trip overlaps the edge numbering.
 //   WELD: vertex numbers come from count_vertices (block_edges.glsl); the
