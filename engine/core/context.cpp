@@ -351,6 +351,20 @@ void Context::createDevice()
         capturePipelineStatistics_ = true;
     }
 
+    // Shader clocks cost nothing enabled; they let a shader variant run
+    // through ISOSCOPE_SHADER_DIR time its own parts (docs/BENCHMARKS.md).
+    VkPhysicalDeviceShaderClockFeaturesKHR clockFeatures{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+    if (hasDeviceExtension(physical_, VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
+        VkPhysicalDeviceShaderClockFeaturesKHR supportedClock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+        VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &supportedClock};
+        vkGetPhysicalDeviceFeatures2(physical_, &query);
+        extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+        clockFeatures.shaderSubgroupClock = supportedClock.shaderSubgroupClock;
+        clockFeatures.shaderDeviceClock = supportedClock.shaderDeviceClock;
+        clockFeatures.pNext = enable.pNext;
+        enable.pNext = &clockFeatures;
+    }
+
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     queueInfo.queueFamilyIndex = queueFamily_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "core/barrier.h"
@@ -11,8 +12,6 @@
 #include "volume/gpu_volume.h"
 
 namespace isoscope {
-
-namespace {
 
 // `RaycastParameters` in shaders/raycast/raycast_common.glsl.
 struct RaycastPushConstants {
@@ -35,6 +34,8 @@ struct RaycastPushConstants {
     uint32_t backColor;
 };
 static_assert(sizeof(RaycastPushConstants) == 128);
+
+namespace {
 
 constexpr uint32_t kOrthographic = 1, kClear = 2, kSceneDepth = 4;
 
@@ -87,12 +88,20 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
 
     SpecValues common = {{"BRICK", options.brick}, {"SKIP_EMPTY", options.skipEmpty ? 1u : 0u}};
     SpecValues standard = common, warp = common;
-    standard.insert(standard.end(), {{"TILE_X", options_.tile[0]}, {"TILE_Y", options_.tile[1]}});
+    const uint32_t warpRays = options_.warpTile[0] * options_.warpTile[1];
+    standard.insert(standard.end(), {{"TILE_X", options_.tile[0]},
+                                     {"TILE_Y", options_.tile[1]},
+                                     {"TAIL_BUDGET", options.tailBudget},
+                                     {"TAIL_RAYS_PER_GROUP", warpRays},
+                                     {"TAIL_MAX_GROUPS", info.maxComputeWorkGroupCount[0]}});
     warp.insert(warp.end(), {{"TILE_X", options_.warpTile[0]},
                              {"TILE_Y", options_.warpTile[1]},
-                             {"WORKGROUP_SIZE", options_.warpTile[0] * options_.warpTile[1] * info.subgroupSize}});
+                             {"WORKGROUP_SIZE", warpRays * info.subgroupSize}});
+    SpecValues tail = warp;
+    tail.push_back({"TAIL_RAYS", 1u});
     standard_.emplace(context, loadShader("raycast/iso_standard"), standard);
     warp_.emplace(context, loadShader("raycast/iso_warp"), warp);
+    tail_.emplace(context, loadShader("raycast/iso_warp"), tail);
     classify_.emplace(context, loadShader("raycast/classify_bricks"));
 
     Allocator& allocator = context.allocator();
@@ -176,8 +185,8 @@ void IsoRaycaster::recordClassify(VkCommandBuffer cmd, float iso)
     classifiedIso_ = iso;
 }
 
-void IsoRaycaster::recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
-                                 const RaycastParams& params)
+RaycastPushConstants IsoRaycaster::pushConstants(const RenderGraph& graph, const RaycastTargets& targets,
+                                                 const RaycastParams& params) const
 {
     const GraphImage& color = graph.image(targets.color);
     VkExtent2D extent = color.extent;
@@ -209,25 +218,50 @@ void IsoRaycaster::recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, 
     constants.extent = {extent.width, extent.height};
     constants.frontColor = packColor(glm::vec4(params.frontColor, 1.0f));
     constants.backColor = packColor(glm::vec4(params.backColor, 1.0f));
-
-    DescriptorInfo scene = targets.sceneDepth != kNoResource
-                               ? DescriptorInfo(nearestSampler_, graph.image(targets.sceneDepth).view,
-                                                VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
-                               : DescriptorInfo(nearestSampler_, farDepth_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-    lastMode_ = resolveMode(params);
-    const ComputeProgram& program = lastMode_ == RaycastMode::Warp ? *warp_ : *standard_;
-    program.bind(cmd,
-                 {{volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL},
-                  {brickClasses_.buffer},
-                  {VK_NULL_HANDLE, color.view, VK_IMAGE_LAYOUT_GENERAL},
-                  {VK_NULL_HANDLE, graph.image(targets.depth).view, VK_IMAGE_LAYOUT_GENERAL},
-                  scene},
-                 &constants, sizeof(constants));
-    std::array<uint32_t, 2> tile = lastMode_ == RaycastMode::Warp ? options_.warpTile : options_.tile;
-    program.dispatch(cmd, groupCount(extent.width, tile[0]), groupCount(extent.height, tile[1]));
+    return constants;
 }
 
-void addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const RaycastTargets& targets,
+IsoRaycaster::Bindings IsoRaycaster::bindings(const RenderGraph& graph, const RaycastTargets& targets) const
+{
+    VkImageView scene = targets.sceneDepth != kNoResource ? graph.image(targets.sceneDepth).view : farDepth_.view;
+    return {DescriptorInfo(volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL),
+            DescriptorInfo(brickClasses_.buffer),
+            DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.color).view, VK_IMAGE_LAYOUT_GENERAL),
+            DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.depth).view, VK_IMAGE_LAYOUT_GENERAL),
+            DescriptorInfo(nearestSampler_, scene, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
+}
+
+void IsoRaycaster::recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
+                                 const TailBuffers& tail, const RaycastParams& params)
+{
+    RaycastPushConstants constants = pushConstants(graph, targets, params);
+    Bindings b = bindings(graph, targets);
+    VkExtent2D extent = graph.image(targets.color).extent;
+    lastMode_ = resolveMode(params);
+    if (lastMode_ == RaycastMode::Warp) {
+        warp_->bind(cmd, {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}}, &constants, sizeof constants);
+        warp_->dispatch(cmd, groupCount(extent.width, options_.warpTile[0]),
+                        groupCount(extent.height, options_.warpTile[1]));
+    } else {
+        standard_->bind(cmd, {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}, {graph.buffer(tail.dispatch)}},
+                        &constants, sizeof constants);
+        standard_->dispatch(cmd, groupCount(extent.width, options_.tile[0]), groupCount(extent.height, options_.tile[1]));
+    }
+}
+
+void IsoRaycaster::recordTail(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
+                              const TailBuffers& tail, const RaycastParams& params)
+{
+    if (!handsOnTails())
+        return;
+    RaycastPushConstants constants = pushConstants(graph, targets, params);
+    Bindings b = bindings(graph, targets);
+    tail_->bind(cmd, {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}}, &constants, sizeof constants);
+    // The Standard pass sized it: as many workgroups as its rays need, up to the device's limit.
+    vkCmdDispatchIndirect(cmd, graph.buffer(tail.dispatch), 0);
+}
+
+ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const RaycastTargets& targets,
                        const RaycastParams& params, const std::string& name)
 {
     if (params.mode == RaycastMode::Auto && !raycaster.costModel().calibrated)
@@ -240,15 +274,58 @@ void addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const Raycas
                   [&raycaster, &params](VkCommandBuffer cmd, const RenderGraph&) {
                       raycaster.recordClassify(cmd, params.iso);
                   });
+
+    // At most every pixel's ray is handed on: the list's header and one entry a pixel.
+    VkExtent2D extent = graph.desc().resources.at(targets.color).extent;
+    IsoRaycaster::TailBuffers tail;
+    tail.rays = graph.createBuffer(name + " tail rays", 16 + 8 * VkDeviceSize(extent.width) * extent.height);
+    tail.dispatch = graph.createBuffer(name + " tail dispatch", 16);
+    graph.addPass(name + " tail reset", PassKind::Transfer,
+                  {{tail.rays, Use::TransferDst}, {tail.dispatch, Use::TransferDst}},
+                  [tail](VkCommandBuffer cmd, const RenderGraph& g) {
+                      const uint32_t noRays[4] = {0, 0, 0, 0}, noGroups[4] = {0, 1, 1, 0};
+                      vkCmdUpdateBuffer(cmd, g.buffer(tail.rays), 0, sizeof noRays, noRays);
+                      vkCmdUpdateBuffer(cmd, g.buffer(tail.dispatch), 0, sizeof noGroups, noGroups);
+                  });
+
     std::vector<ResourceUse> uses = {{classes, Use::StorageRead},
                                      {targets.color, Use::StorageImageWrite},
-                                     {targets.depth, Use::StorageImageWrite}};
+                                     {targets.depth, Use::StorageImageWrite},
+                                     {tail.rays, Use::StorageWrite},
+                                     {tail.dispatch, Use::StorageWrite}};
     if (targets.sceneDepth != kNoResource)
         uses.push_back({targets.sceneDepth, Use::Sampled});
     graph.addPass(name, PassKind::Compute, uses,
-                  [&raycaster, &params, targets](VkCommandBuffer cmd, const RenderGraph& g) {
-                      raycaster.recordRaycast(cmd, g, targets, params);
+                  [&raycaster, &params, targets, tail](VkCommandBuffer cmd, const RenderGraph& g) {
+                      raycaster.recordRaycast(cmd, g, targets, tail, params);
                   });
+
+    std::vector<ResourceUse> tailUses = {{classes, Use::StorageRead},
+                                         {targets.color, Use::StorageImageWrite},
+                                         {targets.depth, Use::StorageImageWrite},
+                                         {tail.rays, Use::StorageRead},
+                                         {tail.dispatch, Use::IndirectArgs}};
+    if (targets.sceneDepth != kNoResource)
+        tailUses.push_back({targets.sceneDepth, Use::Sampled});
+    graph.addPass(name + " tail", PassKind::Compute, tailUses,
+                  [&raycaster, &params, targets, tail](VkCommandBuffer cmd, const RenderGraph& g) {
+                      raycaster.recordTail(cmd, g, targets, tail, params);
+                  });
+    return tail.rays;
+}
+
+double raycastFrameMs(const std::vector<std::pair<std::string, double>>& timings, const std::string& name)
+{
+    double ms = 0.0;
+    bool found = false;
+    for (const auto& [pass, passMs] : timings)
+        if (pass == name || pass == name + " tail reset" || pass == name + " tail") {
+            ms += passMs;
+            found = true;
+        }
+    if (!found)
+        fail("no GPU timestamps for the pass '" + name + "': this device's queue has none, so nothing can be timed");
+    return ms;
 }
 
 OrbitCamera cameraLookingAlong(const OrbitCamera& base, glm::vec3 forward)

@@ -3,7 +3,11 @@
 // the GPU and an adaptive choice between them (raycast_params.h):
 //   "classify bricks"  which side of the isovalue each 8³ brick can be on,
 //                      from the block method's value ranges (empty-space skipping)
+//   "raycast tail reset"  empties the list of handed-on rays (a transfer)
 //   "raycast"          shaders/raycast/iso_standard.comp or iso_warp.comp
+//   "raycast tail"     iso_warp.comp finishing, a subgroup each, the rays
+//                      the Standard mapping handed on (RaycastOptions::tailBudget)
+// A frame's time is the three passes' (raycastFrameMs).
 // The raycast writes colour (RGBA8, a storage image) and depth (R32_SFLOAT,
 // the same 0..1 depth a raster pass with the same camera writes), and can
 // stop its rays at the depth of what raster passes drew before it, so meshes
@@ -29,6 +33,8 @@
 
 namespace isoscope {
 
+struct RaycastPushConstants;
+
 constexpr VkFormat kRayColorFormat = VK_FORMAT_R8G8B8A8_UNORM;
 constexpr VkFormat kRayDepthFormat = VK_FORMAT_R32_SFLOAT;
 
@@ -37,6 +43,11 @@ struct RaycastOptions {
     bool skipEmpty = true;                   // false: march every sample (for tests and benchmarks)
     std::array<uint32_t, 2> tile{8, 8};      // Standard: pixels per workgroup
     std::array<uint32_t, 2> warpTile{2, 2};  // Warp: rays (subgroups) per workgroup
+    // Standard: dense strides (one brick lookup's worth of samples each) a
+    // ray marches before warp marching takes over the rest of it; 0: never.
+    // The frame's slowest subgroup sets its time, and it is the one whose
+    // rays graze the surface longest (docs/BENCHMARKS.md).
+    uint32_t tailBudget = 4;
 };
 
 struct RaycastTargets {
@@ -70,11 +81,23 @@ public:
     uint64_t auxiliaryBytes() const;
 
 private:
-    friend void addIsoRaycastPass(RenderGraph&, IsoRaycaster&, const RaycastTargets&, const RaycastParams&,
+    friend ResourceId addIsoRaycastPass(RenderGraph&, IsoRaycaster&, const RaycastTargets&, const RaycastParams&,
                                   const std::string&);
     void recordClassify(VkCommandBuffer cmd, float iso);
+    struct TailBuffers {
+        ResourceId rays = kNoResource;     // TailRays (raycast_common.glsl)
+        ResourceId dispatch = kNoResource; // VkDispatchIndirectCommand of the tail pass
+    };
     void recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
-                       const RaycastParams& params);
+                       const TailBuffers& tail, const RaycastParams& params);
+    void recordTail(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
+                    const TailBuffers& tail, const RaycastParams& params);
+    RaycastPushConstants pushConstants(const RenderGraph& graph, const RaycastTargets& targets,
+                                       const RaycastParams& params) const;
+    // The descriptors every raycast shader takes first: volume, brick classes, colour, depth, scene depth.
+    using Bindings = std::array<DescriptorInfo, 5>;
+    Bindings bindings(const RenderGraph& graph, const RaycastTargets& targets) const;
+    bool handsOnTails() const { return options_.tailBudget != 0 && lastMode_ == RaycastMode::Standard; }
 
     Context& context_;
     RaycastOptions options_;
@@ -83,7 +106,7 @@ private:
     glm::vec3 origin_{0.0f}, spacing_{1.0f};
     BlockValueRanges ranges_;
     Buffer brickClasses_;
-    std::optional<ComputeProgram> classify_, standard_, warp_;
+    std::optional<ComputeProgram> classify_, standard_, warp_, tail_;
     Image farDepth_;                     // 1×1, depth 1: the scene depth when there is none
     VkSampler nearestSampler_ = VK_NULL_HANDLE;
     std::optional<float> classifiedIso_; // the isovalue brickClasses_ holds
@@ -91,11 +114,18 @@ private:
     RaycastMode lastMode_ = RaycastMode::Standard;
 };
 
-// Adds "classify bricks" and `name` to the graph. `raycaster` and `params`
-// must outlive the graph's recordings. Throws Error for Auto without a
-// calibrated cost model.
-void addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const RaycastTargets& targets,
+// Adds "classify bricks", `name` + " tail reset", `name` and `name` + " tail"
+// to the graph. `raycaster` and `params` must outlive the graph's
+// recordings. Throws Error for Auto without a calibrated cost model.
+// Returns the list of rays the Standard mapping handed to warp marching
+// (a transient buffer: its first word counts them, for statistics and tests).
+ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const RaycastTargets& targets,
                        const RaycastParams& params, const std::string& name = "raycast");
+
+// A raycast frame's GPU milliseconds from a graph's pass timings: the
+// passes addIsoRaycastPass added under `name` (its tail's included), not
+// "classify bricks", which runs only when the isovalue changes.
+double raycastFrameMs(const std::vector<std::pair<std::string, double>>& timings, const std::string& name = "raycast");
 
 // Measures both mappings looking along the cost model's 7 directions (GPU
 // timestamps, median of `repeat` frames after `warmup`) at `extent` with

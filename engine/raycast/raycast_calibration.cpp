@@ -32,13 +32,11 @@ void calibrateRaycastCostModel(Context& context, IsoRaycaster& raycaster, VkExte
             for (int run = 0; run < warmup + repeat; ++run) {
                 graph.execute();
                 std::vector<std::pair<std::string, double>> timings = graph.passTimings();
-                auto found = std::find_if(timings.begin(), timings.end(),
-                                          [](const auto& entry) { return entry.first == "raycast"; });
-                if (found == timings.end())
+                if (timings.empty())
                     fail("calibrating the adaptive raycast mode needs GPU timestamps, which this device's queue "
                          "does not have: choose --mode iso-standard or iso-warp");
                 if (run >= warmup)
-                    samples.push_back(found->second);
+                    samples.push_back(raycastFrameMs(timings, "raycast"));
             }
             (mode == RaycastMode::Warp ? raycaster.costModel().warpMs : raycaster.costModel().standardMs)[j] =
                 median(samples);

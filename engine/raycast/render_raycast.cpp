@@ -1,5 +1,7 @@
 #include "raycast/render_raycast.h"
 
+#include <cstring>
+
 #include "core/context.h"
 #include "core/error.h"
 #include "extract/gpu_mesh.h"
@@ -37,7 +39,17 @@ RaycastImage renderRaycastImage(Context& context, IsoRaycaster& raycaster, const
         addMeshPass(graph, *renderer, importMesh(graph, *mesh), {targets.color, targets.sceneDepth}, *meshParams);
         rayParams.clear = false; // the mesh pass cleared; misses keep what it drew
     }
-    addIsoRaycastPass(graph, raycaster, targets, rayParams);
+    ResourceId tailRays = addIsoRaycastPass(graph, raycaster, targets, rayParams);
+    Buffer tailCount = context.allocator().createBuffer(4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
+                                                        "raycast tail count read-back");
+    ResourceId tailCountId = graph.importBuffer("raycast tail count", tailCount.buffer, {},
+                                                ResourceState{VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    graph.addPass("read back raycast tail count", PassKind::Transfer,
+                  {{tailRays, Use::TransferSrc}, {tailCountId, Use::TransferDst}},
+                  [tailRays, tailCountId](VkCommandBuffer cmd, const RenderGraph& g) {
+                      VkBufferCopy region{0, 0, 4};
+                      vkCmdCopyBuffer(cmd, g.buffer(tailRays), g.buffer(tailCountId), 1, &region);
+                  });
     addReadbackPass(graph, targets.color, colorReadback);
     addReadbackPass(graph, targets.depth, depthReadback);
     graph.compile();
@@ -48,6 +60,7 @@ RaycastImage renderRaycastImage(Context& context, IsoRaycaster& raycaster, const
     result.depth = readFloats(depthReadback, extent);
     result.gpuMsPerPass = graph.passTimings();
     result.mode = raycaster.lastMode();
+    std::memcpy(&result.handedOnRays, tailCount.mapped, sizeof result.handedOnRays);
     return result;
 }
 

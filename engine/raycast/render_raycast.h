@@ -21,6 +21,7 @@ struct RaycastImage {
     std::vector<float> depth; // per pixel, row by row: the 0..1 depth a raster pass writes; 1 where nothing was hit
     std::vector<std::pair<std::string, double>> gpuMsPerPass; // empty without timestamps
     RaycastMode mode = RaycastMode::Standard;                 // the mapping that ran
+    uint32_t handedOnRays = 0; // Standard: rays warp marching finished (RaycastOptions::tailBudget)
 };
 
 RaycastImage renderRaycastImage(Context& context, IsoRaycaster& raycaster, const RaycastParams& params,

@@ -4,19 +4,45 @@
 // Neighbouring rays sample neighbouring points of one plane at a time, which
 // the texture cache serves well when that plane lies in the image's xy
 // slices (facing XY) and poorly when it cuts across them (facing ZY).
+//
+// The tail. A frame lasts as long as its slowest subgroup: on the H100 a
+// few rays that graze the surface march densely for hundreds of voxels one
+// batch at a time, and at 45° to Cayley's arms they alone set the frame
+// (shader clocks: 1.45M cycles for the slowest subgroup against 56K for
+// the mean pixel). So a ray that has marched TAIL_BUDGET strides densely
+// without a hit stops, and appends its pixel and its next sample to
+// TailRays; iso_warp.comp (TAIL_RAYS) finishes those rays a subgroup each,
+// 31 samples a round trip instead of 4. The samples and the crossing rule
+// are the same, so the hits are too.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_vote : require
 
 #include "raycast_common.glsl"
 
 layout(local_size_x_id = 1, local_size_y_id = 2) in;
+// Dense strides a ray marches before it is handed on; 0: never.
+layout(constant_id = 6) const uint TAIL_BUDGET = 0;
+// The tail pass's workgroups hold TAIL_RAYS_PER_GROUP rays, and at most
+// TAIL_MAX_GROUPS of them are dispatched (each then takes several rays).
+layout(constant_id = 7) const uint TAIL_RAYS_PER_GROUP = 4;
+layout(constant_id = 8) const uint TAIL_MAX_GROUPS = 65535;
+
+// VkDispatchIndirectCommand of the tail pass: x grows with TailRays' count.
+layout(set = 0, binding = 6, std430) buffer TailDispatch { uint tailGroups; uint tailY; uint tailZ; };
 
 // Samples loaded together; past the stride's end they are not loaded. 4
 // takes most of the latency away and wastes at most 3 loads a stride.
 const int kBatch = 4;
 
-// The distance of the first crossing, or -1.
-float march(Ray ray)
+const float kHandedOn = -2.0;
+
+// The distance of the first crossing, -1 for none, or kHandedOn with the
+// first sample not yet tested in `next`.
+float march(Ray ray, out int next)
 {
+    next = 0;
     if (ray.samples == 0)
         return -1.0;
     float first = sampleAt(ray, 0);
@@ -35,6 +61,7 @@ float march(Ray ray)
     // from 0.95 to 0.53 ms and the median from 0.34 to 0.23 ms.
     int stride = int(floor(max(skipReach(), 0.0) / params.step)) + 1;
     int k = 1;
+    uint denseStrides = 0u;
     while (k < ray.samples) {
         int end = ray.samples;
         if (SKIP_EMPTY) {
@@ -45,6 +72,10 @@ float march(Ray ray)
                 previousKnown = false;
                 continue;
             }
+        }
+        if (TAIL_BUDGET != 0u && ++denseStrides > TAIL_BUDGET) {
+            next = k;
+            return kHandedOn;
         }
         // Samples in batches whose loads are all issued before the first is
         // tested: a ray marching through a brick that holds surface waits
@@ -73,5 +104,25 @@ void main()
     if (any(greaterThanEqual(pixel, params.extent)))
         return;
     Ray ray = cameraRay(pixel);
-    writePixel(pixel, ray, march(ray));
+    int next;
+    float s = march(ray, next);
+    bool handOn = s == kHandedOn;
+    if (TAIL_BUDGET == 0u || !subgroupAny(handOn)) {
+        writePixel(pixel, ray, s);
+        return;
+    }
+    // One atomic per subgroup for the list, one for the dispatch size.
+    uvec4 ballot = subgroupBallot(handOn);
+    uint count = subgroupBallotBitCount(ballot);
+    uint first = 0u;
+    if (subgroupElect()) {
+        first = atomicAdd(tailCount, count);
+        uint groups = (first + count + TAIL_RAYS_PER_GROUP - 1u) / TAIL_RAYS_PER_GROUP;
+        atomicMax(tailGroups, min(groups, TAIL_MAX_GROUPS));
+    }
+    first = subgroupBroadcastFirst(first);
+    if (handOn)
+        tailRays[first + subgroupBallotExclusiveBitCount(ballot)] = uvec2(pixel.x | (pixel.y << 16), uint(next));
+    else
+        writePixel(pixel, ray, s);
 }

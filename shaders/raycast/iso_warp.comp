@@ -16,16 +16,22 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_vote : require
 
+#define TAIL_RAYS_ACCESS readonly
 #include "raycast_common.glsl"
 
 layout(local_size_x_id = 5) in; // SUBGROUP_SIZE × TILE_X × TILE_Y
 layout(constant_id = 5) const uint WORKGROUP_SIZE = 128;
+// The tail pass: finish the rays the Standard mapping handed on
+// (iso_standard.comp, TailRays), not a tile of the image.
+layout(constant_id = 9) const bool TAIL_RAYS = false;
 
 // The index of the first sample at distance s or beyond.
 int sampleFrom(Ray ray, float s) { return int(ceil((s - ray.s0) / params.step)); }
 
-// The distance of the first crossing, or -1. Every branch is uniform in the subgroup.
-float march(Ray ray)
+// The distance of the first crossing, or -1, testing samples from `start`
+// on (those before it are on the first sample's side). Every branch is
+// uniform in the subgroup.
+float march(Ray ray, int start)
 {
     if (ray.samples == 0)
         return -1.0;
@@ -38,7 +44,7 @@ float march(Ray ray)
     float end = rayDistance(ray, ray.samples - 1);
     // Lookups skipReach() apart leave no sample unchecked (raycast_common.glsl).
     float reach = skipReach();
-    int k = 1; // samples before k are on the ray's side
+    int k = max(start, 1); // samples before k are on the ray's side
     while (k < ray.samples) {
         if (SKIP_EMPTY && BRICK > 2u) {
             // Empty-space skipping, a subgroup wide: lane i looks at the
@@ -78,8 +84,26 @@ float march(Ray ray)
     return -1.0;
 }
 
+void marchTail()
+{
+    uint rays = tailCount;
+    uint stride = gl_NumWorkGroups.x * gl_NumSubgroups;
+    for (uint i = gl_WorkGroupID.x * gl_NumSubgroups + gl_SubgroupID; i < rays; i += stride) {
+        uvec2 entry = tailRays[i];
+        uvec2 pixel = uvec2(entry.x & 0xFFFFu, entry.x >> 16);
+        Ray ray = cameraRay(pixel);
+        float s = march(ray, int(entry.y));
+        if (subgroupElect())
+            writePixel(pixel, ray, s);
+    }
+}
+
 void main()
 {
+    if (TAIL_RAYS) {
+        marchTail();
+        return;
+    }
     uint rayInGroup = gl_SubgroupID;
     uvec2 tile = uvec2(TILE_X, TILE_Y);
     uvec2 pixel = gl_WorkGroupID.xy * tile + uvec2(rayInGroup % TILE_X, rayInGroup / TILE_X);
@@ -87,7 +111,7 @@ void main()
     if (any(greaterThanEqual(pixel, params.extent)))
         return;
     Ray ray = cameraRay(pixel);
-    float s = march(ray);
+    float s = march(ray, 1);
     if (subgroupElect())
         writePixel(pixel, ray, s);
 }

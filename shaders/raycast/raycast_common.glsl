@@ -49,6 +49,16 @@ layout(set = 0, binding = 1, std430) readonly buffer BrickClasses { uint brickCl
 layout(set = 0, binding = 2, rgba8) uniform writeonly image2D colorTarget;
 layout(set = 0, binding = 3, r32f) uniform image2D depthTarget;
 layout(set = 0, binding = 4) uniform sampler2D sceneDepth;
+// Rays the Standard mapping hands to warp marching (iso_standard.comp,
+// TAIL_BUDGET): the pixel (x | y << 16) and the first sample not yet tested.
+#ifndef TAIL_RAYS_ACCESS
+#define TAIL_RAYS_ACCESS
+#endif
+layout(set = 0, binding = 5, std430) TAIL_RAYS_ACCESS buffer TailRays {
+    uint tailCount;
+    uint tailPadding[3];
+    uvec2 tailRays[];
+};
 
 struct Ray {
     vec3 origin;    // world, at the image plane (orthographic) or the eye

@@ -423,6 +423,49 @@ TEST_CASE("empty-space skipping changes no hit: the same image and depths with a
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
+TEST_CASE("rays the Standard mapping hands to warp marching keep their hits: the tail at several budgets",
+          "[raycast]")
+{
+    // Budget 0 never hands a ray on; 1 hands on every ray that needs a second
+    // dense stride, so most hits are found by the tail pass; 3 fewer. The
+    // same samples and crossing rule either way: the mask is the same, the
+    // hits within 1e-3 voxel and the images within PSNR 50 dB (the two
+    // shaders may round their arithmetic differently on some devices).
+    Context& context = gpuContext();
+    uint64_t handedOn = 0;
+    for (const Field& field : kFields) {
+        Volume volume = makeSyntheticVolume(field.spec);
+        RaycastSetup whole(context, volume, RaycastOptions{.tailBudget = 0});
+        for (uint32_t budget : {1u, 3u}) {
+            RaycastSetup tail(context, volume, RaycastOptions{.tailBudget = budget});
+            for (const View& view : kViews) {
+                INFO(field.spec << " at iso " << field.iso << ", " << view.name
+                                << (view.orthographic ? ", orthographic" : ", perspective") << ", budget " << budget);
+                RaycastParams params = rayParams(viewCamera(volume, view), field.iso);
+                RaycastImage reference = raycast(context, whole.raycaster, params, RaycastMode::Standard);
+                RaycastImage handed = raycast(context, tail.raycaster, params, RaycastMode::Standard);
+                CHECK(reference.handedOnRays == 0);
+                RayFrame frame = rayFrame(params.camera, volume, kExtent.width, kExtent.height);
+                std::vector<ReferenceRay> rays = referenceRays(frame, params.stepVoxels);
+                HitComparison hits = compareHits(hitDistances(frame, rays, reference.depth),
+                                                 hitDistances(frame, rays, handed.depth), 1e-3);
+                double p = psnr(reference.image, handed.image);
+                INFO(handed.handedOnRays << " rays handed on; hits " << hits.hitsA << " / " << hits.hitsB
+                                         << ", mask differences " << hits.maskDifferences << ", PSNR " << p);
+                CHECK(hits.hitsA > 500);
+                CHECK(hits.maskDifferences == 0);
+                CHECK(hits.beyond == 0);
+                CHECK(p >= 50.0);
+                if (budget == 1)
+                    CHECK(handed.handedOnRays > 100);
+                handedOn += handed.handedOnRays;
+            }
+        }
+    }
+    report("tail: %llu rays handed on to warp marching over all cases", (unsigned long long)handedOn);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
 TEST_CASE("the raycast silhouette matches the rasterized mesh (IoU >= 0.99), and so does its depth", "[raycast]")
 {
     // The mesh is the CPU reference's marching cubes at the same isovalue,

@@ -79,6 +79,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         bool pipelineStats = false;
         std::string tile = "8x8";
         uint32_t brick = 8;
+        uint32_t tailBudget = RaycastOptions{}.tailBudget;
         uint32_t repeat = 10;
         uint32_t warmup = 3;
         double bandwidth = 3.09e12;
@@ -110,6 +111,9 @@ Run addBenchRaycastCommand(CLI::App& app)
     command->add_option("--brick", options->brick, "Empty-space brick edge, in voxels (at least 3)")
         ->capture_default_str()
         ->check(CLI::Range(3u, 64u));
+    command->add_option("--tail-budget", options->tailBudget,
+                        "Standard mapping: dense strides a ray marches before warp marching finishes it (0: never)")
+        ->capture_default_str();
     command->add_option("--tile", options->tile, "Standard mapping: pixels per workgroup, WxH")
         ->check(CLI::Validator(checkImageSize, "WxH"))
         ->capture_default_str();
@@ -139,6 +143,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         VkExtent2D tile = parseImageSize(options->tile);
         rayOptions.tile = {tile.width, tile.height};
         rayOptions.brick = options->brick;
+        rayOptions.tailBudget = options->tailBudget;
         IsoRaycaster raycaster(context, {&volume, &gpuVolume}, rayOptions);
 
         glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
@@ -191,7 +196,7 @@ Run addBenchRaycastCommand(CLI::App& app)
                 for (uint32_t run = 0; run < options->warmup + options->repeat; ++run) {
                     graph.execute();
                     if (run >= options->warmup)
-                        samples.push_back(msOf(graph.passTimings(), "raycast"));
+                        samples.push_back(raycastFrameMs(graph.passTimings(), "raycast"));
                 }
                 msByMode[modeName].push_back(median(samples));
                 if (modeParams.mode == RaycastMode::Auto)
@@ -213,6 +218,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         json["step_voxels"] = options->step;
         json["empty_space_skipping"] = !options->noSkip;
         json["brick"] = raycaster.options().brick;
+        json["tail_budget"] = raycaster.options().tailBudget;
         json["tile_standard"] = raycaster.options().tile;
         json["tile_warp_rays"] = raycaster.options().warpTile;
         json["repeat"] = options->repeat;
