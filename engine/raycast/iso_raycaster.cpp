@@ -70,9 +70,16 @@ std::array<uint32_t, 2> fitTile(std::array<uint32_t, 2> tile, uint32_t invocatio
 
 } // namespace
 
+IsoRaycaster::SkipLevel::SkipLevel(Context& context, const FieldSource& field, uint32_t edge, const char* what)
+    : ranges(context, field, {edge, edge, edge}, RangeCoverage::Voxels),
+      classes(context.allocator().createBuffer((ranges.blockCount() + 3) / 4 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                               MemoryUsage::DeviceLocal, what))
+{
+}
+
 IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const RaycastOptions& options)
     : context_(context), options_(options), volume_(field.gpuVolume),
-      ranges_(context, field, {options.brick, options.brick, options.brick}, RangeCoverage::Voxels)
+      bricks_(context, field, options.brick, "raycast brick classes")
 {
     if (!field.gpuVolume || !field.gpuVolume->image().view)
         fail("the isosurface raycaster needs the volume as a 3D image on the GPU");
@@ -86,6 +93,12 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
     options_.tile = fitTile(options.tile, 1, info);
     options_.warpTile = fitTile(options.warpTile, info.subgroupSize, info);
 
+    if (!options.skipEmpty || uint64_t(options.macroBricks) * options.brick >=
+                                  std::max({dims_[0], dims_[1], dims_[2]}))
+        options_.macroBricks = 0; // one cell would hold the whole volume
+    if (options_.macroBricks)
+        macro_.emplace(context, field, options_.macroBricks * options.brick, "raycast macro-cell classes");
+
     SpecValues common = {{"BRICK", options.brick}, {"SKIP_EMPTY", options.skipEmpty ? 1u : 0u}};
     SpecValues standard = common, warp = common;
     const uint32_t warpRays = options_.warpTile[0] * options_.warpTile[1];
@@ -93,7 +106,8 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
                                      {"TILE_Y", options_.tile[1]},
                                      {"TAIL_BUDGET", options.tailBudget},
                                      {"TAIL_RAYS_PER_GROUP", warpRays},
-                                     {"TAIL_MAX_GROUPS", info.maxComputeWorkGroupCount[0]}});
+                                     {"TAIL_MAX_GROUPS", info.maxComputeWorkGroupCount[0]},
+                                     {"MACRO_BRICKS", options_.macroBricks}});
     warp.insert(warp.end(), {{"TILE_X", options_.warpTile[0]},
                              {"TILE_Y", options_.warpTile[1]},
                              {"WORKGROUP_SIZE", warpRays * info.subgroupSize}});
@@ -105,8 +119,6 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
     classify_.emplace(context, loadShader("raycast/classify_bricks"));
 
     Allocator& allocator = context.allocator();
-    brickClasses_ = allocator.createBuffer((ranges_.blockCount() + 3) / 4 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                           MemoryUsage::DeviceLocal, "raycast brick classes");
     farDepth_ = allocator.createImage(VK_IMAGE_TYPE_2D, {1, 1, 1}, kRayDepthFormat,
                                       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                                       "raycast far-depth placeholder");
@@ -118,7 +130,9 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
 
     // The ranges depend on the samples only; the far-depth image never changes.
     context.submitAndWait([&](VkCommandBuffer cmd) {
-        ranges_.record(cmd);
+        bricks_.ranges.record(cmd);
+        if (macro_)
+            macro_->ranges.record(cmd);
         VkImageMemoryBarrier2 toClear{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
         toClear.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
         toClear.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
@@ -153,7 +167,10 @@ IsoRaycaster::~IsoRaycaster() { vkDestroySampler(context_.device(), nearestSampl
 
 uint64_t IsoRaycaster::auxiliaryBytes() const
 {
-    return ranges_.allocatedBytes() + brickClasses_.allocated + farDepth_.allocated;
+    uint64_t bytes = bricks_.ranges.allocatedBytes() + bricks_.classes.allocated + farDepth_.allocated;
+    if (macro_)
+        bytes += macro_->ranges.allocatedBytes() + macro_->classes.allocated;
+    return bytes;
 }
 
 glm::vec3 IsoRaycaster::indexDirection(const OrbitCamera& camera) const
@@ -176,13 +193,20 @@ void IsoRaycaster::recordClassify(VkCommandBuffer cmd, float iso)
     // The classes depend on the isovalue only: an unchanged one keeps them.
     if (classifiedIso_ && *classifiedIso_ == iso)
         return;
-    std::array<uint32_t, 3> counts = ranges_.blockCounts();
+    recordClassify(cmd, bricks_, iso);
+    if (macro_)
+        recordClassify(cmd, *macro_, iso);
+    classifiedIso_ = iso;
+}
+
+void IsoRaycaster::recordClassify(VkCommandBuffer cmd, const SkipLevel& level, float iso) const
+{
+    std::array<uint32_t, 3> counts = level.ranges.blockCounts();
     ClassifyPushConstants constants{{counts[0], counts[1], counts[2]}, iso};
-    classify_->bind(cmd, {{ranges_.buffer().buffer}, {brickClasses_.buffer}}, &constants, sizeof(constants));
-    uint32_t groups = groupCount((ranges_.blockCount() + 3) / 4, classify_->localSize()[0]);
+    classify_->bind(cmd, {{level.ranges.buffer().buffer}, {level.classes.buffer}}, &constants, sizeof(constants));
+    uint32_t groups = groupCount((level.ranges.blockCount() + 3) / 4, classify_->localSize()[0]);
     uint32_t groupsX = std::min(groups, context_.info().maxComputeWorkGroupCount[0]);
     classify_->dispatch(cmd, groupsX, groupCount(groups, groupsX));
-    classifiedIso_ = iso;
 }
 
 RaycastPushConstants IsoRaycaster::pushConstants(const RenderGraph& graph, const RaycastTargets& targets,
@@ -225,7 +249,7 @@ IsoRaycaster::Bindings IsoRaycaster::bindings(const RenderGraph& graph, const Ra
 {
     VkImageView scene = targets.sceneDepth != kNoResource ? graph.image(targets.sceneDepth).view : farDepth_.view;
     return {DescriptorInfo(volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL),
-            DescriptorInfo(brickClasses_.buffer),
+            DescriptorInfo(bricks_.classes.buffer),
             DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.color).view, VK_IMAGE_LAYOUT_GENERAL),
             DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.depth).view, VK_IMAGE_LAYOUT_GENERAL),
             DescriptorInfo(nearestSampler_, scene, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
@@ -243,7 +267,11 @@ void IsoRaycaster::recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, 
         warp_->dispatch(cmd, groupCount(extent.width, options_.warpTile[0]),
                         groupCount(extent.height, options_.warpTile[1]));
     } else {
-        standard_->bind(cmd, {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}, {graph.buffer(tail.dispatch)}},
+        // Without a macro level the brick classes stand in (MACRO_BRICKS = 0 never reads them).
+        VkBuffer macroClasses = macro_ ? macro_->classes.buffer : bricks_.classes.buffer;
+        standard_->bind(cmd,
+                        {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}, {graph.buffer(tail.dispatch)},
+                         {macroClasses}},
                         &constants, sizeof constants);
         standard_->dispatch(cmd, groupCount(extent.width, options_.tile[0]), groupCount(extent.height, options_.tile[1]));
     }
@@ -268,9 +296,17 @@ ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const 
         fail("the adaptive raycast mode needs a calibrated cost model: call calibrateRaycastCostModel first");
     if (!(params.stepVoxels > 0.0f))
         fail("the raycast step must be a positive number of voxels, not " + std::to_string(params.stepVoxels));
-    ResourceId ranges = graph.importBuffer("brick value ranges", raycaster.ranges_.buffer().buffer);
-    ResourceId classes = graph.importBuffer("brick classes", raycaster.brickClasses_.buffer);
-    graph.addPass("classify bricks", PassKind::Compute, {{ranges, Use::StorageRead}, {classes, Use::StorageWrite}},
+    ResourceId ranges = graph.importBuffer("brick value ranges", raycaster.bricks_.ranges.buffer().buffer);
+    ResourceId classes = graph.importBuffer("brick classes", raycaster.bricks_.classes.buffer);
+    std::vector<ResourceUse> classifyUses = {{ranges, Use::StorageRead}, {classes, Use::StorageWrite}};
+    std::vector<ResourceUse> classUses = {{classes, Use::StorageRead}};
+    if (raycaster.macro_) {
+        ResourceId macroRanges = graph.importBuffer("macro-cell value ranges", raycaster.macro_->ranges.buffer().buffer);
+        ResourceId macroClasses = graph.importBuffer("macro-cell classes", raycaster.macro_->classes.buffer);
+        classifyUses.insert(classifyUses.end(), {{macroRanges, Use::StorageRead}, {macroClasses, Use::StorageWrite}});
+        classUses.push_back({macroClasses, Use::StorageRead});
+    }
+    graph.addPass("classify bricks", PassKind::Compute, classifyUses,
                   [&raycaster, &params](VkCommandBuffer cmd, const RenderGraph&) {
                       raycaster.recordClassify(cmd, params.iso);
                   });
@@ -288,11 +324,11 @@ ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const 
                       vkCmdUpdateBuffer(cmd, g.buffer(tail.dispatch), 0, sizeof noGroups, noGroups);
                   });
 
-    std::vector<ResourceUse> uses = {{classes, Use::StorageRead},
-                                     {targets.color, Use::StorageImageWrite},
+    std::vector<ResourceUse> uses = classUses;
+    uses.insert(uses.end(), {{targets.color, Use::StorageImageWrite},
                                      {targets.depth, Use::StorageImageWrite},
                                      {tail.rays, Use::StorageWrite},
-                                     {tail.dispatch, Use::StorageWrite}};
+                     {tail.dispatch, Use::StorageWrite}});
     if (targets.sceneDepth != kNoResource)
         uses.push_back({targets.sceneDepth, Use::Sampled});
     graph.addPass(name, PassKind::Compute, uses,

@@ -48,6 +48,10 @@ struct RaycastOptions {
     // The frame's slowest subgroup sets its time, and it is the one whose
     // rays graze the surface longest (docs/BENCHMARKS.md).
     uint32_t tailBudget = 4;
+    // Standard: a second, coarser level of skipping over cells of this many
+    // bricks a side, looked up with the bricks, so that a ray crosses wide
+    // empty space in fewer dependent lookups; 0: bricks only.
+    uint32_t macroBricks = 8;
 };
 
 struct RaycastTargets {
@@ -104,8 +108,16 @@ private:
     const GpuVolume* volume_ = nullptr;
     std::array<uint32_t, 3> dims_{};
     glm::vec3 origin_{0.0f}, spacing_{1.0f};
-    BlockValueRanges ranges_;
-    Buffer brickClasses_;
+    // One level of empty-space skipping: value ranges of cells `edge` voxels
+    // a side, and their classes at the current isovalue (classify_bricks.comp).
+    struct SkipLevel {
+        SkipLevel(Context& context, const FieldSource& field, uint32_t edge, const char* what);
+        BlockValueRanges ranges;
+        Buffer classes;
+    };
+    void recordClassify(VkCommandBuffer cmd, const SkipLevel& level, float iso) const;
+    SkipLevel bricks_;
+    std::optional<SkipLevel> macro_; // with options_.macroBricks and skipping on
     std::optional<ComputeProgram> classify_, standard_, warp_, tail_;
     Image farDepth_;                     // 1×1, depth 1: the scene depth when there is none
     VkSampler nearestSampler_ = VK_NULL_HANDLE;

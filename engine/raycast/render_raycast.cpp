@@ -10,6 +10,33 @@
 
 namespace isoscope {
 
+Buffer createTailCountReadback(Context& context)
+{
+    return context.allocator().createBuffer(4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
+                                            "raycast tail count read-back");
+}
+
+void addTailCountReadback(RenderGraph& graph, ResourceId tailRays, const Buffer& readback)
+{
+    ResourceId target = graph.importBuffer("raycast tail count", readback.buffer, {},
+                                           ResourceState{VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    graph.addPass("read back raycast tail count", PassKind::Transfer,
+                  {{tailRays, Use::TransferSrc}, {target, Use::TransferDst}},
+                  [tailRays, target](VkCommandBuffer cmd, const RenderGraph& g) {
+                      VkBufferCopy region{0, 0, 4};
+                      vkCmdCopyBuffer(cmd, g.buffer(tailRays), g.buffer(target), 1, &region);
+                  });
+}
+
+uint32_t readTailCount(const Buffer& readback)
+{
+    if (!readback.mapped || readback.size < 4)
+        fail("raycast tail count read-back buffer is not mapped (engine bug)");
+    uint32_t count;
+    std::memcpy(&count, readback.mapped, sizeof count);
+    return count;
+}
+
 RaycastImage renderRaycastImage(Context& context, IsoRaycaster& raycaster, const RaycastParams& params,
                                 VkExtent2D extent, const GpuMesh* mesh, const MeshDrawParams* meshParams)
 {
@@ -40,16 +67,8 @@ RaycastImage renderRaycastImage(Context& context, IsoRaycaster& raycaster, const
         rayParams.clear = false; // the mesh pass cleared; misses keep what it drew
     }
     ResourceId tailRays = addIsoRaycastPass(graph, raycaster, targets, rayParams);
-    Buffer tailCount = context.allocator().createBuffer(4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
-                                                        "raycast tail count read-back");
-    ResourceId tailCountId = graph.importBuffer("raycast tail count", tailCount.buffer, {},
-                                                ResourceState{VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
-    graph.addPass("read back raycast tail count", PassKind::Transfer,
-                  {{tailRays, Use::TransferSrc}, {tailCountId, Use::TransferDst}},
-                  [tailRays, tailCountId](VkCommandBuffer cmd, const RenderGraph& g) {
-                      VkBufferCopy region{0, 0, 4};
-                      vkCmdCopyBuffer(cmd, g.buffer(tailRays), g.buffer(tailCountId), 1, &region);
-                  });
+    Buffer tailCount = createTailCountReadback(context);
+    addTailCountReadback(graph, tailRays, tailCount);
     addReadbackPass(graph, targets.color, colorReadback);
     addReadbackPass(graph, targets.depth, depthReadback);
     graph.compile();
@@ -60,7 +79,7 @@ RaycastImage renderRaycastImage(Context& context, IsoRaycaster& raycaster, const
     result.depth = readFloats(depthReadback, extent);
     result.gpuMsPerPass = graph.passTimings();
     result.mode = raycaster.lastMode();
-    std::memcpy(&result.handedOnRays, tailCount.mapped, sizeof result.handedOnRays);
+    result.handedOnRays = readTailCount(tailCount);
     return result;
 }
 

@@ -24,6 +24,14 @@ struct RaycastImage {
     uint32_t handedOnRays = 0; // Standard: rays warp marching finished (RaycastOptions::tailBudget)
 };
 
+// The number of rays the Standard mapping handed to warp marching in the
+// last frame: a 4-byte host-visible buffer, a pass that copies the count
+// from addIsoRaycastPass's list into it, and its value once the submission
+// has finished.
+Buffer createTailCountReadback(Context& context);
+void addTailCountReadback(RenderGraph& graph, ResourceId tailRays, const Buffer& readback);
+uint32_t readTailCount(const Buffer& readback);
+
 RaycastImage renderRaycastImage(Context& context, IsoRaycaster& raycaster, const RaycastParams& params,
                                 VkExtent2D extent, const GpuMesh* mesh = nullptr,
                                 const MeshDrawParams* meshParams = nullptr);

@@ -32,6 +32,25 @@ layout(constant_id = 8) const uint TAIL_MAX_GROUPS = 65535;
 // VkDispatchIndirectCommand of the tail pass: x grows with TailRays' count.
 layout(set = 0, binding = 6, std430) buffer TailDispatch { uint tailGroups; uint tailY; uint tailZ; };
 
+// Skipping over macro cells MACRO_BRICKS bricks a side, classified as the
+// bricks are (one byte a cell, four to a word); 0: bricks only. Each lookup
+// reads both levels at once, one round trip, and a ray in a macro cell it
+// can skip jumps MACRO_BRICKS × BRICK − 2 voxels instead of BRICK − 2: the
+// empty march from the box's face to the surface (up to 1,448 voxels at
+// 1024³) takes a few dependent lookups instead of a couple of hundred.
+layout(constant_id = 10) const uint MACRO_BRICKS = 0;
+layout(set = 0, binding = 7, std430) readonly buffer MacroClasses { uint macroClassWords[]; };
+
+bool canSkipMacro(vec3 p, bool inside)
+{
+    int edge = int(MACRO_BRICKS * BRICK);
+    ivec3 counts = (params.dims + edge - 1) / edge;
+    ivec3 cell = clamp(ivec3(floor(p)), ivec3(0), params.dims - 1) / edge;
+    uint index = uint(cell.x + counts.x * (cell.y + counts.y * cell.z));
+    uint cellClass = bitfieldExtract(macroClassWords[index >> 2], int(index & 3u) * 8, 8);
+    return cellClass == (inside ? kMayBeInside : kMayBeOutside);
+}
+
 // Samples loaded together; past the stride's end they are not loaded. 4
 // takes most of the latency away and wastes at most 3 loads a stride.
 const int kBatch = 4;
@@ -60,14 +79,24 @@ float march(Ray ray, out int next)
     // subgroup's lanes fall out of step. The fixed stride took the 45° peak
     // from 0.95 to 0.53 ms and the median from 0.34 to 0.23 ms.
     int stride = int(floor(max(skipReach(), 0.0) / params.step)) + 1;
+    // Whole brick strides, within the macro cell's reach, so every ray's lookups stay on one grid.
+    int macroSamples = int(floor(float(max(MACRO_BRICKS, 1u) * BRICK - 2u) / params.step)) + 1;
+    int macroStride = stride * max(1, macroSamples / stride);
     int k = 1;
     uint denseStrides = 0u;
     while (k < ray.samples) {
         int end = ray.samples;
         if (SKIP_EMPTY) {
-            ivec3 brick = brickOf(rayPoint(ray, rayDistance(ray, k)));
+            vec3 p = rayPoint(ray, rayDistance(ray, k));
+            bool macroSkip = MACRO_BRICKS != 0u && canSkipMacro(p, inside);
+            bool brickSkip = canSkipBrick(brickOf(p), inside);
+            if (macroSkip) {
+                k = min(ray.samples, k + macroStride);
+                previousKnown = false;
+                continue;
+            }
             end = min(ray.samples, k + stride);
-            if (canSkipBrick(brick, inside)) {
+            if (brickSkip) {
                 k = end;
                 previousKnown = false;
                 continue;

@@ -404,13 +404,20 @@ TEST_CASE("empty-space skipping changes no hit: the same image and depths with a
         }
         // Other brick sizes (bench-raycast --brick): the smallest allowed, one
         // that is not a power of two, a large one; the field's own isovalue.
-        for (uint32_t brick : {3u, 5u, 16u}) {
-            RaycastSetup bricks(context, volume, RaycastOptions{.brick = brick});
+        // And macro cells (the Standard mapping's second level) small enough
+        // that these volumes hold several: 24 voxels (3-voxel bricks, 8 a
+        // side, the default), 8 and 9 voxels; and none.
+        struct Levels {
+            uint32_t brick, macroBricks;
+        };
+        for (Levels levels : {Levels{3, 8}, Levels{5, 8}, Levels{16, 8}, Levels{4, 2}, Levels{3, 3}, Levels{8, 0}}) {
+            const uint32_t brick = levels.brick;
+            RaycastSetup bricks(context, volume, RaycastOptions{.brick = brick, .macroBricks = levels.macroBricks});
             for (const View* view : {&kViews[0], &kViews[5]}) {
                 RaycastParams params = rayParams(viewCamera(volume, *view), field.iso);
                 for (RaycastMode mode : {RaycastMode::Standard, RaycastMode::Warp}) {
-                    INFO(field.spec << ", " << brick << "-voxel bricks, " << view->name << ", "
-                                    << raycastModeName(mode));
+                    INFO(field.spec << ", " << brick << "-voxel bricks, macro cells of " << levels.macroBricks
+                                    << ", " << view->name << ", " << raycastModeName(mode));
                     RaycastImage skipped = raycast(context, bricks.raycaster, params, mode);
                     RaycastImage marched = raycast(context, marching.raycaster, params, mode);
                     CHECK(hitPixels(marched.depth) > 100);
@@ -418,6 +425,34 @@ TEST_CASE("empty-space skipping changes no hit: the same image and depths with a
                     CHECK(skipped.image.pixels == marched.image.pixels);
                 }
             }
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("macro cells skip wide empty space and change no hit: a small sphere in a large volume", "[raycast]")
+{
+    // Most macro cells hold only outside samples, so rays take long macro
+    // jumps and land near the sphere: a jump past a cell's reach would step
+    // over part of it and change hits or depths.
+    Context& context = gpuContext();
+    Volume volume = makeSyntheticVolume("sphere:64");
+    const float iso = 0.25f; // a radius of about 8 voxels
+    RaycastSetup marching(context, volume, RaycastOptions{.skipEmpty = false});
+    struct Levels {
+        uint32_t brick, macroBricks;
+    };
+    for (Levels levels : {Levels{4, 2}, Levels{3, 3}, Levels{8, 2}, Levels{3, 8}}) {
+        RaycastSetup macro(context, volume, RaycastOptions{.brick = levels.brick, .macroBricks = levels.macroBricks});
+        for (const View& view : kViews) {
+            INFO(levels.brick << "-voxel bricks, macro cells of " << levels.macroBricks << ", " << view.name
+                              << (view.orthographic ? ", orthographic" : ", perspective"));
+            RaycastParams params = rayParams(viewCamera(volume, view), iso);
+            RaycastImage skipped = raycast(context, macro.raycaster, params, RaycastMode::Standard);
+            RaycastImage marched = raycast(context, marching.raycaster, params, RaycastMode::Standard);
+            CHECK(hitPixels(marched.depth) > 100);
+            CHECK(skipped.depth == marched.depth);
+            CHECK(skipped.image.pixels == marched.image.pixels);
         }
     }
     REQUIRE_NO_VALIDATION_MESSAGES();

@@ -16,6 +16,8 @@
 #include "extract/extract.h"
 #include "image_size_option.h"
 #include "raycast/iso_raycaster.h"
+#include "raycast/render_raycast.h"
+#include "render/image_readback.h"
 #include "volume/gpu_volume.h"
 #include "volume/quantize.h"
 #include "volume/resample.h"
@@ -80,6 +82,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         std::string tile = "8x8";
         uint32_t brick = 8;
         uint32_t tailBudget = RaycastOptions{}.tailBudget;
+        uint32_t macroBricks = RaycastOptions{}.macroBricks;
         uint32_t repeat = 10;
         uint32_t warmup = 3;
         double bandwidth = 3.09e12;
@@ -114,6 +117,9 @@ Run addBenchRaycastCommand(CLI::App& app)
     command->add_option("--tail-budget", options->tailBudget,
                         "Standard mapping: dense strides a ray marches before warp marching finishes it (0: never)")
         ->capture_default_str();
+    command->add_option("--macro", options->macroBricks,
+                        "Standard mapping: bricks a side of the coarser skipping level (0: bricks only)")
+        ->capture_default_str();
     command->add_option("--tile", options->tile, "Standard mapping: pixels per workgroup, WxH")
         ->check(CLI::Validator(checkImageSize, "WxH"))
         ->capture_default_str();
@@ -144,6 +150,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         rayOptions.tile = {tile.width, tile.height};
         rayOptions.brick = options->brick;
         rayOptions.tailBudget = options->tailBudget;
+        rayOptions.macroBricks = options->macroBricks;
         IsoRaycaster raycaster(context, {&volume, &gpuVolume}, rayOptions);
 
         glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
@@ -173,7 +180,14 @@ Run addBenchRaycastCommand(CLI::App& app)
         std::vector<double> thetas;
         for (double theta = 0.0; theta < 360.0 - 1e-9; theta += options->sweep)
             thetas.push_back(theta);
+        // Per direction: which pixels hit (from the last frame's depth) and,
+        // for the Standard mapping, how many rays its tail pass finished.
+        Buffer depthReadback = createReadbackBuffer(context, extent);
+        Buffer tailCount = createTailCountReadback(context);
+        std::vector<uint64_t> hitPixels;
         std::map<std::string, std::vector<double>> msByMode;
+        std::map<std::string, std::vector<double>> tailMsByMode;
+        std::map<std::string, std::vector<uint32_t>> handedOnByMode;
         std::vector<std::string> autoChoices;
         double classifyMs = 0.0;
         for (const std::string& modeName : options->modes) {
@@ -183,7 +197,9 @@ Run addBenchRaycastCommand(CLI::App& app)
             RaycastTargets targets;
             targets.color = graph.importImage("color", graphImage(color));
             targets.depth = graph.createImage("ray depth", extent, kRayDepthFormat);
-            addIsoRaycastPass(graph, raycaster, targets, modeParams);
+            ResourceId tailRays = addIsoRaycastPass(graph, raycaster, targets, modeParams);
+            addReadbackPass(graph, targets.depth, depthReadback);
+            addTailCountReadback(graph, tailRays, tailCount);
             graph.compile();
             if (classifyMs == 0.0) {
                 raycaster.invalidateBrickClasses();
@@ -192,13 +208,22 @@ Run addBenchRaycastCommand(CLI::App& app)
             }
             for (double theta : thetas) {
                 modeParams.camera = sweepCamera(params.camera, theta);
-                std::vector<double> samples;
+                std::vector<double> samples, tailSamples;
                 for (uint32_t run = 0; run < options->warmup + options->repeat; ++run) {
                     graph.execute();
-                    if (run >= options->warmup)
-                        samples.push_back(raycastFrameMs(graph.passTimings(), "raycast"));
+                    if (run >= options->warmup) {
+                        auto timings = graph.passTimings();
+                        samples.push_back(raycastFrameMs(timings, "raycast"));
+                        tailSamples.push_back(msOf(timings, "raycast tail"));
+                    }
                 }
                 msByMode[modeName].push_back(median(samples));
+                tailMsByMode[modeName].push_back(median(tailSamples));
+                handedOnByMode[modeName].push_back(readTailCount(tailCount));
+                if (hitPixels.size() < thetas.size()) {
+                    std::vector<float> depth = readFloats(depthReadback, extent);
+                    hitPixels.push_back(uint64_t(std::count_if(depth.begin(), depth.end(), [](float d) { return d < 1.0f; })));
+                }
                 if (modeParams.mode == RaycastMode::Auto)
                     autoChoices.emplace_back(raycastModeName(raycaster.lastMode()));
             }
@@ -219,6 +244,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         json["empty_space_skipping"] = !options->noSkip;
         json["brick"] = raycaster.options().brick;
         json["tail_budget"] = raycaster.options().tailBudget;
+        json["macro_bricks"] = raycaster.options().macroBricks;
         json["tile_standard"] = raycaster.options().tile;
         json["tile_warp_rays"] = raycaster.options().warpTile;
         json["repeat"] = options->repeat;
@@ -235,8 +261,12 @@ Run addBenchRaycastCommand(CLI::App& app)
         nlohmann::json sweep = nlohmann::json::array();
         for (size_t i = 0; i < thetas.size(); ++i) {
             nlohmann::json entry = {{"theta_deg", thetas[i]}};
-            for (const auto& [mode, ms] : msByMode)
+            for (const auto& [mode, ms] : msByMode) {
                 entry[mode] = ms[i];
+                entry[mode + " tail ms"] = tailMsByMode[mode][i];
+                entry[mode + " handed on"] = handedOnByMode[mode][i];
+            }
+            entry["hit_pixels"] = hitPixels[i];
             if (!autoChoices.empty())
                 entry["auto_choice"] = autoChoices[i];
             sweep.push_back(entry);
