@@ -112,7 +112,7 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
                              {"TILE_Y", options_.warpTile[1]},
                              {"WORKGROUP_SIZE", warpRays * info.subgroupSize}});
     SpecValues tail = warp;
-    tail.push_back({"TAIL_RAYS", 1u});
+    tail.insert(tail.end(), {{"TAIL_RAYS", 1u}, {"CYCLES_PER_LOAD", options.tailCyclesPerLoad}});
     standard_.emplace(context, loadShader("raycast/iso_standard"), standard);
     warp_.emplace(context, loadShader("raycast/iso_warp"), warp);
     tail_.emplace(context, loadShader("raycast/iso_warp"), tail);

@@ -24,6 +24,11 @@ layout(constant_id = 5) const uint WORKGROUP_SIZE = 128;
 // The tail pass: finish the rays the Standard mapping handed on
 // (iso_standard.comp, TailRays), not a tile of the image.
 layout(constant_id = 9) const bool TAIL_RAYS = false;
+// Cycles whose samples are loaded together, one round trip for all. The
+// mapping over the whole image is bound by the instructions it issues and
+// takes 1 (batches of four made it slower on the H100); the tail pass is
+// bound by its longest ray's chain of round trips and takes more.
+layout(constant_id = 11) const uint CYCLES_PER_LOAD = 1;
 
 // The index of the first sample at distance s or beyond.
 int sampleFrom(Ray ray, float s) { return int(ceil((s - ray.s0) / params.step)); }
@@ -66,20 +71,29 @@ float march(Ray ray, int start)
                 k = max(k, sampleFrom(ray, from + float(firstBlocked - 1u) * reach));
         }
         // One cycle: lane 0 re-takes sample k - 1 (on the ray's side: the
-        // step back), lanes 1.. take the samples after it.
-        int base = k - 1;
-        int index = base + lane;
-        bool valid = index < ray.samples;
-        float value = valid ? sampleAt(ray, index) : 0.0;
-        bool crossing = valid && lane > 0 && isInside(value) != inside;
-        uvec4 crossings = subgroupBallot(crossing);
-        if (crossings != uvec4(0)) {
-            uint hitLane = subgroupBallotFindLSB(crossings);
-            float after = subgroupShuffle(value, hitLane);
-            float before = subgroupShuffle(value, hitLane - 1u);
-            return crossingDistance(ray, base + int(hitLane), before, after);
+        // step back), lanes 1.. take the samples after it. Cycle c of a
+        // load starts where cycle c - 1 ended, so each is one as above.
+        float values[CYCLES_PER_LOAD];
+        for (uint c = 0u; c < CYCLES_PER_LOAD; ++c) {
+            int index = k - 1 + int(c) * (width - 1) + lane;
+            values[c] = index < ray.samples ? sampleAt(ray, index) : 0.0;
         }
-        k = base + width;
+        for (uint c = 0u; c < CYCLES_PER_LOAD; ++c) {
+            int base = k - 1;
+            int index = base + lane;
+            bool valid = index < ray.samples;
+            bool crossing = valid && lane > 0 && isInside(values[c]) != inside;
+            uvec4 crossings = subgroupBallot(crossing);
+            if (crossings != uvec4(0)) {
+                uint hitLane = subgroupBallotFindLSB(crossings);
+                float after = subgroupShuffle(values[c], hitLane);
+                float before = subgroupShuffle(values[c], hitLane - 1u);
+                return crossingDistance(ray, base + int(hitLane), before, after);
+            }
+            k = base + width;
+            if (k >= ray.samples)
+                break;
+        }
     }
     return -1.0;
 }

@@ -463,6 +463,7 @@ TEST_CASE("rays the Standard mapping hands to warp marching keep their hits: the
 {
     // Budget 0 never hands a ray on; 1 hands on every ray that needs a second
     // dense stride, so most hits are found by the tail pass; 3 fewer. The
+    // tail pass loads 4, 1 or 3 warp-marching cycles at a time. The
     // same samples and crossing rule either way: the mask is the same, the
     // hits within 1e-3 voxel and the images within PSNR 50 dB (the two
     // shaders may round their arithmetic differently on some devices).
@@ -471,11 +472,17 @@ TEST_CASE("rays the Standard mapping hands to warp marching keep their hits: the
     for (const Field& field : kFields) {
         Volume volume = makeSyntheticVolume(field.spec);
         RaycastSetup whole(context, volume, RaycastOptions{.tailBudget = 0});
-        for (uint32_t budget : {1u, 3u}) {
-            RaycastSetup tail(context, volume, RaycastOptions{.tailBudget = budget});
+        struct Tail {
+            uint32_t budget, cyclesPerLoad;
+        };
+        for (Tail t : {Tail{1, 4}, Tail{3, 1}, Tail{1, 3}}) {
+            const uint32_t budget = t.budget;
+            RaycastSetup tail(context, volume,
+                              RaycastOptions{.tailBudget = budget, .tailCyclesPerLoad = t.cyclesPerLoad});
             for (const View& view : kViews) {
                 INFO(field.spec << " at iso " << field.iso << ", " << view.name
-                                << (view.orthographic ? ", orthographic" : ", perspective") << ", budget " << budget);
+                                << (view.orthographic ? ", orthographic" : ", perspective") << ", budget " << budget
+                                << ", " << t.cyclesPerLoad << " cycles a load");
                 RaycastParams params = rayParams(viewCamera(volume, view), field.iso);
                 RaycastImage reference = raycast(context, whole.raycaster, params, RaycastMode::Standard);
                 RaycastImage handed = raycast(context, tail.raycaster, params, RaycastMode::Standard);

@@ -83,6 +83,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         uint32_t brick = 8;
         uint32_t tailBudget = RaycastOptions{}.tailBudget;
         uint32_t macroBricks = RaycastOptions{}.macroBricks;
+        uint32_t tailCycles = RaycastOptions{}.tailCyclesPerLoad;
         uint32_t repeat = 10;
         uint32_t warmup = 3;
         double bandwidth = 3.09e12;
@@ -117,6 +118,10 @@ Run addBenchRaycastCommand(CLI::App& app)
     command->add_option("--tail-budget", options->tailBudget,
                         "Standard mapping: dense strides a ray marches before warp marching finishes it (0: never)")
         ->capture_default_str();
+    command->add_option("--tail-cycles", options->tailCycles,
+                        "Tail pass: warp-marching cycles whose samples are loaded together")
+        ->capture_default_str()
+        ->check(CLI::Range(1u, 16u));
     command->add_option("--macro", options->macroBricks,
                         "Standard mapping: bricks a side of the coarser skipping level (0: bricks only)")
         ->capture_default_str();
@@ -151,6 +156,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         rayOptions.brick = options->brick;
         rayOptions.tailBudget = options->tailBudget;
         rayOptions.macroBricks = options->macroBricks;
+        rayOptions.tailCyclesPerLoad = options->tailCycles;
         IsoRaycaster raycaster(context, {&volume, &gpuVolume}, rayOptions);
 
         glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
@@ -245,6 +251,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         json["brick"] = raycaster.options().brick;
         json["tail_budget"] = raycaster.options().tailBudget;
         json["macro_bricks"] = raycaster.options().macroBricks;
+        json["tail_cycles_per_load"] = raycaster.options().tailCyclesPerLoad;
         json["tile_standard"] = raycaster.options().tile;
         json["tile_warp_rays"] = raycaster.options().warpTile;
         json["repeat"] = options->repeat;
