@@ -53,7 +53,7 @@ struct RaycastOptions {
     // Standard: a second, coarser level of skipping over cells of this many
     // bricks a side, looked up with the bricks, so that a ray crosses wide
     // empty space in fewer dependent lookups; 0: bricks only.
-    uint32_t macroBricks = 8;
+    uint32_t macroBricks = 4;
 };
 
 struct RaycastTargets {

@@ -406,7 +406,7 @@ TEST_CASE("empty-space skipping changes no hit: the same image and depths with a
         // that is not a power of two, a large one; the field's own isovalue.
         // And macro cells (the Standard mapping's second level) small enough
         // that these volumes hold several: 24 voxels (3-voxel bricks, 8 a
-        // side, the default), 8 and 9 voxels; and none.
+        // side), 8 and 9 voxels; and none.
         struct Levels {
             uint32_t brick, macroBricks;
         };
