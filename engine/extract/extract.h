@@ -19,6 +19,7 @@ struct ExtractOptions {
     std::string method = "cpu";
     uint32_t repeat = 1; // timings are medians over this many runs
     uint32_t warmup = 0; // GPU methods: untimed runs before the timed ones
+    double warmupMs = 0; // ... and for at least this long (core/warm_up.h)
     bool weld = true;    // GPU methods: one vertex per intersected grid edge; false keeps each method's duplicates
     std::array<uint32_t, 3> blockSize{8, 4, 4}; // block method: voxels per block (the paper's default)
     // block method, benchmarks: evaluate this synthetic field (e.g. "cayley") in

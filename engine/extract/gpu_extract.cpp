@@ -2,6 +2,7 @@
 #include <map>
 #include <optional>
 
+#include "core/warm_up.h"
 #include "core/barrier.h"
 #include "core/context.h"
 #include "core/error.h"
@@ -133,11 +134,11 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
         growAfterOverflow(context, *extractor, mesh, counters);
     }
 
-    for (uint32_t run = 0; run < options.warmup; ++run) {
+    warmUp(options.warmup, options.warmupMs, [&] {
         if (options.volumeChangesEachRun)
             extractor->volumeChanged();
         context.submitAndWait([&](VkCommandBuffer cmd) { recordExtraction(cmd, *extractor, finalize, iso, mesh, timer); });
-    }
+    });
 
     std::vector<std::string> order;
     std::map<std::string, std::vector<double>> times;

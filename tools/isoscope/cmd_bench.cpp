@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "core/context.h"
 #include "core/error.h"
+#include "core/warm_up.h"
 #include "extract/extract.h"
 #include "extract/gpu_mesh.h"
 #include "method_options.h"
@@ -31,7 +32,7 @@ Run addBenchCommand(CLI::App& app)
     };
     auto options = std::make_shared<Options>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8)")->required();
-    auto method = addMethodArguments(command, "block", 20, 5);
+    auto method = addMethodArguments(command, "block", 20, 5, kWarmUpMs);
     command->add_flag("--analytic", options->analytic,
                       "Evaluate the synthetic field in the shader instead of storing it (block method, cayley)");
     command->add_flag("--uint8", options->uint8,
@@ -76,6 +77,7 @@ Run addBenchCommand(CLI::App& app)
         json["weld"] = extractOptions.weld;
         json["block"] = extractOptions.blockSize;
         json["warmup"] = extractOptions.warmup;
+        json["warmup_ms"] = extractOptions.warmupMs;
         json["static_volume"] = options->staticVolume;
         json["volume_bytes"] = volumeBytes;
         json["mesh_bytes"] = meshBytes;

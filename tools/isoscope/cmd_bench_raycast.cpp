@@ -13,6 +13,7 @@
 #include "core/context.h"
 #include "core/device_info.h"
 #include "core/error.h"
+#include "core/warm_up.h"
 #include "extract/extract.h"
 #include "image_size_option.h"
 #include "raycast/iso_raycaster.h"
@@ -86,6 +87,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         uint32_t tailCycles = RaycastOptions{}.tailCyclesPerLoad;
         uint32_t repeat = 10;
         uint32_t warmup = 3;
+        double warmupMs = kWarmUpMs;
         double bandwidth = 3.09e12;
         std::string output;
     };
@@ -130,6 +132,10 @@ Run addBenchRaycastCommand(CLI::App& app)
         ->capture_default_str();
     command->add_option("--repeat", options->repeat, "Timed frames per direction (median)")->capture_default_str();
     command->add_option("--warmup", options->warmup, "Untimed frames before them")->capture_default_str();
+    command->add_option("--warmup-ms", options->warmupMs,
+                        "Untimed frames for at least this many milliseconds before each mode's sweep and the "
+                        "calibration (GPU clocks rise under load)")
+        ->capture_default_str();
     command->add_option("--bandwidth", options->bandwidth, "Bytes/s for the floor estimate")->capture_default_str();
     command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
     return [args, options]() {
@@ -170,9 +176,26 @@ Run addBenchRaycastCommand(CLI::App& app)
         params.iso = float(iso);
         params.stepVoxels = float(options->step);
 
+        // Frames of `mode` looking along θ = 0 for at least --warmup-ms.
+        Image color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
+                                                      kRayColorFormat, VK_IMAGE_USAGE_STORAGE_BIT, "colour target");
+        auto warmUpGpu = [&](RaycastMode mode) {
+            RaycastParams warmParams = params;
+            warmParams.mode = mode;
+            warmParams.camera = sweepCamera(params.camera, 0.0);
+            RenderGraph graph(context);
+            RaycastTargets targets;
+            targets.color = graph.importImage("color", graphImage(color));
+            targets.depth = graph.createImage("ray depth", extent, kRayDepthFormat);
+            addIsoRaycastPass(graph, raycaster, targets, warmParams);
+            graph.compile();
+            warmUp(options->warmup, options->warmupMs, [&] { graph.execute(); });
+        };
+
         nlohmann::json json;
         bool timeAuto = std::count(options->modes.begin(), options->modes.end(), "iso-auto") > 0;
         if (timeAuto) {
+            warmUpGpu(RaycastMode::Standard);
             calibrateRaycastCostModel(context, raycaster, extent, params, int(options->warmup),
                                       int(std::max(options->repeat, 3u)));
             const RaycastCostModel& model = raycaster.costModel();
@@ -180,9 +203,7 @@ Run addBenchRaycastCommand(CLI::App& app)
             json["cost_model"] = {{"standard_ms", model.standardMs}, {"warp_ms", model.warpMs}};
         }
 
-        // The colour target is imported (the host's), so the raycast is never culled.
-        Image color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
-                                                      kRayColorFormat, VK_IMAGE_USAGE_STORAGE_BIT, "colour target");
+        // The colour target (above) is imported (the host's), so the raycast is never culled.
         std::vector<double> thetas;
         for (double theta = 0.0; theta < 360.0 - 1e-9; theta += options->sweep)
             thetas.push_back(theta);
@@ -207,6 +228,7 @@ Run addBenchRaycastCommand(CLI::App& app)
             addReadbackPass(graph, targets.depth, depthReadback);
             addTailCountReadback(graph, tailRays, tailCount);
             graph.compile();
+            warmUpGpu(modeParams.mode);
             if (classifyMs == 0.0) {
                 raycaster.invalidateBrickClasses();
                 graph.execute();
@@ -256,6 +278,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         json["tile_warp_rays"] = raycaster.options().warpTile;
         json["repeat"] = options->repeat;
         json["warmup"] = options->warmup;
+        json["warmup_ms"] = options->warmupMs;
         json["classify_bricks_ms"] = classifyMs;
         json["aux_device_bytes"] = raycaster.auxiliaryBytes();
         json["volume_bytes"] = volume.byteSize();

@@ -17,6 +17,7 @@
 #include "core/gpu_timer.h"
 #include "core/shader.h"
 #include "core/transfer.h"
+#include "core/warm_up.h"
 
 namespace isoscope::cli {
 
@@ -110,29 +111,27 @@ struct Timing {
     double median = 0, min = 0, max = 0;
 };
 
-// GPU milliseconds of `record` over `repeat` runs after `warmup` untimed
-// ones, one submission each: median, fastest and slowest run.
-Timing timeRuns(Context& context, GpuTimer& timer, uint32_t warmup, uint32_t repeat,
-                const std::function<void(VkCommandBuffer)>& record)
+// Median, fastest and slowest of runs' GPU milliseconds.
+Timing summarize(std::vector<double> ms)
 {
-    std::vector<double> ms;
-    for (uint32_t run = 0; run < warmup + repeat; ++run) {
-        context.submitAndWait([&](VkCommandBuffer cmd) {
-            // The previous run's writes (or the upload) before this run's reads and writes.
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                          VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-            timer.reset(cmd);
-            uint32_t scope = timer.begin(cmd, "run");
-            record(cmd);
-            timer.end(cmd, scope);
-        });
-        double elapsed = timer.read().at(0).second;
-        if (run >= warmup)
-            ms.push_back(elapsed);
-    }
     std::sort(ms.begin(), ms.end());
     size_t middle = ms.size() / 2;
     return {ms.size() % 2 ? ms[middle] : (ms[middle - 1] + ms[middle]) / 2, ms.front(), ms.back()};
+}
+
+// GPU milliseconds of one run of `record`, a submission of its own.
+double timeRun(Context& context, GpuTimer& timer, const std::function<void(VkCommandBuffer)>& record)
+{
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        // The previous run's writes (or the upload) before this run's reads and writes.
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+        timer.reset(cmd);
+        uint32_t scope = timer.begin(cmd, "run");
+        record(cmd);
+        timer.end(cmd, scope);
+    });
+    return timer.read().at(0).second;
 }
 
 } // namespace
@@ -150,6 +149,7 @@ Run addBenchScanCommand(CLI::App& app)
         std::string algorithm = "auto";
         uint32_t items = 0;
         uint64_t outputOffset = 0;
+        double warmupMs = kWarmUpMs;
         std::string output;
     };
     auto options = std::make_shared<Options>();
@@ -179,6 +179,9 @@ Run addBenchScanCommand(CLI::App& app)
         ->check([](const std::string& text) {
             return std::stoull(text) % 256 == 0 ? std::string() : std::string("must be a multiple of 256");
         });
+    command->add_option("--warmup-ms", options->warmupMs,
+                        "And untimed runs for at least this many milliseconds (GPU clocks rise under load)")
+        ->capture_default_str();
     command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
     return [options]() {
         const uint64_t count = options->count;
@@ -210,11 +213,44 @@ Run addBenchScanCommand(CLI::App& app)
         Buffer totals = allocator.createBuffer(16, usage, MemoryUsage::DeviceLocal, "bench-scan totals");
         uploadInput(context, input, count * components);
 
-        GpuTimer timer(context, 1);
-        Timing scanTiming = timeRuns(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
+        // The shader copy moves whole 16-byte vectors: the bytes rounded down to 16.
+        const uint64_t shaderCopyBytes = bytes / 16 * 16;
+        // 256 invocations where the device allows (lavapipe at subgroup size 4 allows 128).
+        uint32_t copyWorkgroup = std::min(256u, info.maxWorkgroupInvocations());
+        ComputeProgram copy(context, loadShader("compute/copy_vectors"), {{"WORKGROUP_SIZE", copyWorkgroup}, {"VECTORS", 4}});
+        auto recordScan = [&](VkCommandBuffer cmd) {
             scan.record(cmd, {input.buffer}, {output.buffer, options->outputOffset}, count, {totals.buffer});
+        };
+        auto recordCopy = [&](VkCommandBuffer cmd) {
+            recordShaderCopy(cmd, context, copy, input, output, options->outputOffset, shaderCopyBytes);
+        };
+        auto recordBufferCopy = [&](VkCommandBuffer cmd) {
+            VkBufferCopy region{0, options->outputOffset, bytes};
+            vkCmdCopyBuffer(cmd, input.buffer, output.buffer, 1, &region);
+        };
+
+        // Warmed up together, then timed in turn (scan, shader copy, buffer
+        // copy, scan, ...), so that each is measured at the clocks the others
+        // are: timed one after the other, the first ran at the clocks the GPU
+        // had after idling through the upload (core/warm_up.h).
+        GpuTimer timer(context, 1);
+        warmUp(options->warmup, options->warmupMs, [&] {
+            timeRun(context, timer, recordScan);
+            timeRun(context, timer, recordCopy);
+            timeRun(context, timer, recordBufferCopy);
         });
-        const double scanMs = scanTiming.median;
+        std::vector<double> scanRuns, copyRuns, bufferCopyRuns;
+        for (uint32_t run = 0; run < options->repeat; ++run) {
+            scanRuns.push_back(timeRun(context, timer, recordScan));
+            copyRuns.push_back(timeRun(context, timer, recordCopy));
+            bufferCopyRuns.push_back(timeRun(context, timer, recordBufferCopy));
+        }
+        const Timing scanTiming = summarize(scanRuns), shaderCopy = summarize(copyRuns);
+        const double scanMs = scanTiming.median, shaderCopyMs = shaderCopy.median;
+        const double copyMs = summarize(bufferCopyRuns).median;
+
+        // Each checked after one more run of its own.
+        context.submitAndWait(recordScan);
         verifyScan(context, output, options->outputOffset, totals, count, components);
         // Tiles the last run's look-backs reduced themselves instead of waiting.
         uint32_t fallbacks = 0;
@@ -227,20 +263,8 @@ Run addBenchScanCommand(CLI::App& app)
             });
             fallbacks = downloadBufferAs<uint32_t>(context, word, 1)[0];
         }
-        // The shader copy moves whole 16-byte vectors: the bytes rounded down to 16.
-        const uint64_t shaderCopyBytes = bytes / 16 * 16;
-        // 256 invocations where the device allows (lavapipe at subgroup size 4 allows 128).
-        uint32_t copyWorkgroup = std::min(256u, info.maxWorkgroupInvocations());
-        ComputeProgram copy(context, loadShader("compute/copy_vectors"), {{"WORKGROUP_SIZE", copyWorkgroup}, {"VECTORS", 4}});
-        Timing shaderCopy = timeRuns(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
-            recordShaderCopy(cmd, context, copy, input, output, options->outputOffset, shaderCopyBytes);
-        });
-        const double shaderCopyMs = shaderCopy.median;
+        context.submitAndWait(recordCopy);
         verifyCopy(context, output, options->outputOffset, shaderCopyBytes / 4);
-        const double copyMs = timeRuns(context, timer, options->warmup, options->repeat, [&](VkCommandBuffer cmd) {
-            VkBufferCopy region{0, options->outputOffset, bytes};
-            vkCmdCopyBuffer(cmd, input.buffer, output.buffer, 1, &region);
-        }).median;
 
         // The floor: any scan reads its input once and writes its output once,
         // as the copy does, and so does the single pass (plus its fallbacks'
@@ -253,6 +277,8 @@ Run addBenchScanCommand(CLI::App& app)
                                {"components", components},
                                {"repeat", options->repeat},
                                {"warmup", options->warmup},
+                               {"warmup_ms", options->warmupMs},
+                               {"interleaved", true},
                                {"verified", true},
                                {"output_offset", options->outputOffset},
                                {"algorithm", singlePass ? "single-pass" : "reduce-then-scan"},

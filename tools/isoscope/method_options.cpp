@@ -14,6 +14,7 @@ ExtractOptions MethodArguments::options() const
     options.weld = !noWeld;
     options.repeat = repeat;
     options.warmup = warmup;
+    options.warmupMs = warmupMs;
     const char* cursor = block.data();
     const char* end = block.data() + block.size();
     for (int axis = 0; axis < 3; ++axis) {
@@ -27,12 +28,13 @@ ExtractOptions MethodArguments::options() const
 }
 
 std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std::string& defaultMethod,
-                                                    uint32_t defaultRepeat, uint32_t defaultWarmup)
+                                                    uint32_t defaultRepeat, uint32_t defaultWarmup, double defaultWarmupMs)
 {
     auto arguments = std::make_shared<MethodArguments>();
     arguments->method = defaultMethod;
     arguments->repeat = defaultRepeat;
     arguments->warmup = defaultWarmup;
+    arguments->warmupMs = defaultWarmupMs;
     command->add_option("--method", arguments->method, "Extraction method: " + join(extractionMethods(), ", "))
         ->check(CLI::IsMember(extractionMethods()))
         ->capture_default_str();
@@ -43,6 +45,9 @@ std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     command->add_option("--warmup", arguments->warmup, "GPU methods: untimed runs before the timed ones")
+        ->capture_default_str();
+    command->add_option("--warmup-ms", arguments->warmupMs,
+                        "GPU methods: and untimed runs for at least this many milliseconds (GPU clocks rise under load)")
         ->capture_default_str();
     return arguments;
 }

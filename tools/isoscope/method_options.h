@@ -16,12 +16,13 @@ struct MethodArguments {
     std::string block = "8x4x4";
     uint32_t repeat = 1;
     uint32_t warmup = 0;
+    double warmupMs = 0;
 
     // Throws Error for a malformed --block.
     ExtractOptions options() const;
 };
 
 std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std::string& defaultMethod,
-                                                    uint32_t defaultRepeat, uint32_t defaultWarmup);
+                                                    uint32_t defaultRepeat, uint32_t defaultWarmup, double defaultWarmupMs = 0);
 
 } // namespace isoscope::cli
