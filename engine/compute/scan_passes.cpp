@@ -11,9 +11,10 @@ namespace isoscope {
 
 namespace {
 
-// Sixteen elements per invocation: 4096-element tiles with 256-wide
-// workgroups, so per-tile work (one workgroup scan, one block sum) is small
-// beside the 16 or 32 KiB the tile moves, and level 0 has few blocks. Tiles
+// Sixteen one-word elements per invocation (eight two-word ones): tiles of
+// 16 KiB with 256-wide workgroups, so per-tile work (one workgroup scan, one
+// block sum) is small beside the bytes the tile moves, and level 0 has few
+// blocks. Tiles
 // of at most 65536 elements (scan_reduce's exact 16-bit-half sums).
 constexpr uint32_t kItemsPerInvocation = 16; // a multiple of 4: whole 16-byte vectors (scan_common.glsl)
 constexpr uint32_t kPreferredWorkgroupSize = 256;
@@ -50,7 +51,9 @@ ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOpt
     const DeviceInfo& info = context.info();
     ScanLayout layout;
     layout.workgroupSize = workgroupSizeFor(info, kPreferredWorkgroupSize);
-    layout.items = options.items ? options.items : kItemsPerInvocation;
+    // Two-word elements take half as many: the same bytes a tile, and half
+    // the registers (H100: 135M x 2 words 1.61 -> 1.28 ms, docs/BENCHMARKS.md).
+    layout.items = options.items ? options.items : kItemsPerInvocation / (components == 2 ? 2 : 1);
     if (layout.items % 4 != 0 || layout.items > 64)
         fail("scan with " + std::to_string(layout.items) +
              " elements per invocation: it takes a multiple of 4 (whole 16-byte vectors) up to 64");
