@@ -313,6 +313,9 @@ ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const 
 
     // At most every pixel's ray is handed on: the list's header and one entry a pixel.
     VkExtent2D extent = graph.desc().resources.at(targets.color).extent;
+    if (extent.width > 65535 || extent.height > 65535)
+        fail("a raycast target of " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
+             " pixels: the tail list packs a pixel into 16 bits a coordinate; render at most 65535 a side");
     IsoRaycaster::TailBuffers tail;
     tail.rays = graph.createBuffer(name + " tail rays", 16 + 8 * VkDeviceSize(extent.width) * extent.height);
     tail.dispatch = graph.createBuffer(name + " tail dispatch", 16);
