@@ -50,7 +50,7 @@ ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOpt
 {
     const DeviceInfo& info = context.info();
     ScanLayout layout;
-    layout.workgroupSize = workgroupSizeFor(info, kPreferredWorkgroupSize);
+    layout.workgroupSize = workgroupSizeFor(info, options.workgroupSize ? options.workgroupSize : kPreferredWorkgroupSize);
     // Two-word elements take half as many: the same bytes a tile, and half
     // the registers (H100: 135M x 2 words 1.61 -> 1.28 ms, docs/BENCHMARKS.md).
     layout.items = options.items ? options.items : kItemsPerInvocation / (components == 2 ? 2 : 1);

@@ -77,8 +77,11 @@ struct ScanOptions {
     uint32_t span = 0;
     ScanAlgorithm algorithm = ScanAlgorithm::Auto;
     // Elements per invocation in the element passes (a multiple of 4 from 4
-    // to 64); 0: 16. Benchmarks try others.
+    // to 64); 0: 16 one-word or 8 two-word elements. Benchmarks try others.
     uint32_t items = 0;
+    // Invocations per workgroup of the element passes; 0: 256 (fewer where
+    // the device allows fewer). Benchmarks try others.
+    uint32_t workgroupSize = 0;
     // Single pass, for tests: 0, or N to make every look-back reduce tiles
     // k with k % N == N - 1 itself instead of reading what they published,
     // so the fallback path runs whatever the scheduler does.

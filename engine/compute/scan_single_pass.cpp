@@ -22,13 +22,26 @@ uint64_t controlBytes(const ScanLayout& layout, uint64_t maxCount)
     return ceilDiv(4 * (1 + segments), kControlAlignment) * kControlAlignment;
 }
 
+// Wider than the reduce-then-scan passes' 256: half as many tiles to look
+// back over (H100, docs/BENCHMARKS.md: 135M one-word elements 0.519 -> 0.482
+// ms, 4 GiB 4.06 -> 3.77; two-word 1.278 -> 1.208 at 1 GiB, unchanged at 8
+// GiB; 1024 was slower).
+constexpr uint32_t kWorkgroupSize = 512;
+
 uint64_t tileStateBytes(uint32_t sumComponents) { return 2 * kWordsPerValue * sumComponents * 4; }
 
 } // namespace
 
+ScanOptions SinglePassScan::withDefaults(ScanOptions options)
+{
+    if (options.workgroupSize == 0)
+        options.workgroupSize = kWorkgroupSize;
+    return options;
+}
+
 uint64_t SinglePassScan::scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount)
 {
-    ScanLayout layout = scanLayout(context, components, {});
+    ScanLayout layout = scanLayout(context, components, withDefaults({}));
     uint64_t tiles = std::max<uint64_t>(1, ceilDiv(maxCount, layout.tileElements));
     return controlBytes(layout, maxCount) + tiles * tileStateBytes(select ? 1 : components) + 16 /* totals */;
 }
@@ -36,7 +49,7 @@ uint64_t SinglePassScan::scratchBytesFor(const Context& context, uint32_t compon
 SinglePassScan::SinglePassScan(Context& context, uint32_t components, bool select, uint64_t maxCount,
                                const ScanOptions& options, const std::string& what)
     : context_(context), components_(components), select_(select), maxCount_(maxCount), what_(what),
-      layout_(scanLayout(context, components, options)),
+      layout_(scanLayout(context, components, withDefaults(options))),
       program_(context, loadShader("compute/scan_single_pass"),
                {{"WORKGROUP_SIZE", layout_.workgroupSize},
                 {"ITEMS", layout_.items},

@@ -148,6 +148,7 @@ Run addBenchScanCommand(CLI::App& app)
         double bandwidth = 3.09e12;
         std::string algorithm = "auto";
         uint32_t items = 0;
+        uint32_t workgroup = 0;
         uint64_t outputOffset = 0;
         double warmupMs = kWarmUpMs;
         std::string output;
@@ -173,6 +174,9 @@ Run addBenchScanCommand(CLI::App& app)
     command->add_option("--items", options->items,
                         "Elements per invocation (a multiple of 4 up to 64; default 16): the tile size")
         ->check(CLI::Range(4, 64));
+    command->add_option("--workgroup", options->workgroup,
+                        "Invocations per workgroup of the element passes (default 256)")
+        ->check(CLI::Range(1u, 1024u));
     command->add_option("--output-offset", options->outputOffset,
                         "Bytes (a multiple of 256) before the output in its buffer: moves where the output lies "
                         "in memory relative to the input")
@@ -203,6 +207,7 @@ Run addBenchScanCommand(CLI::App& app)
                                 : options->algorithm == "reduce-then-scan" ? ScanAlgorithm::ReduceThenScan
                                                                            : ScanAlgorithm::Auto;
         scanOptions.items = options->items;
+        scanOptions.workgroupSize = options->workgroup;
         ExclusiveScan scan(context, components, count, scanOptions);
         const bool singlePass = scan.singlePass() != nullptr; // output and input are separate buffers
         constexpr VkBufferUsageFlags usage =
@@ -282,7 +287,10 @@ Run addBenchScanCommand(CLI::App& app)
                                {"verified", true},
                                {"output_offset", options->outputOffset},
                                {"algorithm", singlePass ? "single-pass" : "reduce-then-scan"},
-                               {"tile_elements", scanLayout(context, components, scanOptions).tileElements},
+                               {"tile_elements", singlePass ? scan.singlePass()->layout().tileElements
+                                                            : scanLayout(context, components, scanOptions).tileElements},
+                               {"workgroup_size", singlePass ? scan.singlePass()->layout().workgroupSize
+                                                             : scanLayout(context, components, scanOptions).workgroupSize},
                                {"fallbacks", fallbacks},
                                {"block_levels", scanLevelBlocks(scanLayout(context, components, {}), count).size()},
                                {"ms", scanMs},
