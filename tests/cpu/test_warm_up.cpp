@@ -34,7 +34,7 @@ TEST_CASE("warm-up runs past the count until the time has passed, and starts no 
     // It ran until the time had passed: a warm-up by count alone would stop
     // after the first 2 ms run.
     CHECK(elapsedMs >= 30.0);
-    // And began no run after that (1 ms for the time between the check and
-    // the recording of a run's start).
-    CHECK(startsMs.back() < 31.0);
+    // And began no run long after that (5 ms for the time between the check
+    // and the recording of a run's start on a busy machine).
+    CHECK(startsMs.back() < 35.0);
 }
