@@ -293,8 +293,8 @@ Run addBenchRaycastCommand(CLI::App& app)
             nlohmann::json entry = {{"theta_deg", thetas[i]}};
             for (const auto& [mode, ms] : msByMode) {
                 entry[mode] = ms[i];
-                entry[mode + " tail ms"] = tailMsByMode[mode][i];
-                entry[mode + " handed on"] = handedOnByMode[mode][i];
+                entry[mode + "_tail_ms"] = tailMsByMode[mode][i];
+                entry[mode + "_handed_on"] = handedOnByMode[mode][i];
             }
             entry["hit_pixels"] = hitPixels[i];
             if (!autoChoices.empty())
