@@ -71,6 +71,8 @@ int raycast(Context& context, const Volume& volume, float iso, const MeshDrawPar
     std::printf("%s (%s): %llu of %u pixels hit, %ux%u image %s", options.mode.c_str(),
                 std::string(raycastModeName(rendered.mode)).c_str(), (unsigned long long)hits,
                 extent.width * extent.height, extent.width, extent.height, options.output.c_str());
+    if (rendered.mode == RaycastMode::Standard)
+        std::printf(", %u rays finished by the tail pass", rendered.handedOnRays);
     if (mesh)
         std::printf(", mesh at %g by %s: %llu triangles", *options.meshIso, extractOptions.method.c_str(),
                     (unsigned long long)triangles);
