@@ -290,7 +290,7 @@ void IsoRaycaster::recordTail(VkCommandBuffer cmd, const RenderGraph& graph, con
 }
 
 ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const RaycastTargets& targets,
-                       const RaycastParams& params, const std::string& name)
+                             const RaycastParams& params, const std::string& name)
 {
     if (params.mode == RaycastMode::Auto && !raycaster.costModel().calibrated)
         fail("the adaptive raycast mode needs a calibrated cost model: call calibrateRaycastCostModel first");

@@ -1,8 +1,9 @@
 #pragma once
 // Isosurface raycasting as render-graph passes, in two mappings of rays to
 // the GPU and an adaptive choice between them (raycast_params.h):
-//   "classify bricks"  which side of the isovalue each 8³ brick can be on,
-//                      from the block method's value ranges (empty-space skipping)
+//   "classify bricks"  which side of the isovalue each 8³ brick (and each
+//                      macro cell of bricks) can be on, from the block
+//                      method's value ranges (empty-space skipping)
 //   "raycast tail reset"  empties the list of handed-on rays (a transfer)
 //   "raycast"          shaders/raycast/iso_standard.comp or iso_warp.comp
 //   "raycast tail"     iso_warp.comp finishing, a subgroup each, the rays
@@ -88,7 +89,7 @@ public:
 
 private:
     friend ResourceId addIsoRaycastPass(RenderGraph&, IsoRaycaster&, const RaycastTargets&, const RaycastParams&,
-                                  const std::string&);
+                                        const std::string&);
     void recordClassify(VkCommandBuffer cmd, float iso);
     struct TailBuffers {
         ResourceId rays = kNoResource;     // TailRays (raycast_common.glsl)
@@ -123,7 +124,7 @@ private:
     std::optional<ComputeProgram> classify_, standard_, warp_, tail_;
     Image farDepth_;                     // 1×1, depth 1: the scene depth when there is none
     VkSampler nearestSampler_ = VK_NULL_HANDLE;
-    std::optional<float> classifiedIso_; // the isovalue brickClasses_ holds
+    std::optional<float> classifiedIso_; // the isovalue the classes hold
     RaycastCostModel costModel_;
     RaycastMode lastMode_ = RaycastMode::Standard;
 };
@@ -134,7 +135,7 @@ private:
 // Returns the list of rays the Standard mapping handed to warp marching
 // (a transient buffer: its first word counts them, for statistics and tests).
 ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const RaycastTargets& targets,
-                       const RaycastParams& params, const std::string& name = "raycast");
+                             const RaycastParams& params, const std::string& name = "raycast");
 
 // A raycast frame's GPU milliseconds from a graph's pass timings: the
 // passes addIsoRaycastPass added under `name` (its tail's included), not
