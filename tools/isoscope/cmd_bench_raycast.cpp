@@ -176,12 +176,12 @@ Run addBenchRaycastCommand(CLI::App& app)
         params.iso = float(iso);
         params.stepVoxels = float(options->step);
 
-        // Frames of `mode` looking along θ = 0 for at least --warmup-ms.
+        // Before the calibration, Standard frames looking along θ = 0 for at least --warmup-ms.
         Image color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
                                                       kRayColorFormat, VK_IMAGE_USAGE_STORAGE_BIT, "colour target");
-        auto warmUpGpu = [&](RaycastMode mode) {
+        auto warmUpGpu = [&] {
             RaycastParams warmParams = params;
-            warmParams.mode = mode;
+            warmParams.mode = RaycastMode::Standard;
             warmParams.camera = sweepCamera(params.camera, 0.0);
             RenderGraph graph(context);
             RaycastTargets targets;
@@ -195,7 +195,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         nlohmann::json json;
         bool timeAuto = std::count(options->modes.begin(), options->modes.end(), "iso-auto") > 0;
         if (timeAuto) {
-            warmUpGpu(RaycastMode::Standard);
+            warmUpGpu();
             calibrateRaycastCostModel(context, raycaster, extent, params, int(options->warmup),
                                       int(std::max(options->repeat, 3u)));
             const RaycastCostModel& model = raycaster.costModel();
@@ -228,7 +228,9 @@ Run addBenchRaycastCommand(CLI::App& app)
             addReadbackPass(graph, targets.depth, depthReadback);
             addTailCountReadback(graph, tailRays, tailCount);
             graph.compile();
-            warmUpGpu(modeParams.mode);
+            // The mode's own graph, looking along the sweep's first direction.
+            modeParams.camera = sweepCamera(params.camera, thetas.front());
+            warmUp(options->warmup, options->warmupMs, [&] { graph.execute(); });
             if (classifyMs == 0.0) {
                 raycaster.invalidateBrickClasses();
                 graph.execute();
