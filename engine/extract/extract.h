@@ -26,6 +26,10 @@ struct ExtractOptions {
     // the shader instead of reading a stored volume; the Volume gives its grid.
     std::string analyticField;
     uint64_t budgetBytes = 0; // scan method: device bytes it may use (0: the device's budget)
+    // scan method, tests: bytes one storage binding may cover (0: the
+    // device's limit), to run small volumes through the per-slab volume
+    // ranges that volumes larger than one binding take.
+    uint64_t maxBindingBytes = 0;
     bool readBack = true;     // GPU methods: false leaves ExtractionReport::mesh empty (benchmarks)
     // GPU methods, timed runs: true treats every run as a new volume (the
     // block method recomputes its value ranges); false times what an

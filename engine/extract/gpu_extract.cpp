@@ -71,7 +71,7 @@ PreparedExtraction prepareGpuExtraction(Context& context, const Volume& volume, 
     PreparedExtraction prepared;
     if (options.analyticField.empty()) {
         GpuVolumeUsage usage = method->volumeUsage(volume);
-        if (usage.buffer && usage.bufferInRanges) {
+        if (usage.buffer && usage.bufferOptional) {
             // The raw copy only speeds a method up: leave it out where the
             // device has no room for both forms.
             try {

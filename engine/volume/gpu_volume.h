@@ -22,8 +22,12 @@ struct GpuVolumeUsage {
     bool image = true;
     bool buffer = false;
     // The buffer may be larger than one storage binding: the method binds it
-    // in ranges (the block method's value-range pass does, by z-slabs).
+    // in ranges (the block method's value-range pass and the scan method do,
+    // by z-slabs).
     bool bufferInRanges = false;
+    // The method runs without the buffer (slower): prepareGpuExtraction
+    // leaves it out where the device has no room for it.
+    bool bufferOptional = false;
 };
 
 class GpuVolume {

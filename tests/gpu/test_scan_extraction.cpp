@@ -119,6 +119,60 @@ TEST_CASE("scan extraction split into slabs by a small budget gives the same wel
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
+TEST_CASE("scan extraction binds each slab's own planes of a volume larger than one storage binding",
+          "[gpu][scan][extract][slab]")
+{
+    // A float32 1024³ volume is 4 GiB, more than one binding on most devices.
+    // The same path at lavapipe's scale: a lowered binding limit. 64x64
+    // float32 planes are 16 KiB, so at 256 KiB the volume's planes, not the
+    // list or the block sums, decide how thick a slab may be.
+    Context& context = test::gpuContext();
+    const uint64_t limit = 256 * 1024;
+    Volume field = makeSyntheticVolume("gyroid:64");
+    // uint8 planes of 61x59 samples (3599 bytes) start at every byte of a
+    // word: the bound range starts below its first plane (firstSample > 0).
+    Volume bytes = quantizeToUInt8(makeSyntheticVolume("sphere:61x59x64"));
+    for (const Volume* volume : {&field, &bytes}) {
+        uint32_t sampleBytes = uint32_t(scalarSize(volume->type));
+        ExtractOptions options = scanOptions(true, volume == &bytes ? scanSlabBytes(context, volume->dims, 5, true, true) : 0);
+        options.maxBindingBytes = limit;
+        SlabPlan plan = planSlabs(context, volume->dims,
+                                  options.budgetBytes ? options.budgetBytes : context.allocator().availableDeviceBytes() / 2,
+                                  true, 0, {sampleBytes, limit});
+        INFO(volume->source << ": " << plan.slabCount << " slabs of " << plan.cellLayersPerSlab << " layers");
+        REQUIRE(plan.slabCount > 2);
+        if (volume == &field)
+            REQUIRE(volume->byteSize() >= 4 * limit);
+        bool startsInsideAWord = false;
+        for (uint32_t slab = 0; slab < plan.slabCount; ++slab) {
+            uint32_t z0 = slab * plan.cellLayersPerSlab;
+            uint32_t planes = std::min(plan.cellLayersPerSlab, volume->dims[2] - 1 - z0) + 1;
+            SlabVolumeRange range = slabVolumeRange(context, volume->dims, sampleBytes, z0, planes);
+            uint64_t planeBytes = uint64_t(volume->dims[0]) * volume->dims[1] * sampleBytes;
+            // The planes the passes read (z0 - 1 .. z0 + planes, for the
+            // gradients), inside the binding and the buffer, nothing more.
+            REQUIRE(range.firstPlane == (z0 > 0 ? z0 - 1 : 0));
+            REQUIRE(range.offset % context.info().minStorageBufferOffsetAlignment == 0);
+            REQUIRE(range.offset + range.firstSample * sampleBytes == range.firstPlane * planeBytes);
+            uint32_t endPlane = std::min(z0 + planes + 1, volume->dims[2]);
+            REQUIRE(range.offset + range.bytes >= endPlane * planeBytes);
+            REQUIRE(range.offset + range.bytes <= ((volume->byteSize() + 3) & ~uint64_t(3)));
+            REQUIRE(range.bytes % 4 == 0);
+            REQUIRE(range.bytes <= limit);
+            startsInsideAWord = startsInsideAWord || range.firstSample % 4 != 0;
+        }
+        if (volume == &bytes)
+            REQUIRE(startsInsideAWord);
+        for (float iso : test::spreadIsovalues(*volume))
+            checkSameSurface(*volume, iso, options);
+    }
+    // A limit below three planes leaves no slab that fits: a message, not a crash.
+    ExtractOptions tooSmall = scanOptions(true);
+    tooSmall.maxBindingBytes = 2 * 64 * 64 * 4;
+    REQUIRE_THROWS_WITH(extractIsosurface(context, field, 0.0f, tooSmall), Catch::Contains("one cell layer"));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
 TEST_CASE("scan extraction reports its auxiliary memory exactly as planned, within allocation rounding", "[gpu][scan][extract]")
 {
     Context& context = test::gpuContext();

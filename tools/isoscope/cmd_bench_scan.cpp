@@ -254,6 +254,9 @@ Run addBenchScanCommand(CLI::App& app)
         const double scanMs = scanTiming.median, shaderCopyMs = shaderCopy.median;
         const double copyMs = summarize(bufferCopyRuns).median;
 
+        // Before the check, so that a run that fails it still tells how long it took.
+        std::fprintf(stderr, "bench-scan: timed the scan at %.3f ms and the shader copy at %.3f ms; checking both\n",
+                     scanMs, shaderCopyMs);
         // Each checked after one more run of its own.
         context.submitAndWait(recordScan);
         verifyScan(context, output, options->outputOffset, totals, count, components);

@@ -28,6 +28,7 @@ struct GridPush {
     float origin[3];
     float spacing[3];
     uint32_t listCapacity;
+    uint32_t volumeFirstPlane, volumeFirstSample; // the bound planes of the volume (SlabVolumeRange)
 };
 
 // Times a pass as a scope of `timer` when there is one.
@@ -54,7 +55,7 @@ class ScanExtractor final : public GpuExtractor {
 public:
     ScanExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
         : GpuExtractor(*field.volume), context_(context), volume_(*field.volume), gpuVolume_(*field.gpuVolume),
-          weld_(options.weld),
+          weld_(options.weld), bindings_{uint32_t(scalarSize(field.volume->type)), options.maxBindingBytes},
           budgetBytes_(options.budgetBytes ? options.budgetBytes : context.allocator().availableDeviceBytes() / 2),
           tiling_(scanTiling(context)),
           count_(context, loadShader("extract/scan/count"), tileSpec()),
@@ -66,7 +67,7 @@ public:
         if (!gpuVolume_.buffer())
             fail("the scan method reads the volume's storage buffer, which was not uploaded (engine bug)");
         caseTable_ = createCaseTableBuffer(context);
-        allocate(planSlabs(context, volume_.dims, budgetBytes_, weld_));
+        allocate(planSlabs(context, volume_.dims, budgetBytes_, weld_, 0, bindings_));
     }
 
     std::array<uint64_t, 2> estimateCapacity(float iso) const override
@@ -102,7 +103,7 @@ public:
         if (needed <= plan_.listCapacity)
             return false;
         releaseWorkBuffers();
-        allocate(planSlabs(context_, volume_.dims, budgetBytes_, weld_, needed));
+        allocate(planSlabs(context_, volume_.dims, budgetBytes_, weld_, needed, bindings_));
         return true;
     }
 
@@ -186,11 +187,15 @@ private:
     void recordSlab(VkCommandBuffer cmd, float iso, const GpuMesh& mesh, uint32_t slab, GpuTimer* timer)
     {
         GridPush push = gridPush(iso, slab);
+        SlabVolumeRange range = slabVolumeRange(context_, volume_.dims, bindings_.sampleBytes, push.z0, push.planes);
+        push.volumeFirstPlane = range.firstPlane;
+        push.volumeFirstSample = range.firstSample;
+        DescriptorInfo volumePlanes(gpuVolume_.buffer().buffer, range.offset, range.bytes);
         uint64_t quads = (uint64_t(push.nx) + 3) / 4 * push.ny * push.planes;
         uint64_t tiles = (quads + tiling_.tileQuads - 1) / tiling_.tileQuads;
         {
             Scope scope(cmd, timer, "count");
-            count_.bind(cmd, {{gpuVolume_.buffer().buffer}, {caseTable_.buffer}, blockSums_->level0()}, &push,
+            count_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0()}, &push,
                         sizeof push);
             dispatchTiles(cmd, count_, tiles);
             computeToComputeBarrier(cmd);
@@ -201,7 +206,7 @@ private:
         }
         {
             Scope scope(cmd, timer, "list");
-            listPass_.bind(cmd, {{gpuVolume_.buffer().buffer}, {caseTable_.buffer}, blockSums_->level0(),
+            listPass_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0(),
                              {listEntries_.buffer}, {rowStarts_.buffer}, {slabTotals_.buffer}},
                        &push, sizeof push);
             dispatchTiles(cmd, listPass_, tiles);
@@ -222,7 +227,7 @@ private:
             Scope scope(cmd, timer, "generate");
             const Buffer& seamBelow = seams_[slab % 2];
             const Buffer& seamAbove = seams_[(slab + 1) % 2];
-            generate_.bind(cmd, {{gpuVolume_.buffer().buffer}, {caseTable_.buffer}, {listEntries_.buffer},
+            generate_.bind(cmd, {volumePlanes, {caseTable_.buffer}, {listEntries_.buffer},
                                  {rowStarts_.buffer}, {slabTotals_.buffer}, {slabBase_.buffer}, {seamBelow.buffer},
                                  {seamAbove.buffer}, {mesh.vertices.buffer}, {mesh.indices.buffer},
                                  {mesh.counters.buffer}},
@@ -236,6 +241,7 @@ private:
     const Volume& volume_;
     const GpuVolume& gpuVolume_;
     bool weld_;
+    SlabBindings bindings_;
     uint64_t budgetBytes_;
     ScanTiling tiling_;
     SlabPlan plan_;

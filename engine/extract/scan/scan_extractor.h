@@ -15,7 +15,8 @@
 // Auxiliary memory (slab_plan.h): 16 bytes per occupied point (a list sized
 // by a guess and grown on overflow), 4 per row of points, 24 per 4096 points
 // of block sums. Slabs only where that does not fit ExtractOptions::budgetBytes
-// (0: half of what the device has free) or one storage binding.
+// (0: half of what the device has free) or one storage binding; a slab binds
+// only its planes of the volume, so the volume may be larger than one binding.
 #include <memory>
 
 #include "extract/gpu_extractor.h"

@@ -35,13 +35,34 @@ uint64_t listEntries(std::array<uint32_t, 3> dims, uint32_t cellLayers, uint64_t
     return std::min(slabPoints(dims, cellLayers), std::max(minEntries, scanListCapacity(dims, cellLayers)));
 }
 
-// Every buffer a slab binds whole must fit one binding, and point indices are 32-bit.
-bool fitsBindings(const Context& context, std::array<uint32_t, 3> dims, uint32_t cellLayers, uint64_t entries)
+uint64_t bindingLimit(const Context& context, const SlabBindings& bindings)
 {
-    uint64_t range = context.info().maxStorageBufferRange;
+    uint64_t device = context.info().maxStorageBufferRange;
+    return bindings.maxBindingBytes ? std::min(bindings.maxBindingBytes, device) : device;
+}
+
+uint64_t rangeAlignment(const Context& context) { return std::max<uint64_t>(context.info().minStorageBufferOffsetAlignment, 4); }
+
+// The most bytes of the volume any slab of `cellLayers` layers binds
+// (slabVolumeRange): its planes and one on either side, the alignment slack
+// before them and the rounding to whole words after.
+uint64_t maxVolumeRangeBytes(const Context& context, std::array<uint32_t, 3> dims, uint32_t cellLayers,
+                             uint32_t sampleBytes)
+{
+    uint64_t planes = std::min<uint64_t>(uint64_t(cellLayers) + 3, dims[2]);
+    uint64_t slack = planes == dims[2] ? 3 : rangeAlignment(context) + 3;
+    return planes * dims[0] * dims[1] * sampleBytes + slack;
+}
+
+// Every buffer a slab binds whole must fit one binding, and point indices are 32-bit.
+bool fitsBindings(const Context& context, std::array<uint32_t, 3> dims, uint32_t cellLayers, uint64_t entries,
+                  const SlabBindings& bindings)
+{
+    uint64_t range = bindingLimit(context, bindings);
     return slabPoints(dims, cellLayers) <= UINT32_MAX && entries * kListEntryBytes <= range &&
            (slabRows(dims, cellLayers) + 1) * 4 <= range &&
-           slabTiles(scanTiling(context), dims, cellLayers) * 3 * 8 <= range;
+           slabTiles(scanTiling(context), dims, cellLayers) * 3 * 8 <= range &&
+           maxVolumeRangeBytes(context, dims, cellLayers, bindings.sampleBytes) <= range;
 }
 
 } // namespace
@@ -79,7 +100,7 @@ uint64_t scanSlabBytes(const Context& context, std::array<uint32_t, 3> dims, uin
 }
 
 SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_t budgetBytes, bool weld,
-                   uint64_t minListEntries)
+                   uint64_t minListEntries, SlabBindings bindings)
 {
     SlabPlan plan;
     if (dims[0] < 2 || dims[1] < 2 || dims[2] < 2)
@@ -87,7 +108,7 @@ SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_
     uint32_t layers = dims[2] - 1;
     auto fits = [&](uint32_t cellLayers, bool multiple) {
         uint64_t entries = listEntries(dims, cellLayers, minListEntries);
-        return fitsBindings(context, dims, cellLayers, entries) &&
+        return fitsBindings(context, dims, cellLayers, entries, bindings) &&
                scanSlabBytes(context, dims, cellLayers, multiple, weld, entries) <= budgetBytes;
     };
     if (!fits(layers, false)) {
@@ -95,8 +116,9 @@ SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_
             fail("the scan method needs " +
                  formatBytes(scanSlabBytes(context, dims, 1, true, weld, listEntries(dims, 1, minListEntries))) +
                  " for even one cell layer of a " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
-                 " plane (budget " + formatBytes(budgetBytes) + ", one binding at most " +
-                 formatBytes(context.info().maxStorageBufferRange) +
+                 " plane and " + formatBytes(maxVolumeRangeBytes(context, dims, 1, bindings.sampleBytes)) +
+                 " of its volume (budget " + formatBytes(budgetBytes) + ", one binding at most " +
+                 formatBytes(bindingLimit(context, bindings)) +
                  "): raise --budget, free device memory, or use the block method");
         uint32_t low = 1, high = layers; // fits(low), !fits(high)
         while (high - low > 1) {
@@ -116,6 +138,21 @@ SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_
     plan.listCapacity = listEntries(dims, layers, minListEntries);
     plan.plannedBytes = scanSlabBytes(context, dims, layers, plan.slabCount > 1, weld, plan.listCapacity);
     return plan;
+}
+
+SlabVolumeRange slabVolumeRange(const Context& context, std::array<uint32_t, 3> dims, uint32_t sampleBytes,
+                                uint32_t z0, uint32_t planes)
+{
+    uint64_t planeBytes = uint64_t(dims[0]) * dims[1] * sampleBytes;
+    uint64_t bufferBytes = (planeBytes * dims[2] + 3) & ~uint64_t(3); // gpu_volume.cpp: whole words
+    SlabVolumeRange range;
+    range.firstPlane = z0 > 0 ? z0 - 1 : 0;
+    uint32_t endPlane = std::min(z0 + planes + 1, dims[2]);
+    uint64_t first = range.firstPlane * planeBytes;
+    range.offset = first - first % rangeAlignment(context);
+    range.bytes = std::min(bufferBytes, (endPlane * planeBytes + 3) & ~uint64_t(3)) - range.offset;
+    range.firstSample = uint32_t((first - range.offset) / sampleBytes);
+    return range;
 }
 
 } // namespace isoscope

@@ -12,6 +12,10 @@
 // 16 bytes a list entry (an occupied point), for as many entries as
 // scanListCapacity estimates; a list that turns out too short is grown (the
 // driver's overflow redo), to at most a slab's points.
+//
+// Each slab binds only its own planes of the volume (and one more on either
+// side, for the gradients), so a volume larger than one storage binding
+// (float32 1024³ is 4 GiB) is extracted in slabs whose planes fit one.
 #include <array>
 #include <cstdint>
 
@@ -27,6 +31,12 @@ struct ScanTiling {
 };
 
 ScanTiling scanTiling(const Context& context);
+
+// What bounds a slab besides the memory budget.
+struct SlabBindings {
+    uint32_t sampleBytes = 1;     // the volume's bytes per sample
+    uint64_t maxBindingBytes = 0; // bytes one storage binding may cover; 0: the device's maxStorageBufferRange
+};
 
 struct SlabPlan {
     uint32_t cellLayersPerSlab = 0; // 0: the volume has no cells
@@ -49,11 +59,24 @@ uint64_t scanSlabBytes(const Context& context, std::array<uint32_t, 3> dims, uin
                        bool weld, uint64_t listCapacity = 0);
 
 // The fewest slabs that fit `budgetBytes` and one storage binding per buffer
-// (a slab's points are 32-bit indices, its list is bound whole), all about
-// equally thick, with lists of `minListEntries` or scanListCapacity's guess,
-// whichever is larger (capped at a slab's points). Throws Error, with the
-// numbers, when even a one-layer slab does not fit.
+// (a slab's points are 32-bit indices, its list and its planes of the volume
+// are bound whole), all about equally thick, with lists of `minListEntries` or
+// scanListCapacity's guess, whichever is larger (capped at a slab's points).
+// Throws Error, with the numbers, when even a one-layer slab does not fit.
 SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_t budgetBytes, bool weld,
-                   uint64_t minListEntries = 0);
+                   uint64_t minListEntries = 0, SlabBindings bindings = {});
+
+// The bytes of the volume's storage buffer that a slab binds: point planes
+// [firstPlane, endPlane) (the slab's, and one more on either side where the
+// volume has it), from an offset that meets the device's alignment.
+struct SlabVolumeRange {
+    uint64_t offset = 0;      // bytes: a multiple of the binding alignment and of 4
+    uint64_t bytes = 0;       // whole 32-bit words, within the buffer
+    uint32_t firstPlane = 0;  // the plane z at which the shaders' sample indices restart
+    uint32_t firstSample = 0; // samples from `offset` to plane firstPlane's first
+};
+
+SlabVolumeRange slabVolumeRange(const Context& context, std::array<uint32_t, 3> dims, uint32_t sampleBytes,
+                                uint32_t z0, uint32_t planes);
 
 } // namespace isoscope

@@ -46,7 +46,7 @@ uint bytesAtLeast(uint word, uint t)
     return ((ge >> 7) * 0x00204081u) >> 21 & 0xFu;
 }
 
-// Inside bits of `n` (at most 5) consecutive samples from volume index `start`.
+// Inside bits of `n` (at most 5) consecutive samples from bound sample index `start`.
 uint lineInsideBits(uint start, uint n)
 {
     uint mask = (1u << n) - 1u;
@@ -82,7 +82,7 @@ Quad loadQuad(uint quadIndex)
     // read: no cell and no owned edge reaches them (scan_grid.glsl).
     bool hasY = q.y + 1u < grid.ny;
     bool hasZ = q.z + 1u < grid.z0 + grid.planes;
-    uint base = q.x0 + grid.nx * (q.y + grid.ny * q.z);
+    uint base = boundSampleIndex(uvec3(q.x0, q.y, q.z));
     uint planeSamples = grid.nx * grid.ny;
     q.lines = lineInsideBits(base, samples);
     if (hasY)

@@ -36,6 +36,11 @@ layout(push_constant) uniform Grid {
     float originX, originY, originZ;
     float spacingX, spacingY, spacingZ;
     uint listCapacity; // entries the occupied-point list holds
+    // The volume is bound from a little below plane volumeFirstPlane (the
+    // slab's planes and one on either side: slab_plan.h): sample indices
+    // count from there, so they stay 32-bit and the binding stays small.
+    uint volumeFirstPlane;
+    uint volumeFirstSample; // samples bound before plane volumeFirstPlane's first
 } grid;
 
 const uint SLAB_FIRST = 1u;
@@ -56,7 +61,10 @@ uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumW
 
 uint invocationIndex() { return flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex; }
 
-float sampleAt(uvec3 p) { return volumeSampleAt(p.x + grid.nx * (p.y + grid.ny * p.z), grid.scalarType); }
+// Index into the bound planes of the sample at point p.
+uint boundSampleIndex(uvec3 p) { return grid.volumeFirstSample + p.x + grid.nx * (p.y + grid.ny * (p.z - grid.volumeFirstPlane)); }
+
+float sampleAt(uvec3 p) { return volumeSampleAt(boundSampleIndex(p), grid.scalarType); }
 
 bool isFiniteValue(float v) { return !isnan(v) && !isinf(v); }
 
