@@ -151,6 +151,7 @@ Run addBenchScanCommand(CLI::App& app)
         uint32_t workgroup = 0;
         uint64_t outputOffset = 0;
         double warmupMs = kWarmUpMs;
+        bool pipelineStats = false;
         std::string output;
     };
     auto options = std::make_shared<Options>();
@@ -172,10 +173,12 @@ Run addBenchScanCommand(CLI::App& app)
         ->check(CLI::IsMember({"auto", "single-pass", "reduce-then-scan"}))
         ->capture_default_str();
     command->add_option("--items", options->items,
-                        "Elements per invocation (a multiple of 4 up to 64; default 16): the tile size")
+                        "Elements per invocation (a multiple of 4 up to 64; default 16 one-word, 8 two-word): "
+                        "the tile size")
         ->check(CLI::Range(4, 64));
     command->add_option("--workgroup", options->workgroup,
-                        "Invocations per workgroup of the element passes (default 256)")
+                        "Invocations per workgroup of the element passes (default 512 for the single pass, 256 "
+                        "for reduce-then-scan)")
         ->check(CLI::Range(1u, 1024u));
     command->add_option("--output-offset", options->outputOffset,
                         "Bytes (a multiple of 256) before the output in its buffer: moves where the output lies "
@@ -186,12 +189,15 @@ Run addBenchScanCommand(CLI::App& app)
     command->add_option("--warmup-ms", options->warmupMs,
                         "And untimed runs for at least this many milliseconds (GPU clocks rise under load)")
         ->capture_default_str();
+    addPipelineStatsFlag(*command, options->pipelineStats);
     command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
     return [options]() {
         const uint64_t count = options->count;
         const uint32_t components = options->components;
         const uint64_t bytes = count * components * 4;
-        Context context;
+        ContextOptions contextOptions;
+        contextOptions.capturePipelineStatistics = options->pipelineStats;
+        Context context(contextOptions);
         const DeviceInfo& info = context.info();
         if (bytes > info.maxBufferSize)
             fail("bench-scan of " + std::to_string(count) + " elements needs buffers of " + formatBytes(bytes) + "; " +
@@ -314,6 +320,8 @@ Run addBenchScanCommand(CLI::App& app)
                                {"copy_ms", copyMs},
                                {"copy_fraction_of_bandwidth", floorMs / copyMs},
                                {"ratio_to_copy", scanMs / copyMs}};
+        if (options->pipelineStats)
+            json["pipelines"] = pipelineStatisticsJson(context);
         writeJson(json, options->output);
         std::fprintf(stderr,
                      "%s scan of %llu x %u words: %.3f ms GPU, %.3g elements/s, %.2f of bandwidth, %.2fx a shader copy, "
