@@ -153,6 +153,7 @@ TEST_CASE("scan extraction binds each slab's own planes of a volume larger than 
             // gradients), inside the binding and the buffer, nothing more.
             REQUIRE(range.firstPlane == (z0 > 0 ? z0 - 1 : 0));
             REQUIRE(range.offset % context.info().minStorageBufferOffsetAlignment == 0);
+            REQUIRE(range.offset % 16 == 0); // float32 samples are read four at a time
             REQUIRE(range.offset + range.firstSample * sampleBytes == range.firstPlane * planeBytes);
             uint32_t endPlane = std::min(z0 + planes + 1, volume->dims[2]);
             REQUIRE(range.offset + range.bytes >= endPlane * planeBytes);

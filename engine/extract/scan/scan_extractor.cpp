@@ -195,7 +195,7 @@ private:
         uint64_t tiles = (quads + tiling_.tileQuads - 1) / tiling_.tileQuads;
         {
             Scope scope(cmd, timer, "count");
-            count_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0()}, &push,
+            count_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0(), volumePlanes}, &push,
                         sizeof push);
             dispatchTiles(cmd, count_, tiles);
             computeToComputeBarrier(cmd);
@@ -207,7 +207,7 @@ private:
         {
             Scope scope(cmd, timer, "list");
             listPass_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0(),
-                             {listEntries_.buffer}, {rowStarts_.buffer}, {slabTotals_.buffer}},
+                             {listEntries_.buffer}, {rowStarts_.buffer}, {slabTotals_.buffer}, volumePlanes},
                        &push, sizeof push);
             dispatchTiles(cmd, listPass_, tiles);
         }

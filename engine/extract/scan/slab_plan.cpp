@@ -41,7 +41,9 @@ uint64_t bindingLimit(const Context& context, const SlabBindings& bindings)
     return bindings.maxBindingBytes ? std::min(bindings.maxBindingBytes, device) : device;
 }
 
-uint64_t rangeAlignment(const Context& context) { return std::max<uint64_t>(context.info().minStorageBufferOffsetAlignment, 4); }
+// 16 bytes at least: classify_quads.glsl reads float32 samples four at a time
+// through a view of the range as 16-byte vectors.
+uint64_t rangeAlignment(const Context& context) { return std::max<uint64_t>(context.info().minStorageBufferOffsetAlignment, 16); }
 
 // The most bytes of the volume any slab of `cellLayers` layers binds
 // (slabVolumeRange): its planes and one on either side, the alignment slack

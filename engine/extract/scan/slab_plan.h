@@ -70,7 +70,7 @@ SlabPlan planSlabs(const Context& context, std::array<uint32_t, 3> dims, uint64_
 // [firstPlane, endPlane) (the slab's, and one more on either side where the
 // volume has it), from an offset that meets the device's alignment.
 struct SlabVolumeRange {
-    uint64_t offset = 0;      // bytes: a multiple of the binding alignment and of 4
+    uint64_t offset = 0;      // bytes: a multiple of the binding alignment and of 16
     uint64_t bytes = 0;       // whole 32-bit words, within the buffer
     uint32_t firstPlane = 0;  // the plane z at which the shaders' sample indices restart
     uint32_t firstSample = 0; // samples from `offset` to plane firstPlane's first

@@ -10,7 +10,10 @@
 // walks points in order (the list comes out sorted by point index). A row
 // whose length is not a multiple of 4 ends with a shorter quad.
 //
-// Before including: scan_grid.glsl, case_table.glsl and the constant WELD.
+// Before including: scan_grid.glsl, case_table.glsl, the constant WELD and
+// VOLUME_VECTORS_BINDING, the volume's bound range again as 16-byte vectors.
+
+layout(set = 0, binding = VOLUME_VECTORS_BINDING, std430) readonly buffer VolumeVectors { uvec4 volumeVectors[]; };
 
 uint quadsPerRow() { return (grid.nx + 3u) / 4u; }
 uint slabRowCount() { return grid.ny * grid.planes; }
@@ -59,6 +62,16 @@ uint lineInsideBits(uint start, uint n)
         if (first + n > 4u)
             bits |= bytesAtLeast(volumeWords[(start >> 2) + 1u], t) << 4;
         return (bits >> first) & mask;
+    }
+    if (grid.scalarType == SCALAR_FLOAT32 && n >= 4u && (start & 3u) == 0u) {
+        // Four samples in one 16-byte load (the bound range starts on 16
+        // bytes: slab_plan.cpp), as uint8 takes four in one word.
+        vec4 four = uintBitsToFloat(volumeVectors[start >> 2]);
+        uint bits = (isInside(four.x) ? 1u : 0u) | (isInside(four.y) ? 2u : 0u) | (isInside(four.z) ? 4u : 0u) |
+                    (isInside(four.w) ? 8u : 0u);
+        if (n == 5u && isInside(uintBitsToFloat(volumeWords[start + 4u])))
+            bits |= 16u;
+        return bits;
     }
     uint bits = 0u;
     for (uint k = 0u; k < 5u; ++k)

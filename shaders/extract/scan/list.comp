@@ -26,6 +26,7 @@ layout(local_size_x_id = 1) in;
 #define CASE_TABLE_BINDING 1
 #include "case_table.glsl"
 #define VOLUME_BINDING 0
+#define VOLUME_VECTORS_BINDING 6
 #include "scan_grid.glsl"
 #include "classify_quads.glsl"
 #include "subgroup_scan.glsl"
