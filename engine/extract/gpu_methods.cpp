@@ -15,7 +15,9 @@ const std::vector<GpuMethod>& gpuMethods()
          // 0.44 ms, float32 1.65 ms against 2.37 from the image), at the cost
          // of a second copy of the volume, which prepareGpuExtraction leaves
          // out where the device has no room for it.
-         [](const Volume&) { return GpuVolumeUsage{.image = true, .buffer = true, .bufferInRanges = true, .bufferOptional = true}; },
+         [](const Volume&) {
+             return GpuVolumeUsage{.image = true, .buffer = true, .bufferInRanges = true, .bufferOptional = true};
+         },
          createBlockExtractor},
         {"scan", "classic prefix-sum pipeline (CUDA SDK sample): classify, compact, scan, generate; z-slabs under a memory budget",
          [](const Volume&) { return GpuVolumeUsage{.image = false, .buffer = true, .bufferInRanges = true}; },

@@ -134,10 +134,10 @@ TEST_CASE("scan extraction binds each slab's own planes of a volume larger than 
     Volume bytes = quantizeToUInt8(makeSyntheticVolume("sphere:61x59x64"));
     for (const Volume* volume : {&field, &bytes}) {
         uint32_t sampleBytes = uint32_t(scalarSize(volume->type));
-        ExtractOptions options = scanOptions(true, volume == &bytes ? scanSlabBytes(context, volume->dims, 5, true, true) : 0);
+        uint64_t budget = volume == &bytes ? scanSlabBytes(context, volume->dims, 5, true, true) : 0;
+        ExtractOptions options = scanOptions(true, budget);
         options.maxBindingBytes = limit;
-        SlabPlan plan = planSlabs(context, volume->dims,
-                                  options.budgetBytes ? options.budgetBytes : context.allocator().availableDeviceBytes() / 2,
+        SlabPlan plan = planSlabs(context, volume->dims, budget ? budget : context.allocator().availableDeviceBytes() / 2,
                                   true, 0, {sampleBytes, limit});
         INFO(volume->source << ": " << plan.slabCount << " slabs of " << plan.cellLayersPerSlab << " layers");
         REQUIRE(plan.slabCount > 2);

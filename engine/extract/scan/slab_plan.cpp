@@ -43,7 +43,10 @@ uint64_t bindingLimit(const Context& context, const SlabBindings& bindings)
 
 // 16 bytes at least: classify_quads.glsl reads float32 samples four at a time
 // through a view of the range as 16-byte vectors.
-uint64_t rangeAlignment(const Context& context) { return std::max<uint64_t>(context.info().minStorageBufferOffsetAlignment, 16); }
+uint64_t rangeAlignment(const Context& context)
+{
+    return std::max<uint64_t>(context.info().minStorageBufferOffsetAlignment, 16);
+}
 
 // The most bytes of the volume any slab of `cellLayers` layers binds
 // (slabVolumeRange): its planes and one on either side, the alignment slack
