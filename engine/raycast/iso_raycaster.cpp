@@ -328,9 +328,9 @@ ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const 
 
     std::vector<ResourceUse> uses = classUses;
     uses.insert(uses.end(), {{targets.color, Use::StorageImageWrite},
-                                     {targets.depth, Use::StorageImageWrite},
-                                     {tail.rays, Use::StorageWrite},
-                     {tail.dispatch, Use::StorageWrite}});
+                             {targets.depth, Use::StorageImageWrite},
+                             {tail.rays, Use::StorageWrite},
+                             {tail.dispatch, Use::StorageWrite}});
     if (targets.sceneDepth != kNoResource)
         uses.push_back({targets.sceneDepth, Use::Sampled});
     graph.addPass(name, PassKind::Compute, uses,

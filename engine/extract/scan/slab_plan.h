@@ -34,7 +34,9 @@ ScanTiling scanTiling(const Context& context);
 
 // What bounds a slab besides the memory budget.
 struct SlabBindings {
-    uint32_t sampleBytes = 1;     // the volume's bytes per sample
+    // The volume's bytes per sample; without it, the largest type's (a plan
+    // that errs toward thinner slabs, never toward a range past the binding).
+    uint32_t sampleBytes = 4;
     uint64_t maxBindingBytes = 0; // bytes one storage binding may cover; 0: the device's maxStorageBufferRange
 };
 
