@@ -67,6 +67,27 @@ Volume crop(const Volume& volume, std::array<uint32_t, 3> first, std::array<uint
     return box;
 }
 
+// `field` as 16-bit samples of `type`: value * scale + offset, rounded toward
+// zero and clamped to the type's range.
+Volume to16Bit(const Volume& field, ScalarType type, float scale, float offset)
+{
+    Volume shorts = field;
+    shorts.type = type;
+    shorts.data.resize(shorts.byteSize());
+    for (uint64_t i = 0; i < shorts.sampleCount(); ++i) {
+        float v = field.valueAt(i) * scale + offset;
+        if (type == ScalarType::Int16) {
+            int16_t q = int16_t(std::clamp(v, -32768.0f, 32767.0f));
+            std::memcpy(&shorts.data[2 * i], &q, 2);
+        } else {
+            uint16_t q = uint16_t(std::clamp(v, 0.0f, 65535.0f));
+            std::memcpy(&shorts.data[2 * i], &q, 2);
+        }
+    }
+    computeStats(shorts);
+    return shorts;
+}
+
 struct FieldCase {
     const char* spec;
     std::array<float, 3> isos;
@@ -135,14 +156,7 @@ TEST_CASE("scan extraction binds each slab's own planes of a volume larger than 
     Volume bytes = quantizeToUInt8(sphere);
     // int16 planes of 7198 bytes: the range starts an odd number of samples
     // below its first plane for some slabs (the 16-bit half is picked by parity).
-    Volume shorts = sphere;
-    shorts.type = ScalarType::Int16;
-    shorts.data.resize(shorts.byteSize());
-    for (uint64_t i = 0; i < shorts.sampleCount(); ++i) {
-        int16_t q = int16_t(std::clamp(sphere.valueAt(i) * 1000.0f - 500.0f, -32767.0f, 32767.0f));
-        std::memcpy(&shorts.data[2 * i], &q, 2);
-    }
-    computeStats(shorts);
+    Volume shorts = to16Bit(sphere, ScalarType::Int16, 1000.0f, -500.0f);
     for (const Volume* volume : {&field, &bytes, &shorts}) {
         uint32_t sampleBytes = uint32_t(scalarSize(volume->type));
         uint64_t budget = volume != &field ? scanSlabBytes(context, volume->dims, 5, true, true) : 0;
@@ -164,7 +178,7 @@ TEST_CASE("scan extraction binds each slab's own planes of a volume larger than 
             // gradients), inside the binding and the buffer, nothing more.
             REQUIRE(range.firstPlane == (z0 > 0 ? z0 - 1 : 0));
             REQUIRE(range.offset % context.info().minStorageBufferOffsetAlignment == 0);
-            REQUIRE(range.offset % 16 == 0); // float32 samples are read four at a time
+            REQUIRE(range.offset % 16 == 0); // float32 and 16-bit samples are read four at a time
             REQUIRE(range.offset + range.firstSample * sampleBytes == range.firstPlane * planeBytes);
             uint32_t endPlane = std::min(z0 + planes + 1, volume->dims[2]);
             REQUIRE(range.offset + range.bytes >= endPlane * planeBytes);
@@ -247,7 +261,11 @@ TEST_CASE("scan extraction matches the CPU reference for every sample type, on r
 {
     // Widths 36, 35 and 33: rows of uint8 samples start at every byte of a
     // word, and quads end short of 4 points; the uint8 path reads a line of
-    // five samples from two words (classify_quads.glsl).
+    // five samples from two words (classify_quads.glsl). 16-bit lines are
+    // read four samples a load where they start on 8 bytes: all of them at
+    // width 36, some at 35 and 33 (the rest sample by sample). Both 16-bit
+    // types set the top bit of some samples (int16 below zero, uint16 above
+    // 32767): reading one type's samples as the other's changes the surface.
     for (uint32_t width : {36u, 35u, 33u}) {
         Volume field = test::functionVolume({width, 21, 17}, [](uint32_t x, uint32_t y, uint32_t z) {
             float dx = x - 17.0f, dy = y - 10.0f, dz = z - 8.0f;
@@ -259,16 +277,14 @@ TEST_CASE("scan extraction matches the CPU reference for every sample type, on r
             for (float iso : test::spreadIsovalues(*volume))
                 for (bool weld : {true, false})
                     checkSameSurface(*volume, iso, scanOptions(weld));
-        Volume shorts = field;
-        shorts.type = ScalarType::Int16;
-        shorts.data.resize(shorts.byteSize());
-        for (uint64_t i = 0; i < shorts.sampleCount(); ++i) {
-            int16_t q = int16_t(std::clamp(field.valueAt(i) * 200.0f, -32767.0f, 32767.0f));
-            std::memcpy(&shorts.data[2 * i], &q, 2);
-        }
-        computeStats(shorts);
-        for (float iso : test::spreadIsovalues(shorts))
-            checkSameSurface(shorts, iso, scanOptions(true));
+        Volume shorts = to16Bit(field, ScalarType::Int16, 200.0f, 0.0f);
+        Volume ushorts = to16Bit(field, ScalarType::UInt16, 300.0f, 32768.0f);
+        REQUIRE(shorts.stats.min < 0.0);
+        REQUIRE(ushorts.stats.max > 32767.0);
+        for (const Volume* volume : {&shorts, &ushorts})
+            for (float iso : test::spreadIsovalues(*volume))
+                for (bool weld : {true, false})
+                    checkSameSurface(*volume, iso, scanOptions(weld));
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

@@ -195,8 +195,9 @@ private:
         uint64_t tiles = (quads + tiling_.tileQuads - 1) / tiling_.tileQuads;
         {
             Scope scope(cmd, timer, "count");
-            count_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0(), volumePlanes}, &push,
-                        sizeof push);
+            // The volume's planes three times: as words, 16-byte and 8-byte vectors (classify_quads.glsl).
+            count_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0(), volumePlanes, volumePlanes},
+                        &push, sizeof push);
             dispatchTiles(cmd, count_, tiles);
             computeToComputeBarrier(cmd);
         }
@@ -206,9 +207,9 @@ private:
         }
         {
             Scope scope(cmd, timer, "list");
-            listPass_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0(),
-                             {listEntries_.buffer}, {rowStarts_.buffer}, {slabTotals_.buffer}, volumePlanes},
-                       &push, sizeof push);
+            listPass_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0(), {listEntries_.buffer},
+                                 {rowStarts_.buffer}, {slabTotals_.buffer}, volumePlanes, volumePlanes},
+                           &push, sizeof push);
             dispatchTiles(cmd, listPass_, tiles);
         }
         {

@@ -41,8 +41,8 @@ uint64_t bindingLimit(const Context& context, const SlabBindings& bindings)
     return bindings.maxBindingBytes ? std::min(bindings.maxBindingBytes, device) : device;
 }
 
-// 16 bytes at least: classify_quads.glsl reads float32 samples four at a time
-// through a view of the range as 16-byte vectors.
+// 16 bytes at least: classify_quads.glsl reads float32 and 16-bit samples
+// four at a time through views of the range as 16-byte and 8-byte vectors.
 uint64_t rangeAlignment(const Context& context)
 {
     return std::max<uint64_t>(context.info().minStorageBufferOffsetAlignment, 16);

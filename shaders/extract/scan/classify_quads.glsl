@@ -2,18 +2,28 @@
 // the count and list passes share it. The corners of a quad's points lie on
 // four lines of five samples, (y, z), (y + 1, z), (y, z + 1), (y + 1, z + 1):
 // 20 samples instead of 4 x 8, and for uint8 volumes two word loads a line
-// (one word holds four samples, compared with the isovalue at once). Each line's inside bits are kept, 8 bits a
-// line in one uint, and every count, case and crossed edge of the four points
-// is bit arithmetic on them.
+// (one word holds four samples, compared with the isovalue at once); float32
+// and 16-bit lines are two loads too where they start on 16 or 8 bytes
+// (lineInsideBits). Each line's inside bits are kept, 8 bits a line in one
+// uint, and every count, case and crossed edge of the four points is bit
+// arithmetic on them.
 //
 // Quads are numbered x fastest, then y, then z, so walking quads in order
 // walks points in order (the list comes out sorted by point index). A row
 // whose length is not a multiple of 4 ends with a shorter quad.
 //
-// Before including: scan_grid.glsl, case_table.glsl, the constant WELD and
-// VOLUME_VECTORS_BINDING, the volume's bound range again as 16-byte vectors.
+// Before including: scan_grid.glsl, case_table.glsl, the constant WELD,
+// VOLUME_VECTORS_BINDING and VOLUME_PAIRS_BINDING, the volume's bound range
+// again as 16-byte and as 8-byte vectors.
 
 layout(set = 0, binding = VOLUME_VECTORS_BINDING, std430) readonly buffer VolumeVectors { uvec4 volumeVectors[]; };
+// 16-bit samples four at a time get a view of their own rather than half of
+// a 16-byte vector: lane k's line starts 8 bytes after lane k - 1's (quads
+// are four samples apart), so a subgroup's 8-byte loads cover exactly the
+// contiguous bytes its lines need, each lane loading only what it uses. Half
+// of a uvec4 would load 16 bytes a lane, pick its half at run time (whether
+// the line starts on 16 bytes) and keep twice the registers live.
+layout(set = 0, binding = VOLUME_PAIRS_BINDING, std430) readonly buffer VolumePairs { uvec2 volumePairs[]; };
 
 uint quadsPerRow() { return (grid.nx + 3u) / 4u; }
 uint slabRowCount() { return grid.ny * grid.planes; }
@@ -49,6 +59,13 @@ uint bytesAtLeast(uint word, uint t)
     return ((ge >> 7) * 0x00204081u) >> 21 & 0xFu;
 }
 
+// Bits 0..3: which of four samples are inside.
+uint insideBits(vec4 four)
+{
+    return (isInside(four.x) ? 1u : 0u) | (isInside(four.y) ? 2u : 0u) | (isInside(four.z) ? 4u : 0u) |
+           (isInside(four.w) ? 8u : 0u);
+}
+
 // Inside bits of `n` (at most 5) consecutive samples from bound sample index `start`.
 uint lineInsideBits(uint start, uint n)
 {
@@ -66,10 +83,19 @@ uint lineInsideBits(uint start, uint n)
     if (grid.scalarType == SCALAR_FLOAT32 && n >= 4u && (start & 3u) == 0u) {
         // Four samples in one 16-byte load (the bound range starts on 16
         // bytes: slab_plan.cpp), as uint8 takes four in one word.
-        vec4 four = uintBitsToFloat(volumeVectors[start >> 2]);
-        uint bits = (isInside(four.x) ? 1u : 0u) | (isInside(four.y) ? 2u : 0u) | (isInside(four.z) ? 4u : 0u) |
-                    (isInside(four.w) ? 8u : 0u);
+        uint bits = insideBits(uintBitsToFloat(volumeVectors[start >> 2]));
         if (n == 5u && isInside(uintBitsToFloat(volumeWords[start + 4u])))
+            bits |= 16u;
+        return bits;
+    }
+    if (grid.scalarType != SCALAR_FLOAT32 && n >= 4u && (start & 3u) == 0u) {
+        // 16-bit: four samples in one 8-byte load, on 8 bytes for the same
+        // reason. Each sample is moved to the top half of a word and shifted
+        // back down: arithmetically for int16 (sign-extended, as
+        // volumeSampleAt's bitfieldExtract), logically for uint16.
+        uvec4 high = volumePairs[start >> 2].xxyy << uvec4(16u, 0u, 16u, 0u);
+        uint bits = insideBits(grid.scalarType == SCALAR_INT16 ? vec4(ivec4(high) >> 16) : vec4(high >> 16u));
+        if (n == 5u && isInside(volumeSampleAt(start + 4u, grid.scalarType)))
             bits |= 16u;
         return bits;
     }

@@ -19,6 +19,7 @@ layout(local_size_x_id = 1) in;
 #include "case_table.glsl"
 #define VOLUME_BINDING 0
 #define VOLUME_VECTORS_BINDING 3
+#define VOLUME_PAIRS_BINDING 4
 #include "scan_grid.glsl"
 #include "classify_quads.glsl"
 #include "subgroup_scan.glsl"
