@@ -25,18 +25,21 @@ Run addBenchCommand(CLI::App& app)
         double iso = 0.0;
         bool analytic = false;
         bool uint8 = false;
+        bool int16 = false;
         bool staticVolume = false;
         bool pipelineStats = false;
         double bandwidth = 3.09e12;
         std::string output;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8)")->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8 or --int16)")->required();
     auto method = addMethodArguments(command, "block", 20, 5, kWarmUpMs);
     command->add_flag("--analytic", options->analytic,
                       "Evaluate the synthetic field in the shader instead of storing it (block method, cayley)");
     command->add_flag("--uint8", options->uint8,
                       "Requantize the volume to uint8 (its value range onto 0..255) and the isovalue with it");
+    command->add_flag("--int16", options->int16,
+                      "Requantize the volume to int16 (its value range onto -32768..32767) and the isovalue with it");
     command->add_flag("--static-volume", options->staticVolume,
                       "Time isovalue changes on a volume already seen (the block method reuses its value ranges)");
     addPipelineStatsFlag(*command, options->pipelineStats);
@@ -53,15 +56,18 @@ Run addBenchCommand(CLI::App& app)
         double iso = options->iso;
         Volume volume;
         if (options->analytic) {
-            if (!isSyntheticSpec(args->volume) || options->uint8)
-                fail("--analytic needs a synthetic volume such as cayley:1024, without --uint8");
+            if (!isSyntheticSpec(args->volume) || options->uint8 || options->int16)
+                fail("--analytic needs a synthetic volume such as cayley:1024, without --uint8 or --int16");
             volume = makeSyntheticGrid(args->volume);
             extractOptions.analyticField = args->volume.substr(0, args->volume.find(':'));
         } else {
             volume = args->load();
-            if (options->uint8) {
-                iso = quantizedIsovalue(volume, iso);
-                volume = quantizeToUInt8(volume);
+            if (options->uint8 && options->int16)
+                fail("--uint8 and --int16 both given: pick one");
+            if (options->uint8 || options->int16) {
+                ScalarType type = options->uint8 ? ScalarType::UInt8 : ScalarType::Int16;
+                iso = quantizedIsovalue(volume, iso, type);
+                volume = quantize(volume, type);
             }
         }
         ContextOptions contextOptions;

@@ -1,8 +1,10 @@
-// isoscope convert: write any readable volume (synthetic fields included) as NRRD.
+// isoscope convert: write any readable volume (synthetic fields included) as
+// NRRD, optionally requantized to an integer type.
 #include <cstdio>
 
 #include "commands.h"
 #include "core/error.h"
+#include "volume/quantize.h"
 #include "volume/write_nrrd.h"
 #include "volume_options.h"
 
@@ -12,12 +14,27 @@ Run addConvertCommand(CLI::App& app)
 {
     auto* command = app.add_subcommand("convert", "Write a volume as NRRD: .nrrd (attached) or .nhdr (+ .raw beside it)");
     auto args = addVolumeArguments(command);
-    auto output = std::make_shared<std::string>();
-    command->add_option("-o,--output", *output, "Output file, .nrrd or .nhdr")->required();
-    return [args, output]() {
+    struct Options {
+        std::string output;
+        std::string to;
+    };
+    auto options = std::make_shared<Options>();
+    command->add_option("-o,--output", options->output, "Output file, .nrrd or .nhdr")->required();
+    command->add_option("--to", options->to,
+                        "Requantize to uint8, uint16 or int16: the value range maps onto the type's whole range")
+        ->check(CLI::IsMember({"uint8", "uint16", "int16"}));
+    return [args, options]() {
         Volume volume = args->load();
-        writeNrrd(volume, *output);
-        std::printf("wrote %s\n", output->c_str());
+        if (!options->to.empty()) {
+            ScalarType type = *parseScalarName(options->to);
+            std::printf("value range [%g, %g] onto %s: an isovalue v becomes %s + (v - %g) * %.17g\n",
+                        volume.stats.min, volume.stats.max, options->to.c_str(),
+                        type == ScalarType::Int16 ? "-32768" : "0", volume.stats.min,
+                        quantizedIsovalue(volume, 1.0, type) - quantizedIsovalue(volume, 0.0, type));
+            volume = quantize(volume, type);
+        }
+        writeNrrd(volume, options->output);
+        std::printf("wrote %s\n", options->output.c_str());
         return 0;
     };
 }
