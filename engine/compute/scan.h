@@ -15,7 +15,8 @@
 // visible to compute shaders before; record() ends with a barrier that makes
 // the outputs visible to later compute shaders and indirect reads.
 // Cost: single pass, the input read once and the output written once (a
-// copy's traffic) plus a fill of 12 bytes per 4096 elements per component;
+// copy's traffic) plus a fill of its tile states (8 or 24 bytes per tile of
+// 2048 to 8192 elements per component, scan_single_pass.h);
 // reduce-then-scan reads the input twice (1.5x a copy's traffic) in three
 // passes up to 33.5M elements, five beyond.
 #include <memory>

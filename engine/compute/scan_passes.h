@@ -86,6 +86,10 @@ struct ScanOptions {
     // k with k % N == N - 1 itself instead of reading what they published,
     // so the fallback path runs whatever the scheduler does.
     uint32_t forceFallbackEvery = 0;
+    // Single pass: 64-bit tile states where the device and the length allow
+    // (scan_single_pass.h); false keeps the 32-bit words, for tests of that
+    // path and for benchmarks comparing the two.
+    bool packedTileStates = true;
 };
 
 // How the passes tile the input on this device.

@@ -12,6 +12,9 @@ namespace {
 
 constexpr uint64_t kControlAlignment = 256; // >= every device's minStorageBufferOffsetAlignment
 constexpr uint64_t kWordsPerValue = 3;      // 64 bits in three words of 31 bits and a valid bit
+// Packed states keep values modulo 2^62: exact totals need sums below that,
+// which 2^30 elements of uint32 (each below 2^32) are.
+constexpr uint64_t kMaxPackedCount = uint64_t(1) << 30;
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -23,34 +26,50 @@ uint64_t controlBytes(const ScanLayout& layout, uint64_t maxCount)
 }
 
 // Wider than the reduce-then-scan passes' 256: half as many tiles to look
-// back over (H100, docs/BENCHMARKS.md: 135M one-word elements 0.519 -> 0.482
-// ms, 4 GiB 4.06 -> 3.77; two-word 1.278 -> 1.208 at 1 GiB, unchanged at 8
-// GiB; 1024 was slower).
+// back over (H100, docs/BENCHMARKS.md, 32-bit states: 135M one-word elements
+// 0.519 -> 0.482 ms, 4 GiB 4.06 -> 3.77; two-word 1.278 -> 1.208 at 1 GiB,
+// unchanged at 8 GiB; 1024 was slower). With 64-bit states two-word scans
+// are faster in workgroups of 256 (2^30 elements: 8.85 -> 7.96 ms).
 constexpr uint32_t kWorkgroupSize = 512;
+constexpr uint32_t kPackedTwoWordWorkgroupSize = 256;
 
-uint64_t tileStateBytes(uint32_t sumComponents) { return 2 * kWordsPerValue * sumComponents * 4; }
+// Aggregate and inclusive prefix in three words each, or one 64-bit word.
+uint64_t tileStateBytes(uint32_t sumComponents, bool packed)
+{
+    return (packed ? 8 : 2 * kWordsPerValue * 4) * sumComponents;
+}
 
 } // namespace
 
-ScanOptions SinglePassScan::withDefaults(ScanOptions options)
+bool SinglePassScan::usesPackedStates(const Context& context, bool select, uint64_t maxCount, const ScanOptions& options)
+{
+    const auto& features = context.info().features;
+    return options.packedTileStates && features.shaderInt64 && features.shaderBufferInt64Atomics &&
+           (select || maxCount <= kMaxPackedCount);
+}
+
+ScanOptions SinglePassScan::withDefaults(ScanOptions options, uint32_t sumComponents, bool packed)
 {
     if (options.workgroupSize == 0)
-        options.workgroupSize = kWorkgroupSize;
+        options.workgroupSize = packed && sumComponents == 2 ? kPackedTwoWordWorkgroupSize : kWorkgroupSize;
     return options;
 }
 
 uint64_t SinglePassScan::scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount)
 {
-    ScanLayout layout = scanLayout(context, components, withDefaults({}));
+    bool packed = usesPackedStates(context, select, maxCount, {});
+    uint32_t sumComponents = select ? 1 : components;
+    ScanLayout layout = scanLayout(context, components, withDefaults({}, sumComponents, packed));
     uint64_t tiles = std::max<uint64_t>(1, ceilDiv(maxCount, layout.tileElements));
-    return controlBytes(layout, maxCount) + tiles * tileStateBytes(select ? 1 : components) + 16 /* totals */;
+    return controlBytes(layout, maxCount) + tiles * tileStateBytes(sumComponents, packed) + 16 /* totals */;
 }
 
 SinglePassScan::SinglePassScan(Context& context, uint32_t components, bool select, uint64_t maxCount,
                                const ScanOptions& options, const std::string& what)
     : context_(context), components_(components), select_(select), maxCount_(maxCount), what_(what),
-      layout_(scanLayout(context, components, withDefaults(options))),
-      program_(context, loadShader("compute/scan_single_pass"),
+      packed_(usesPackedStates(context, select, maxCount, options)),
+      layout_(scanLayout(context, components, withDefaults(options, select ? 1 : components, packed_))),
+      program_(context, loadShader(packed_ ? "compute/scan_single_pass_packed" : "compute/scan_single_pass"),
                {{"WORKGROUP_SIZE", layout_.workgroupSize},
                 {"ITEMS", layout_.items},
                 {"COMPONENTS", components},
@@ -74,7 +93,10 @@ SinglePassScan::SinglePassScan(Context& context, uint32_t components, bool selec
                                                MemoryUsage::DeviceLocal, what + " totals");
 }
 
-uint64_t SinglePassScan::stateBytes(uint64_t tiles) const { return tiles * tileStateBytes(select_ ? 1 : components_); }
+uint64_t SinglePassScan::stateBytes(uint64_t tiles) const
+{
+    return tiles * tileStateBytes(select_ ? 1 : components_, packed_);
+}
 
 void SinglePassScan::record(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
                             uint64_t outputWords, BufferSpan totals) const

@@ -16,10 +16,17 @@
 // 1) steps without waiting on any other workgroup to run. Tickets only make
 // the wait usually short.
 //
+// Tile states: where the device has shaderInt64 and shaderBufferInt64Atomics
+// and the totals stay below 2^62 (a compaction, or at most 2^30 elements),
+// one 64-bit word per tile and summed component
+// (scan_single_pass_packed.comp): a look-back poll is one load a component.
+// Elsewhere 24 bytes (aggregate and inclusive prefix, 64 bits each in three
+// 32-bit words; scan_single_pass.comp). On the H100 the packed states took
+// the two-word scan of 2^30 elements from 10.02 to 7.96 ms (1.38x a copy).
+//
 // Per record: one fill of the tile states (zero), then one dispatch per
-// segment (inputs longer than one binding, as scan_passes.h). Scratch: 24
-// bytes per tile per summed component (aggregate and inclusive prefix, 64
-// bits each in three words), a few words of tickets.
+// segment (inputs longer than one binding, as scan_passes.h). Scratch: the
+// tile states, a few words of tickets.
 // Not in place: the output must not overlap the input (the fallback re-reads
 // other tiles' input while they write theirs).
 #include <cstdint>
@@ -46,9 +53,13 @@ public:
     static uint64_t scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount);
     // `options` with the single pass's own defaults filled in: workgroups of
     // 512 where the device allows (H100: 4 GiB of one-word elements 4.06 ->
-    // 3.77 ms; the reduce-then-scan passes keep 256).
-    static ScanOptions withDefaults(ScanOptions options);
+    // 3.77 ms; the reduce-then-scan passes keep 256), 256 for two summed
+    // components with packed states.
+    static ScanOptions withDefaults(ScanOptions options, uint32_t sumComponents, bool packed);
+    // Whether a scan made with these arguments keeps 64-bit tile states.
+    static bool usesPackedStates(const Context& context, bool select, uint64_t maxCount, const ScanOptions& options);
     const ScanLayout& layout() const { return layout_; }
+    bool packedStates() const { return packed_; }
 
 private:
     uint64_t stateBytes(uint64_t tiles) const;
@@ -58,6 +69,7 @@ private:
     bool select_;
     uint64_t maxCount_;
     std::string what_;
+    bool packed_; // 64-bit tile states (scan_single_pass_packed.comp)
     ScanLayout layout_;
     ComputeProgram program_;
     Buffer state_;  // control words (fallback count, one ticket per segment), then the tile states

@@ -329,6 +329,7 @@ void Context::createDevice()
     enable12.hostQueryReset = supported12.hostQueryReset;
     enable12.timelineSemaphore = supported12.timelineSemaphore;
     enable12.bufferDeviceAddress = supported12.bufferDeviceAddress;
+    enable12.shaderBufferInt64Atomics = supported12.shaderBufferInt64Atomics;
     VkPhysicalDeviceVulkan11Features enable11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &enable12};
     enable11.storageBuffer16BitAccess = supported11.storageBuffer16BitAccess;
     VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &enable11};
@@ -390,6 +391,7 @@ void Context::createDevice()
     info_.features.hostQueryReset = enable12.hostQueryReset;
     info_.features.dynamicRendering = enable13.dynamicRendering;
     info_.features.bufferDeviceAddress = enable12.bufferDeviceAddress;
+    info_.features.shaderBufferInt64Atomics = enable12.shaderBufferInt64Atomics;
     info_.features.storageImageWriteWithoutFormat = enable.features.shaderStorageImageWriteWithoutFormat;
     createDeviceObjects();
 }

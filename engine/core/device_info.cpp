@@ -176,6 +176,7 @@ nlohmann::json toJson(const DeviceInfo& info)
          {{"shader_int8", info.features.shaderInt8},
           {"shader_int16", info.features.shaderInt16},
           {"shader_int64", info.features.shaderInt64},
+          {"shader_buffer_int64_atomics", info.features.shaderBufferInt64Atomics},
           {"storage_buffer_8bit_access", info.features.storageBuffer8BitAccess},
           {"storage_buffer_16bit_access", info.features.storageBuffer16BitAccess},
           {"scalar_block_layout", info.features.scalarBlockLayout},

@@ -61,6 +61,7 @@ struct DeviceInfo {
         bool hostQueryReset = false;
         bool dynamicRendering = false;
         bool bufferDeviceAddress = false;
+        bool shaderBufferInt64Atomics = false; // the single-pass scan's 64-bit tile states
         bool storageImageWriteWithoutFormat = false; // one store shader for every volume format
     } features;
 

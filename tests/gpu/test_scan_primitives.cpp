@@ -191,17 +191,56 @@ TEST_CASE("both scan algorithms match a CPU scan: reduce-then-scan, and the sing
             checkScan(context, components, count, false, reduceThenScan, false, random);
         // Every look-back reduces tiles 2, 5, 8, ... (every tile, with 1)
         // itself: the fallback's sums must equal what the tiles publish,
-        // including 64-bit ones, across segments too.
-        for (uint32_t every : {1u, 3u}) {
-            ScanOptions forced;
-            forced.algorithm = ScanAlgorithm::SinglePass;
-            forced.forceFallbackEvery = every;
-            for (uint64_t count : {tile + 1, 3 * tile, 37 * tile + 5})
-                checkScan(context, components, count, count % 2 == 1, forced, false, random);
-            forced.maxBindingBytes = 4 * tile * 4 * components; // segments of four tiles
-            checkScan(context, components, 13 * tile + 7, true, forced, false, random);
-        }
+        // including 64-bit ones, across segments too; with either form of
+        // tile state (64-bit words only where the device has them).
+        for (bool packed : {true, false})
+            for (uint32_t every : {1u, 3u}) {
+                ScanOptions forced;
+                forced.algorithm = ScanAlgorithm::SinglePass;
+                forced.forceFallbackEvery = every;
+                forced.packedTileStates = packed;
+                INFO((packed ? "64-bit tile states where the device has them" : "32-bit word tile states"));
+                for (uint64_t count : {tile + 1, 3 * tile, 37 * tile + 5})
+                    checkScan(context, components, count, count % 2 == 1, forced, false, random);
+                forced.maxBindingBytes = 4 * tile * 4 * components; // segments of four tiles
+                checkScan(context, components, 13 * tile + 7, true, forced, false, random);
+            }
     }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("the single pass keeps 64-bit tile states where the device has 64-bit atomics and the totals fit, "
+          "and scans alike with either form",
+          "[gpu][scan][primitives]")
+{
+    Context& context = test::gpuContext();
+    const auto& features = context.info().features;
+    const bool device64 = features.shaderInt64 && features.shaderBufferInt64Atomics;
+    INFO("device has shaderInt64 and shaderBufferInt64Atomics: " << device64);
+    // Values modulo 2^62: totals of more than 2^30 uint32 elements could pass
+    // that, so such scans keep 32-bit words; a compaction counts at most its
+    // length and may always pack.
+    REQUIRE(SinglePassScan::usesPackedStates(context, false, uint64_t(1) << 30, {}) == device64);
+    REQUIRE_FALSE(SinglePassScan::usesPackedStates(context, false, (uint64_t(1) << 30) + 1, {}));
+    REQUIRE(SinglePassScan::usesPackedStates(context, true, uint64_t(1) << 33, {}) == device64);
+    ScanOptions words;
+    words.packedTileStates = false;
+    REQUIRE_FALSE(SinglePassScan::usesPackedStates(context, false, 100, words));
+
+    std::mt19937 random(13);
+    for (bool packed : {true, false})
+        for (uint32_t components : {1u, 2u}) {
+            ScanOptions options;
+            options.algorithm = ScanAlgorithm::SinglePass;
+            options.packedTileStates = packed;
+            ExclusiveScan scan(context, components, 100, options);
+            REQUIRE(scan.singlePass()->packedStates() == (packed && device64));
+            uint64_t tile = scan.singlePass()->layout().tileElements;
+            for (uint64_t count : {tile - 1, 2 * tile + 1, 50 * tile + 3})
+                for (bool large : {false, true})
+                    checkScan(context, components, count, large, options, false, random);
+            checkCompaction(context, components, 20 * tile + 9, options, random);
+        }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 

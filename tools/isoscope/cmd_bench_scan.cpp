@@ -152,6 +152,7 @@ Run addBenchScanCommand(CLI::App& app)
         uint64_t outputOffset = 0;
         double warmupMs = kWarmUpMs;
         bool pipelineStats = false;
+        bool wordStates = false;
         std::string output;
     };
     auto options = std::make_shared<Options>();
@@ -178,7 +179,7 @@ Run addBenchScanCommand(CLI::App& app)
         ->check(CLI::Range(4, 64));
     command->add_option("--workgroup", options->workgroup,
                         "Invocations per workgroup of the element passes (default 512 for the single pass, 256 "
-                        "for reduce-then-scan)")
+                        "for its two-word scans with 64-bit tile states and for reduce-then-scan)")
         ->check(CLI::Range(1u, 1024u));
     command->add_option("--output-offset", options->outputOffset,
                         "Bytes (a multiple of 256) before the output in its buffer: moves where the output lies "
@@ -189,6 +190,9 @@ Run addBenchScanCommand(CLI::App& app)
     command->add_option("--warmup-ms", options->warmupMs,
                         "And untimed runs for at least this many milliseconds (GPU clocks rise under load)")
         ->capture_default_str();
+    command->add_flag("--word-states", options->wordStates,
+                      "Single pass: keep its tile states in 32-bit words even where the device has 64-bit "
+                      "buffer atomics (to compare the two)");
     addPipelineStatsFlag(*command, options->pipelineStats);
     command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
     return [options]() {
@@ -214,6 +218,7 @@ Run addBenchScanCommand(CLI::App& app)
                                                                            : ScanAlgorithm::Auto;
         scanOptions.items = options->items;
         scanOptions.workgroupSize = options->workgroup;
+        scanOptions.packedTileStates = !options->wordStates;
         ExclusiveScan scan(context, components, count, scanOptions);
         const bool singlePass = scan.singlePass() != nullptr; // output and input are separate buffers
         constexpr VkBufferUsageFlags usage =
@@ -300,6 +305,9 @@ Run addBenchScanCommand(CLI::App& app)
                                                             : scanLayout(context, components, scanOptions).tileElements},
                                {"workgroup_size", singlePass ? scan.singlePass()->layout().workgroupSize
                                                              : scanLayout(context, components, scanOptions).workgroupSize},
+                               {"tile_states", !singlePass                             ? "none"
+                                               : scan.singlePass()->packedStates() ? "64-bit"
+                                                                                   : "32-bit words"},
                                {"fallbacks", fallbacks},
                                {"block_levels", scanLevelBlocks(scanLayout(context, components, {}), count).size()},
                                {"ms", scanMs},
