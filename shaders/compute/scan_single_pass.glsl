@@ -90,6 +90,13 @@ const uint NOTHING = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
 // Up to two 64-bit sums as (low, high, low, high).
 uvec4 add64x2(uvec4 a, uvec4 b) { return uvec4(add64(a.xy, b.xy), add64(a.zw, b.zw)); }
 
+// Tests: tiles of this segment the look-back must reduce itself. (Earlier
+// segments' tiles finished in earlier dispatches; their input is not bound.)
+bool forcedFallback(uint tile)
+{
+    return FORCE_FALLBACK_EVERY != 0u && tile >= p.firstBlock && tile % FORCE_FALLBACK_EVERY == FORCE_FALLBACK_EVERY - 1u;
+}
+
 // Polls read with atomic loads, not read-modify-writes: many workgroups
 // poll the same few tiles at once.
 #ifdef PACKED_STATE
@@ -108,8 +115,10 @@ uint64_t loadState64(uint word)
     return atomicLoad(tileStates64[word], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 
-uint readState(uint tile, out uvec4 value)
+uint tileState(uint tile, out uvec4 value)
 {
+    if (forcedFallback(tile))
+        return NOTHING;
     uint64_t first = loadState64(stateWord(tile, 0u));
     uint64_t second = SUM_COMPONENTS == 2u ? loadState64(stateWord(tile, 1u)) : first;
     value = uvec4(unpackUint2x32(first & PAYLOAD64), SUM_COMPONENTS == 2u ? unpackUint2x32(second & PAYLOAD64) : uvec2(0u));
@@ -176,8 +185,10 @@ bool readPublished(uint tile, uint kind, out uvec4 value)
     return complete;
 }
 
-uint readState(uint tile, out uvec4 value)
+uint tileState(uint tile, out uvec4 value)
 {
+    if (forcedFallback(tile))
+        return NOTHING;
     if (readPublished(tile, INCLUSIVE, value))
         return INCLUSIVE;
     if (readPublished(tile, AGGREGATE, value))
@@ -185,20 +196,6 @@ uint readState(uint tile, out uvec4 value)
     return NOTHING;
 }
 #endif
-
-// Tests: tiles of this segment the look-back must reduce itself. (Earlier
-// segments' tiles finished in earlier dispatches; their input is not bound.)
-bool forcedFallback(uint tile)
-{
-    return FORCE_FALLBACK_EVERY != 0u && tile >= p.firstBlock && tile % FORCE_FALLBACK_EVERY == FORCE_FALLBACK_EVERY - 1u;
-}
-
-uint tileState(uint tile, out uvec4 value)
-{
-    if (forcedFallback(tile))
-        return NOTHING;
-    return readState(tile, value);
-}
 
 // Exact sum over the subgroup of up to two 64-bit values, by a butterfly of
 // shuffles and 64-bit adds (subgroup sizes are powers of two). Not two
@@ -258,30 +255,33 @@ shared uvec2 tileOffset;  // exclusive prefix of the tile, low words
 
 const uint LOOK_DONE = 0u, LOOK_AGAIN = 1u, LOOK_REDUCE = 2u;
 
-// The vectors of tile `localTile` of this segment.
-void loadTile(uint localTile, uint countWords, out uvec4 vectors[VECTORS])
+void main()
 {
+    if (gl_LocalInvocationIndex == 0u)
+        ticket = atomicAdd(control[1u + p.segment], 1u);
+    barrier();
+    uint localTile = ticket;
+    if (localTile >= p.blockCount)
+        return; // the whole workgroup: a padding workgroup of the 2D grid
+    uint tile = p.firstBlock + localTile;
+    uint countWords = p.count * COMPONENTS;
+
+    uvec4 vectors[VECTORS];
     for (uint j = 0u; j < VECTORS; ++j) {
         uint v = runVector(localTile, j);
         vectors[j] = 4u * v < countWords ? loadVector(v, countWords) : uvec4(0u);
     }
-}
-
-uvec4 tileAggregate(uvec4 vectors[VECTORS])
-{
     uvec4 halves = uvec4(0u);
     for (uint j = 0u; j < VECTORS; ++j)
         halves += halvesOf(vectors[j]);
-    return workgroupSum64(halves);
-}
+    uvec4 aggregate = workgroupSum64(halves);
+    if (gl_SubgroupID == 0u && subgroupElect())
+        publish(tile, tile == 0u ? INCLUSIVE : AGGREGATE, aggregate);
 
-// The exclusive prefix of `tile` (meaningful in subgroup 0). Subgroup 0
-// reads a window of gl_SubgroupSize tiles, lane l tile next - 1 - l, and adds
-// everything up to the nearest inclusive prefix or up to the nearest tile with
-// nothing published. Contains barriers: the whole workgroup calls it.
-uvec4 lookBack(uint tile, uint countWords)
-{
-    uvec4 exclusive = uvec4(0u);
+    // Look-back. Subgroup 0 reads a window of gl_SubgroupSize tiles, lane l
+    // tile next - 1 - l, and adds everything up to the nearest inclusive
+    // prefix or up to the nearest tile with nothing published.
+    uvec4 exclusive = uvec4(0u); // meaningful in subgroup 0
     uint next = tile;
     uint spins = 0u;
     while (next > 0u) {
@@ -341,15 +341,6 @@ uvec4 lookBack(uint tile, uint countWords)
             next = missing;
         }
     }
-    return exclusive;
-}
-
-// Publishes the inclusive prefix (subgroup 0 holds `exclusive`), then writes
-// the tile's own prefixes as scan_downsweep does: after publishing, since a
-// later tile's look-back waits on the inclusive prefix, not on this. Its
-// barriers also make tileOffset visible.
-void finishTile(uint localTile, uint tile, uvec4 vectors[VECTORS], uvec4 exclusive, uvec4 aggregate, uint countWords)
-{
     if (gl_SubgroupID == 0u && subgroupElect()) {
         if (tile != 0u)
             publish(tile, INCLUSIVE, add64x2(exclusive, aggregate));
@@ -361,6 +352,10 @@ void finishTile(uint localTile, uint tile, uvec4 vectors[VECTORS], uvec4 exclusi
         }
         tileOffset = uvec2(exclusive.x, exclusive.z);
     }
+
+    // The tile's own scan, as in scan_downsweep, after publishing: a later
+    // tile's look-back waits on the inclusive prefix, not on this. Its
+    // barriers also make tileOffset visible.
     uvec2 prefix[VECTORS];
     uvec2 runTotal = uvec2(0u);
     for (uint j = 0u; j < VECTORS; ++j) {
@@ -383,30 +378,13 @@ void finishTile(uint localTile, uint tile, uvec4 vectors[VECTORS], uvec4 exclusi
     uvec2 offset = workgroupExclusiveAdd2(leader ? runTotal : uvec2(0u), unusedTotal);
     if (!leader)
         offset -= runTotal;
+
     offset += tileOffset;
+
     for (uint j = 0u; j < VECTORS; ++j) {
         uint v = runVector(localTile, j);
         if (4u * v >= countWords)
             break;
         writeVectorResults(v, vectors[j], prefix[j] + offset, countWords);
     }
-}
-
-void main()
-{
-    uint countWords = p.count * COMPONENTS;
-    if (gl_LocalInvocationIndex == 0u)
-        ticket = atomicAdd(control[1u + p.segment], 1u);
-    barrier();
-    uint localTile = ticket;
-    if (localTile >= p.blockCount)
-        return; // the whole workgroup: a padding workgroup of the 2D grid
-    uvec4 vectors[VECTORS];
-    loadTile(localTile, countWords, vectors);
-    uvec4 aggregate = tileAggregate(vectors);
-    uint tile = p.firstBlock + localTile;
-    if (gl_SubgroupID == 0u && subgroupElect())
-        publish(tile, tile == 0u ? INCLUSIVE : AGGREGATE, aggregate);
-    uvec4 exclusive = lookBack(tile, countWords);
-    finishTile(localTile, tile, vectors, exclusive, aggregate, countWords);
 }
