@@ -104,6 +104,7 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
     standard.insert(standard.end(), {{"TILE_X", options_.tile[0]},
                                      {"TILE_Y", options_.tile[1]},
                                      {"TAIL_BUDGET", options.tailBudget},
+                                     {"TAIL_LOOKUPS", options.tailLookups},
                                      {"TAIL_RAYS_PER_GROUP", warpRays},
                                      {"TAIL_MAX_GROUPS", info.maxComputeWorkGroupCount[0]},
                                      {"MACRO_BRICKS", options_.macroBricks}});

@@ -49,6 +49,14 @@ struct RaycastOptions {
     // The frame's slowest subgroup sets its time, and it is the one whose
     // rays graze the surface longest (docs/BENCHMARKS.md).
     uint32_t tailBudget = 4;
+    // Standard: brick lookups (skipping steps) a ray takes before warp
+    // marching takes over the rest of it, when tailBudget is not 0; 0: no
+    // limit. A ray that skips along the surface without touching it steps
+    // through many bricks one lookup at a time, and those rays set the
+    // frame at some views: at 48, the 1024³ Cayley sweeps went from 1.29–1.41
+    // to 1.12–1.21 worst ÷ best, every direction as fast or faster
+    // (docs/BENCHMARKS.md).
+    uint32_t tailLookups = 48;
     // Warp-marching cycles the tail pass loads at once (one round trip): 2
     // was faster than 1, 4 and 8 on the H100, for uint8 and float32 alike.
     uint32_t tailCyclesPerLoad = 2;

@@ -24,6 +24,13 @@
 layout(local_size_x_id = 1, local_size_y_id = 2) in;
 // Dense strides a ray marches before it is handed on; 0: never.
 layout(constant_id = 6) const uint TAIL_BUDGET = 0;
+// With a TAIL_BUDGET, brick lookups a ray takes before it is handed on; 0:
+// no limit. A ray that skips alongside the surface without reaching it
+// takes a lookup a stride, all dependent, for hundreds of voxels; at some
+// views such rays set the frame as the grazing ones did (RaycastOptions::
+// tailLookups). Handing on at a lookup keeps the tail's rule: every sample
+// before `next` is tested or vouched for.
+layout(constant_id = 12) const uint TAIL_LOOKUPS = 0;
 // The tail pass's workgroups hold TAIL_RAYS_PER_GROUP rays, and at most
 // TAIL_MAX_GROUPS of them are dispatched (each then takes several rays).
 layout(constant_id = 7) const uint TAIL_RAYS_PER_GROUP = 4;
@@ -84,9 +91,14 @@ float march(Ray ray, out int next)
     int macroStride = stride * max(1, macroSamples / stride);
     int k = 1;
     uint denseStrides = 0u;
+    uint lookups = 0u;
     while (k < ray.samples) {
         int end = ray.samples;
         if (SKIP_EMPTY) {
+            if (TAIL_BUDGET != 0u && TAIL_LOOKUPS != 0u && ++lookups > TAIL_LOOKUPS) {
+                next = k;
+                return kHandedOn;
+            }
             vec3 p = rayPoint(ray, rayDistance(ray, k));
             bool macroSkip = MACRO_BRICKS != 0u && canSkipMacro(p, inside);
             bool brickSkip = canSkipBrick(brickOf(p), inside);

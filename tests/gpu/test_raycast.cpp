@@ -463,7 +463,10 @@ TEST_CASE("rays the Standard mapping hands to warp marching keep their hits: the
 {
     // Budget 0 never hands a ray on; 1 hands on every ray that needs a second
     // dense stride, so most hits are found by the tail pass; 3 fewer. The
-    // tail pass loads 4, 1 or 3 warp-marching cycles at a time. The
+    // tail pass loads 4, 1 or 3 warp-marching cycles at a time. With a
+    // lookup limit of 1 or 3 (and room for 8 dense strides) rays are handed
+    // on between two skipping lookups instead, mostly before any dense
+    // stride. The
     // same samples and crossing rule either way: the mask is the same, the
     // hits within 1e-3 voxel and the images within PSNR 50 dB (the two
     // shaders may round their arithmetic differently on some devices).
@@ -473,16 +476,18 @@ TEST_CASE("rays the Standard mapping hands to warp marching keep their hits: the
         Volume volume = makeSyntheticVolume(field.spec);
         RaycastSetup whole(context, volume, RaycastOptions{.tailBudget = 0});
         struct Tail {
-            uint32_t budget, cyclesPerLoad;
+            uint32_t budget, cyclesPerLoad, lookups;
         };
-        for (Tail t : {Tail{1, 4}, Tail{3, 1}, Tail{1, 3}}) {
+        for (Tail t : {Tail{1, 4, 0}, Tail{3, 1, 0}, Tail{1, 3, 0}, Tail{8, 2, 1}, Tail{8, 2, 3}}) {
             const uint32_t budget = t.budget;
             RaycastSetup tail(context, volume,
-                              RaycastOptions{.tailBudget = budget, .tailCyclesPerLoad = t.cyclesPerLoad});
+                              RaycastOptions{.tailBudget = budget,
+                                             .tailLookups = t.lookups,
+                                             .tailCyclesPerLoad = t.cyclesPerLoad});
             for (const View& view : kViews) {
                 INFO(field.spec << " at iso " << field.iso << ", " << view.name
                                 << (view.orthographic ? ", orthographic" : ", perspective") << ", budget " << budget
-                                << ", " << t.cyclesPerLoad << " cycles a load");
+                                << ", lookups " << t.lookups << ", " << t.cyclesPerLoad << " cycles a load");
                 RaycastParams params = rayParams(viewCamera(volume, view), field.iso);
                 RaycastImage reference = raycast(context, whole.raycaster, params, RaycastMode::Standard);
                 RaycastImage handed = raycast(context, tail.raycaster, params, RaycastMode::Standard);
@@ -498,7 +503,7 @@ TEST_CASE("rays the Standard mapping hands to warp marching keep their hits: the
                 CHECK(hits.maskDifferences == 0);
                 CHECK(hits.beyond == 0);
                 CHECK(p >= 50.0);
-                if (budget == 1)
+                if (budget == 1 || t.lookups == 1)
                     CHECK(handed.handedOnRays > 100);
                 handedOn += handed.handedOnRays;
             }

@@ -83,6 +83,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         std::string tile = "8x8";
         uint32_t brick = 8;
         uint32_t tailBudget = RaycastOptions{}.tailBudget;
+        uint32_t tailLookups = RaycastOptions{}.tailLookups;
         uint32_t macroBricks = RaycastOptions{}.macroBricks;
         uint32_t tailCycles = RaycastOptions{}.tailCyclesPerLoad;
         uint32_t repeat = 10;
@@ -119,6 +120,10 @@ Run addBenchRaycastCommand(CLI::App& app)
         ->check(CLI::Range(3u, 64u));
     command->add_option("--tail-budget", options->tailBudget,
                         "Standard mapping: dense strides a ray marches before warp marching finishes it (0: never)")
+        ->capture_default_str();
+    command->add_option("--tail-lookups", options->tailLookups,
+                        "Standard mapping: brick lookups a ray takes before warp marching finishes it, with a "
+                        "tail budget (0: no limit)")
         ->capture_default_str();
     command->add_option("--tail-cycles", options->tailCycles,
                         "Tail pass: warp-marching cycles whose samples are loaded together")
@@ -161,6 +166,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         rayOptions.tile = {tile.width, tile.height};
         rayOptions.brick = options->brick;
         rayOptions.tailBudget = options->tailBudget;
+        rayOptions.tailLookups = options->tailLookups;
         rayOptions.macroBricks = options->macroBricks;
         rayOptions.tailCyclesPerLoad = options->tailCycles;
         IsoRaycaster raycaster(context, {&volume, &gpuVolume}, rayOptions);
@@ -274,6 +280,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         json["empty_space_skipping"] = !options->noSkip;
         json["brick"] = raycaster.options().brick;
         json["tail_budget"] = raycaster.options().tailBudget;
+        json["tail_lookups"] = raycaster.options().tailLookups;
         json["macro_bricks"] = raycaster.options().macroBricks;
         json["tail_cycles_per_load"] = raycaster.options().tailCyclesPerLoad;
         json["tile_standard"] = raycaster.options().tile;
