@@ -53,9 +53,9 @@ struct RaycastOptions {
     // marching takes over the rest of it, when tailBudget is not 0; 0: no
     // limit. A ray that skips along the surface without touching it steps
     // through many bricks one lookup at a time, and those rays set the
-    // frame at some views: at 48, the 1024³ Cayley sweeps went from 1.29–1.41
-    // to 1.12–1.21 worst ÷ best, every direction as fast or faster
-    // (docs/BENCHMARKS.md).
+    // frame at some views. At 48 the 1024³ Cayley sweeps on the H100 went
+    // from 1.29–1.41 to 1.12–1.21 worst ÷ best: the worst directions 7–19%
+    // faster, the best orthographic ones 7% slower (docs/BENCHMARKS.md).
     uint32_t tailLookups = 48;
     // Warp-marching cycles the tail pass loads at once (one round trip): 2
     // was faster than 1, 4 and 8 on the H100, for uint8 and float32 alike.
