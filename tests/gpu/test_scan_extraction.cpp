@@ -67,27 +67,6 @@ Volume crop(const Volume& volume, std::array<uint32_t, 3> first, std::array<uint
     return box;
 }
 
-// `field` as 16-bit samples of `type`: value * scale + offset, rounded toward
-// zero and clamped to the type's range.
-Volume to16Bit(const Volume& field, ScalarType type, float scale, float offset)
-{
-    Volume shorts = field;
-    shorts.type = type;
-    shorts.data.resize(shorts.byteSize());
-    for (uint64_t i = 0; i < shorts.sampleCount(); ++i) {
-        float v = field.valueAt(i) * scale + offset;
-        if (type == ScalarType::Int16) {
-            int16_t q = int16_t(std::clamp(v, -32768.0f, 32767.0f));
-            std::memcpy(&shorts.data[2 * i], &q, 2);
-        } else {
-            uint16_t q = uint16_t(std::clamp(v, 0.0f, 65535.0f));
-            std::memcpy(&shorts.data[2 * i], &q, 2);
-        }
-    }
-    computeStats(shorts);
-    return shorts;
-}
-
 struct FieldCase {
     const char* spec;
     std::array<float, 3> isos;
@@ -156,7 +135,7 @@ TEST_CASE("scan extraction binds each slab's own planes of a volume larger than 
     Volume bytes = quantizeToUInt8(sphere);
     // int16 planes of 7198 bytes: the range starts an odd number of samples
     // below its first plane for some slabs (the 16-bit half is picked by parity).
-    Volume shorts = to16Bit(sphere, ScalarType::Int16, 1000.0f, -500.0f);
+    Volume shorts = quantize(sphere, ScalarType::Int16);
     for (const Volume* volume : {&field, &bytes, &shorts}) {
         uint32_t sampleBytes = uint32_t(scalarSize(volume->type));
         uint64_t budget = volume != &field ? scanSlabBytes(context, volume->dims, 5, true, true) : 0;
@@ -277,8 +256,8 @@ TEST_CASE("scan extraction matches the CPU reference for every sample type, on r
             for (float iso : test::spreadIsovalues(*volume))
                 for (bool weld : {true, false})
                     checkSameSurface(*volume, iso, scanOptions(weld));
-        Volume shorts = to16Bit(field, ScalarType::Int16, 200.0f, 0.0f);
-        Volume ushorts = to16Bit(field, ScalarType::UInt16, 300.0f, 32768.0f);
+        Volume shorts = quantize(field, ScalarType::Int16);
+        Volume ushorts = quantize(field, ScalarType::UInt16);
         REQUIRE(shorts.stats.min < 0.0);
         REQUIRE(ushorts.stats.max > 32767.0);
         for (const Volume* volume : {&shorts, &ushorts})
