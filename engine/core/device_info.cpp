@@ -69,8 +69,12 @@ void refreshMemoryBudget(VkPhysicalDevice physical, DeviceInfo& info)
 
 DeviceInfo queryDeviceInfo(VkPhysicalDevice physical, uint32_t queueFamily, bool memoryBudget)
 {
+    // The engine binds every descriptor by VK_KHR_push_descriptor, which a
+    // usable device has (Context checks), so its properties may be chained.
+    VkPhysicalDevicePushDescriptorPropertiesKHR pushDescriptor{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
     VkPhysicalDeviceSubgroupSizeControlProperties sizeControl{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES, &pushDescriptor};
     VkPhysicalDeviceMaintenance4Properties maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES,
                                                         &sizeControl};
     VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES, &maintenance4};
@@ -114,6 +118,13 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice physical, uint32_t queueFamily, bool
     info.minStorageBufferOffsetAlignment = limits.minStorageBufferOffsetAlignment;
     info.maxBufferSize = maintenance4.maxBufferSize;
     info.maxPushConstantsSize = limits.maxPushConstantsSize;
+    info.maxPerStageDescriptorStorageBuffers = limits.maxPerStageDescriptorStorageBuffers;
+    info.maxPerStageDescriptorUniformBuffers = limits.maxPerStageDescriptorUniformBuffers;
+    info.maxPerStageDescriptorSampledImages = limits.maxPerStageDescriptorSampledImages;
+    info.maxPerStageDescriptorStorageImages = limits.maxPerStageDescriptorStorageImages;
+    info.maxPerStageDescriptorSamplers = limits.maxPerStageDescriptorSamplers;
+    info.maxPerStageResources = limits.maxPerStageResources;
+    info.maxPushDescriptors = pushDescriptor.maxPushDescriptors;
     info.timestampPeriodNs = limits.timestampPeriod;
 
     uint32_t familyCount = 0;
@@ -170,6 +181,13 @@ nlohmann::json toJson(const DeviceInfo& info)
           {"max_storage_buffer_range_bytes", info.maxStorageBufferRange},
           {"max_buffer_size_bytes", info.maxBufferSize},
           {"max_push_constants_bytes", info.maxPushConstantsSize},
+          {"max_per_stage_storage_buffers", info.maxPerStageDescriptorStorageBuffers},
+          {"max_per_stage_uniform_buffers", info.maxPerStageDescriptorUniformBuffers},
+          {"max_per_stage_sampled_images", info.maxPerStageDescriptorSampledImages},
+          {"max_per_stage_storage_images", info.maxPerStageDescriptorStorageImages},
+          {"max_per_stage_samplers", info.maxPerStageDescriptorSamplers},
+          {"max_per_stage_resources", info.maxPerStageResources},
+          {"max_push_descriptors", info.maxPushDescriptors},
           {"timestamp_period_ns", info.timestampPeriodNs},
           {"timestamp_valid_bits", info.timestampValidBits}}},
         {"features",

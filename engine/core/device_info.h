@@ -46,6 +46,16 @@ struct DeviceInfo {
     uint64_t minStorageBufferOffsetAlignment = 256; // a bound range must start at a multiple
     uint64_t maxBufferSize = 0;         // maintenance4
     uint32_t maxPushConstantsSize = 0;
+    // Descriptors one shader stage may see (descriptor_limits.h counts them).
+    // They start at Vulkan's guaranteed minimums, so a DeviceInfo that was
+    // never queried describes the smallest device the engine may meet.
+    uint32_t maxPerStageDescriptorStorageBuffers = 4;
+    uint32_t maxPerStageDescriptorUniformBuffers = 12;
+    uint32_t maxPerStageDescriptorSampledImages = 16; // combined image samplers and uniform texel buffers too
+    uint32_t maxPerStageDescriptorStorageImages = 4;  // storage texel buffers too
+    uint32_t maxPerStageDescriptorSamplers = 16;      // combined image samplers too
+    uint32_t maxPerStageResources = 128;
+    uint32_t maxPushDescriptors = 32;                 // VK_KHR_push_descriptor: every binding of a program
     float timestampPeriodNs = 0.0f;
     uint32_t timestampValidBits = 0;    // on the queue the engine uses
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/context.h"
+#include "core/descriptor_limits.h"
 #include "core/vk_check.h"
 
 namespace isoscope {
@@ -37,6 +38,14 @@ GraphicsProgram::GraphicsProgram(Context& context, const Shader& vertex, const S
                   return a.binding < b.binding;
               });
     pushConstantSize_ = std::max(vertex.pushConstantSize, fragment.pushConstantSize);
+    // Both stages see every binding, so one count serves both; the fragment
+    // stage's one color attachment is also one of its resources.
+    std::vector<VkDescriptorType> types;
+    for (const VkDescriptorSetLayoutBinding& binding : bindings_)
+        types.push_back(binding.descriptorType);
+    if (std::string problem = descriptorLimitsProblem("graphics program " + name_, types, context.info(), 1);
+        !problem.empty())
+        fail(problem);
     try {
         createLayouts();
         createPipeline(vertex, fragment, state);

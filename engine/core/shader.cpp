@@ -12,6 +12,7 @@
 #include <spirv_cross/spirv_cross_c.h>
 
 #include "core/context.h"
+#include "core/descriptor_limits.h"
 #include "core/vk_check.h"
 
 namespace isoscope {
@@ -251,6 +252,11 @@ ComputeProgram::ComputeProgram(Context& context, const Shader& shader, const Spe
         fail("shader " + shader.name + " is not a compute shader");
     Specialization specialization = specialize(shader, values, context.info());
     localSize_ = specialization.localSize;
+    std::vector<VkDescriptorType> types;
+    for (const ShaderBinding& binding : bindings_)
+        types.push_back(binding.type);
+    if (std::string problem = descriptorLimitsProblem("shader " + name_, types, context.info()); !problem.empty())
+        fail(problem);
     try {
         createLayouts();
         createPipeline(shader, specialization);

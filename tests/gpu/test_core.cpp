@@ -1,5 +1,5 @@
 // The Vulkan core: shader reflection, GPU timestamps, the pipeline cache and
-// the allocator's byte counts.
+// the allocator's byte counts and the descriptor limits read from the device.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "core/barrier.h"
 #include "core/context.h"
@@ -169,5 +171,20 @@ TEST_CASE("the allocator counts current and peak device bytes", "[gpu][core]")
     REQUIRE(allocator.currentDeviceBytes() == before);
     REQUIRE(allocator.peakDeviceBytes() >= before + (1u << 20) + (1u << 18));
     REQUIRE(allocator.deviceBudgetBytes() > 0);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("the device's descriptor limits are read from it, each at or above Vulkan's minimum", "[gpu][core]")
+{
+    const DeviceInfo& info = test::gpuContext().info();
+    const DeviceInfo minimum; // a DeviceInfo never queried holds Vulkan's minimums
+    INFO(toJson(info)["limits"].dump());
+    CHECK(info.maxPerStageDescriptorStorageBuffers >= minimum.maxPerStageDescriptorStorageBuffers);
+    CHECK(info.maxPerStageDescriptorUniformBuffers >= minimum.maxPerStageDescriptorUniformBuffers);
+    CHECK(info.maxPerStageDescriptorSampledImages >= minimum.maxPerStageDescriptorSampledImages);
+    CHECK(info.maxPerStageDescriptorStorageImages >= minimum.maxPerStageDescriptorStorageImages);
+    CHECK(info.maxPerStageDescriptorSamplers >= minimum.maxPerStageDescriptorSamplers);
+    CHECK(info.maxPerStageResources >= minimum.maxPerStageResources);
+    CHECK(info.maxPushDescriptors >= minimum.maxPushDescriptors); // 0 if the properties chain lost it
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

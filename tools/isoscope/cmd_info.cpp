@@ -60,6 +60,11 @@ Run addInfoCommand(CLI::App& app)
         std::printf("  storage buffer range %s, largest buffer %s, 3D image up to %u\n",
                     formatBytes(info.maxStorageBufferRange).c_str(), formatBytes(info.maxBufferSize).c_str(),
                     info.maxImageDimension3D);
+        std::printf("  per shader stage %u storage buffers, %u uniform buffers, %u sampled images, %u storage "
+                    "images, %u samplers, %u resources; %u push descriptors\n",
+                    info.maxPerStageDescriptorStorageBuffers, info.maxPerStageDescriptorUniformBuffers,
+                    info.maxPerStageDescriptorSampledImages, info.maxPerStageDescriptorStorageImages,
+                    info.maxPerStageDescriptorSamplers, info.maxPerStageResources, info.maxPushDescriptors);
         for (size_t i = 0; i < info.heaps.size(); ++i)
             std::printf("  heap %zu: %s%s%s\n", i, formatBytes(info.heaps[i].size).c_str(),
                         info.heaps[i].deviceLocal ? " device-local" : "",
