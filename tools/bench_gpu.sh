@@ -5,8 +5,8 @@
 # each configuration of the chosen sets, one JSON file per configuration.
 #   tools/bench_gpu.sh BIN_DIR DEB_DIR DATASETS_DIR OUT_DIR SET...
 # Sets: block, block-sizes, scan, scan-primitive and scan-items (`isoscope bench-scan`),
-# raycast, raycast-noskip and raycast-real (`isoscope bench-raycast`, view
-# swept around y).
+# raycast, raycast-noskip, raycast-real and raycast-real-noskip (`isoscope
+# bench-raycast`, view swept around y).
 set -uo pipefail
 bin=$1 debs=$2 data=$3 out=$4
 shift 4
@@ -110,11 +110,23 @@ for set in "$@"; do
     run_raycast raycast-cayley1024-uint8-persp-noskip cayley:1024 --iso $cayley --uint8 --fov 45 --no-skip
     ;;
   raycast-real)
-    # The engine volume (256×256×128 uint8) upsampled to 512³ and 1024³.
+    # The real volumes upsampled to 512³ and 1024³: the engine CT (uint8) and
+    # the two MRI volumes (int16, kept int16), at MANIFEST.md's isovalues.
     for n in 512 1024; do
       run_raycast "raycast-engine$n-uint8-persp" "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --resample $n --fov 45
       run_raycast "raycast-engine$n-uint8-ortho" "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --resample $n --ortho
+      run_raycast "raycast-fmri$n-int16-persp" "$data/fmri_128x96x24_int16.nhdr" --iso 300.5 --resample $n --fov 45
+      run_raycast "raycast-fmri$n-int16-ortho" "$data/fmri_128x96x24_int16.nhdr" --iso 300.5 --resample $n --ortho
+      run_raycast "raycast-anatomical$n-int16-persp" "$data/anatomical_33x41x25_int16.nhdr" --iso 5000.5 --resample $n --fov 45
+      run_raycast "raycast-anatomical$n-int16-ortho" "$data/anatomical_33x41x25_int16.nhdr" --iso 5000.5 --resample $n --ortho
     done
+    ;;
+  raycast-real-noskip)
+    # The issue's bare probe (no skipping) on the real volumes at 1024³:
+    # how much their views' work differs before any skipping.
+    run_raycast raycast-engine1024-uint8-ortho-noskip "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --resample 1024 --ortho --no-skip --sweep 15
+    run_raycast raycast-fmri1024-int16-ortho-noskip "$data/fmri_128x96x24_int16.nhdr" --iso 300.5 --resample 1024 --ortho --no-skip --sweep 15
+    run_raycast raycast-anatomical1024-int16-ortho-noskip "$data/anatomical_33x41x25_int16.nhdr" --iso 5000.5 --resample 1024 --ortho --no-skip --sweep 15
     ;;
   *) echo "unknown set $set" >&2; exit 2 ;;
   esac
