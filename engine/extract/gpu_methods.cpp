@@ -1,6 +1,7 @@
 #include "extract/gpu_methods.h"
 
 #include "extract/block/block_extractor.h"
+#include "extract/histopyramid/histopyramid_extractor.h"
 #include "extract/scan/scan_extractor.h"
 
 namespace isoscope {
@@ -22,6 +23,9 @@ const std::vector<GpuMethod>& gpuMethods()
         {"scan", "classic prefix-sum pipeline (CUDA SDK sample): classify, compact, scan, generate; z-slabs under a memory budget",
          [](const Volume&) { return GpuVolumeUsage{.image = false, .buffer = true, .bufferInRanges = true}; },
          createScanExtractor},
+        {"histopyramid", "HistoPyramid: a count pyramid over the grid points, one traversal per vertex and triangle; welded indexed mesh",
+         [](const Volume&) { return GpuVolumeUsage{.image = false, .buffer = true}; },
+         createHistoPyramidExtractor},
     };
     return methods;
 }

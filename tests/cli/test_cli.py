@@ -158,7 +158,7 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
               abs(bench["ratio_to_shader_copy"] - bench["ms"] / bench["shader_copy_ms"]) < 1e-9,
               f"bench-scan times a shader copy of the whole 16-byte vectors: {bench.get('shader_copy_bytes')}")
 
-    for method in ["block", "scan"]:
+    for method in ["block", "scan", "histopyramid"]:
         bench_json = os.path.join(tmp, f"bench-{method}.json")
         r = run("bench", "cayley:24", "--iso", "-0.012", "--method", method, "--repeat", "3", "--warmup", "1",
                 "-o", bench_json)

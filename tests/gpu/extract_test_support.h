@@ -96,4 +96,22 @@ inline std::vector<float> spreadIsovalues(const Volume& volume)
     return isos;
 }
 
+// The box [first, first + dims) of a volume, as a volume of its own.
+inline Volume crop(const Volume& volume, std::array<uint32_t, 3> first, std::array<uint32_t, 3> dims)
+{
+    Volume box = volume;
+    box.dims = dims;
+    box.source = volume.source + " (cropped)";
+    size_t bytes = scalarSize(volume.type);
+    box.data.resize(box.byteSize());
+    for (uint32_t z = 0; z < dims[2]; ++z)
+        for (uint32_t y = 0; y < dims[1]; ++y)
+            std::memcpy(&box.data[box.index(0, y, z) * bytes],
+                        &volume.data[volume.index(first[0], first[1] + y, first[2] + z) * bytes], dims[0] * bytes);
+    for (int i = 0; i < 3; ++i)
+        box.origin[i] = volume.origin[i] + first[i] * volume.spacing[i];
+    computeStats(box);
+    return box;
+}
+
 } // namespace isoscope::test

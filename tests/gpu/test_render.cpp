@@ -258,7 +258,7 @@ TEST_CASE("GPU extractors feed the raster pass in one graph: the silhouette equa
         GpuMesh referenceMesh = uploadMesh(context, extractIsosurface(context, volume, iso, cpu).mesh);
         RenderedImage reference = renderMeshImage(context, referenceMesh, params, extent);
 
-        for (const char* method : {"block", "scan"}) {
+        for (const char* method : {"block", "scan", "histopyramid"}) {
             CAPTURE(spec, method);
             ExtractOptions options;
             options.method = method;

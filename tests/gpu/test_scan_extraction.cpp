@@ -49,24 +49,6 @@ void checkSameSurface(const Volume& volume, float iso, const ExtractOptions& opt
     checkSameSurface(volume, iso, options, extractMarchingCubes(volume, iso));
 }
 
-// The box [first, first + dims) of a volume, as a volume of its own.
-Volume crop(const Volume& volume, std::array<uint32_t, 3> first, std::array<uint32_t, 3> dims)
-{
-    Volume box = volume;
-    box.dims = dims;
-    box.source = volume.source + " (cropped)";
-    size_t bytes = scalarSize(volume.type);
-    box.data.resize(box.byteSize());
-    for (uint32_t z = 0; z < dims[2]; ++z)
-        for (uint32_t y = 0; y < dims[1]; ++y)
-            std::memcpy(&box.data[box.index(0, y, z) * bytes],
-                        &volume.data[volume.index(first[0], first[1] + y, first[2] + z) * bytes], dims[0] * bytes);
-    for (int i = 0; i < 3; ++i)
-        box.origin[i] = volume.origin[i] + first[i] * volume.spacing[i];
-    computeStats(box);
-    return box;
-}
-
 struct FieldCase {
     const char* spec;
     std::array<float, 3> isos;
@@ -330,7 +312,7 @@ TEST_CASE("scan extraction matches the CPU reference on the real datasets", "[gp
         // The engine's central eighth keeps the test fast on lavapipe (and
         // its coordinates far from the origin, where float rounding shows).
         if (volume.dims[0] == 256)
-            volume = crop(volume, {64, 64, 32}, {128, 128, 64});
+            volume = test::crop(volume, {64, 64, 32}, {128, 128, 64});
         for (float iso : dataset.isos) {
             INFO(dataset.file << " range " << volume.stats.min << " .. " << volume.stats.max);
             Mesh reference = extractMarchingCubes(volume, iso);

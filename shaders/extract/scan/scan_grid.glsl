@@ -76,31 +76,6 @@ uvec3 axisStep(uint axis) { return uvec3(axis == 0u ? 1u : 0u, axis == 1u ? 1u :
 float gridSample(uvec3 p) { return sampleAt(p); }
 uvec3 gridDims() { return uvec3(grid.nx, grid.ny, grid.nz); }
 vec3 gridSpacing() { return vec3(grid.spacingX, grid.spacingY, grid.spacingZ); }
-#include "grid_gradient.glsl"
-
-struct EdgeVertex {
-    vec3 position;
-    vec3 normal;
-};
-
-// The vertex on the crossed grid edge leaving `p` along `axis`: linear
-// interpolation of the position, and of the endpoint gradients for the normal.
-EdgeVertex edgeVertex(uvec3 p, uint axis)
-{
-    uvec3 q = p + axisStep(axis);
-    float a = sampleAt(p), b = sampleAt(q);
-    float t = isFiniteValue(a) && isFiniteValue(b) ? (grid.iso - a) / (b - a) : 0.5;
-    vec3 index = vec3(p);
-    index[axis] += t;
-    EdgeVertex v;
-    v.position = vec3(grid.originX, grid.originY, grid.originZ) + index * vec3(grid.spacingX, grid.spacingY, grid.spacingZ);
-    vec3 normal = -((1.0 - t) * gridGradient(p) + t * gridGradient(q));
-    float len = length(normal);
-    if (len > 0.0 && !isinf(len) && !isnan(len)) {
-        v.normal = normal / len;
-    } else {
-        v.normal = vec3(0.0);
-        v.normal[axis] = isInside(a) ? 1.0 : -1.0; // from the inside end toward the outside end
-    }
-    return v;
-}
+float gridIso() { return grid.iso; }
+vec3 gridOrigin() { return vec3(grid.originX, grid.originY, grid.originZ); }
+#include "edge_vertex.glsl"

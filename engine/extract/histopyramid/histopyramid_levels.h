@@ -1,0 +1,31 @@
+#pragma once
+// The shape of the HistoPyramid method's pyramid (shaders/extract/
+// histopyramid/histopyramid_common.glsl): each level's size in nodes and
+// where its entries start in the one pyramid buffer. Pure arithmetic, so it
+// is tested on the CPU.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace isoscope {
+
+struct HistoPyramidLevel {
+    std::array<uint32_t, 3> dims; // nodes along each axis; level 0 is the grid of points
+    uint64_t firstWord = 0;       // where its entries start (levels below the top)
+    uint64_t words = 0;           // how many words its entries take
+};
+
+struct HistoPyramidShape {
+    std::vector<HistoPyramidLevel> levels; // 0 .. topLevel; the top is one node, its sums not stored
+    uint32_t topLevel = 0;
+    uint64_t totalWords = 0;
+};
+
+// Level l + 1 halves level l, rounding up, until one node is left; at least
+// three levels sit below the top, as the passes expect (base.comp writes
+// levels 0 and 1, reduce.comp 2 and up). A level's entries are the eight
+// children of each node one level up: a byte each at level 0, 16 bits at
+// level 1, 32 at levels 2-4, 64 above.
+HistoPyramidShape histoPyramidShape(std::array<uint32_t, 3> dims);
+
+} // namespace isoscope

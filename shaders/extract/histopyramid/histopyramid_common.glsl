@@ -1,0 +1,140 @@
+// What the HistoPyramid method's passes share (Dyken, Ziegler, Theobalt,
+// Seidel: "High-speed Marching Cubes using HistoPyramids"): the grid, the
+// pyramid's levels, the traversal that finds the k-th output element, and
+// the rank of a point (how many vertices come before it).
+//
+// The pyramid is built over grid points, as the scan method classifies
+// them: point p owns the grid edges leaving it along +x, +y and +z (its
+// crossed ones are its vertices, as in the welded CPU reference) and is the
+// lowest corner of cell p, whose triangles it holds. Level 0 holds a byte per
+// point: its crossed owned edges (bits 0-2) and its cell's triangle count
+// (bits 3-5). Level l + 1 holds, per node, the sums of its 2×2×2 children at
+// level l. A node's eight children are stored together, in the octant order
+// x + 2y + 4z, at 8 × (the node's index at its level, x fastest), so a
+// traversal step reads one contiguous group, and the top node's children are
+// entries 0-7 of the highest stored level. Counts are packed as narrowly as a
+// level allows: level 1 in 16 bits (vertices | triangles << 8), levels 2-4 in
+// 32 (vertices | triangles << 16), the higher levels in two words.
+//
+// Before including: VOLUME_BINDING, LEVELS_BINDING, PYRAMID_BINDING.
+
+layout(set = 0, binding = VOLUME_BINDING, std430) readonly buffer VolumeWords { uint volumeWords[]; };
+#include "volume_buffer.glsl"
+
+// Per level: its dims in nodes (xyz) and where its entries start in the
+// pyramid buffer, in words (w); levels[0] is the grid of points.
+layout(set = 0, binding = LEVELS_BINDING, std430) readonly buffer Levels { uvec4 levels[]; };
+
+layout(set = 0, binding = PYRAMID_BINDING, std430) PYRAMID_ACCESS buffer Pyramid { uint pyramid[]; };
+
+layout(push_constant) uniform Grid {
+    uint nx, ny, nz;
+    uint topLevel;   // the level of the single top node: its children are the entries of topLevel - 1
+    uint scalarType;
+    float iso;
+    float originX, originY, originZ;
+    float spacingX, spacingY, spacingZ;
+    uint level;      // reduce.comp: the level it writes
+} grid;
+
+const uint VERTICES = 0u, TRIANGLES = 1u;
+
+float sampleAt(uvec3 p) { return volumeSampleAt(p.x + grid.nx * (p.y + grid.ny * p.z), grid.scalarType); }
+
+bool isFiniteValue(float v) { return !isnan(v) && !isinf(v); }
+
+// A corner is inside when its value is finite and >= iso (case_table.h).
+bool isInside(float v) { return isFiniteValue(v) && v >= grid.iso; }
+
+uvec3 axisStep(uint axis) { return uvec3(axis == 0u ? 1u : 0u, axis == 1u ? 1u : 0u, axis == 2u ? 1u : 0u); }
+
+float gridSample(uvec3 p) { return sampleAt(p); }
+uvec3 gridDims() { return uvec3(grid.nx, grid.ny, grid.nz); }
+vec3 gridSpacing() { return vec3(grid.spacingX, grid.spacingY, grid.spacingZ); }
+float gridIso() { return grid.iso; }
+vec3 gridOrigin() { return vec3(grid.originX, grid.originY, grid.originZ); }
+
+uint linearIndex(uvec3 p, uvec3 dims) { return p.x + dims.x * (p.y + dims.y * p.z); }
+uvec3 octantOffset(uint octant) { return uvec3(octant & 1u, (octant >> 1) & 1u, octant >> 2); }
+uint octantOf(uvec3 p) { return (p.x & 1u) | ((p.y & 1u) << 1) | ((p.z & 1u) << 2); }
+
+// Where the eight children of node q of level l + 1 start among the entries of level l.
+uint childrenEntry(uint l, uvec3 q) { return 8u * linearIndex(q, levels[l + 1u].xyz); }
+
+// Workgroups are dispatched in 2D: one dimension holds at most 65535 of them.
+uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
+
+// A point's byte at level 0.
+uint pointByte(uint entry) { return bitfieldExtract(pyramid[levels[0].w + (entry >> 2)], int(entry & 3u) * 8, 8); }
+uint vertexCountOfByte(uint b) { return bitCount(b & 7u); }
+uint triangleCountOfByte(uint b) { return b >> 3; }
+
+// The (vertices, triangles) of entry `entry` of level l (l >= 1).
+uvec2 entryCounts(uint l, uint entry)
+{
+    uint base = levels[l].w;
+    if (l == 1u) {
+        uint half16 = bitfieldExtract(pyramid[base + (entry >> 1)], int(entry & 1u) * 16, 16);
+        return uvec2(half16 & 0xFFu, half16 >> 8);
+    }
+    if (l <= 4u) {
+        uint word = pyramid[base + entry];
+        return uvec2(word & 0xFFFFu, word >> 16);
+    }
+    return uvec2(pyramid[base + 2u * entry], pyramid[base + 2u * entry + 1u]);
+}
+
+uint countOf(uint l, uint entry, uint kind)
+{
+    if (l == 0u) {
+        uint b = pointByte(entry);
+        return kind == VERTICES ? vertexCountOfByte(b) : triangleCountOfByte(b);
+    }
+    return entryCounts(l, entry)[kind];
+}
+
+// The point that holds output element k of `kind` (0-based, in pyramid
+// order), and k's index among that point's elements in `local`: from the
+// top, at each level the child whose running count passes k.
+uvec3 findElement(uint k, uint kind, out uint local)
+{
+    uvec3 q = uvec3(0u);
+    for (int l = int(grid.topLevel) - 1; l >= 0; --l) {
+        uint first = childrenEntry(uint(l), q);
+        uint counts[8];
+        for (uint o = 0u; o < 8u; ++o)
+            counts[o] = countOf(uint(l), first + o, kind); // eight loads issued together
+        uint chosen = 7u;
+        for (uint o = 0u; o < 7u; ++o) {
+            if (k < counts[o]) {
+                chosen = o;
+                break;
+            }
+            k -= counts[o];
+        }
+        q = 2u * q + octantOffset(chosen);
+    }
+    local = k;
+    return q;
+}
+
+// The level-0 byte of point p.
+uint pointByteAt(uvec3 p) { return pointByte(childrenEntry(0u, p >> 1) + octantOf(p)); }
+
+// How many vertices the pyramid orders before point p's: at each level, the
+// counts of the siblings before p's ancestor. Every level's loads depend only
+// on p, so they are all in flight at once.
+uint vertexRank(uvec3 p)
+{
+    uint rank = 0u;
+    uvec3 node = p;
+    for (uint l = 0u; l < grid.topLevel; ++l) {
+        uvec3 parent = node >> 1;
+        uint first = childrenEntry(l, parent);
+        uint octant = octantOf(node);
+        for (uint o = 0u; o < octant; ++o)
+            rank += countOf(l, first + o, VERTICES);
+        node = parent;
+    }
+    return rank;
+}

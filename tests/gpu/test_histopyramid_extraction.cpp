@@ -1,0 +1,166 @@
+// `--method histopyramid` produces the CPU reference's surface: the same
+// triangles and vertex positions; welded, the same topology numbers too; as
+// a soup, three vertices per triangle. Synthetic fields, every sample type,
+// thin and tiny volumes (pyramids whose levels have odd sizes, and ones
+// padded up to the passes' least height), non-finite samples, a volume whose
+// every point is occupied, and the real datasets.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+#include "../datasets_dir.h"
+#include "extract/cpu/marching_cubes.h"
+#include "extract/extract.h"
+#include "extract/histopyramid/histopyramid_levels.h"
+#include "extract_test_support.h"
+#include "gpu_test_context.h"
+#include "volume/quantize.h"
+#include "volume/readers.h"
+#include "volume/synthetic.h"
+
+using namespace isoscope;
+
+namespace {
+
+ExtractOptions pyramidOptions(bool weld)
+{
+    ExtractOptions options;
+    options.method = "histopyramid";
+    options.weld = weld;
+    return options;
+}
+
+ExtractionReport checkSameSurface(const Volume& volume, float iso, bool weld, const Mesh* reference = nullptr)
+{
+    ExtractionReport report = test::requireSameAsReference(volume, iso, pyramidOptions(weld), reference);
+    if (!weld)
+        REQUIRE(report.mesh.positions.size() == 3 * report.mesh.faceCount());
+    // The pyramid is all the method keeps beyond the mesh: its size is known in advance.
+    HistoPyramidShape shape = histoPyramidShape(volume.dims);
+    REQUIRE(report.auxDeviceBytes >= shape.totalWords * 4);
+    REQUIRE(report.auxDeviceBytes < shape.totalWords * 4 + 64 * 1024);
+    return report;
+}
+
+} // namespace
+
+TEST_CASE("histopyramid extraction matches the CPU reference on every synthetic field, welded and as a soup",
+          "[gpu][histopyramid][extract]")
+{
+    struct FieldCase {
+        const char* spec;
+        std::array<float, 3> isos;
+    };
+    // Sizes whose pyramid levels are odd at several heights.
+    for (FieldCase field : {FieldCase{"cayley:37", {-0.012f, 0.1f, 0.5f}},
+                            FieldCase{"sphere:33x29x31", {0.3f, 0.7f, 0.95f}},
+                            FieldCase{"torus:41x38x23", {0.01f, 0.04f, 0.09f}},
+                            FieldCase{"gyroid:35", {-0.6f, 0.05f, 0.7f}},
+                            FieldCase{"marschner-lobb:41", {0.25f, 0.5f, 0.8f}}}) {
+        Volume volume = makeSyntheticVolume(field.spec);
+        for (float iso : field.isos) {
+            Mesh reference = extractMarchingCubes(volume, iso);
+            REQUIRE(reference.faceCount() > 0);
+            checkSameSurface(volume, iso, true, &reference);
+            if (iso == field.isos[1])
+                checkSameSurface(volume, iso, false, &reference);
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("histopyramid extraction handles thin and tiny volumes", "[gpu][histopyramid][extract]")
+{
+    // Two samples thin on an axis, and volumes of a single cell or a few,
+    // whose pyramids are padded with one-node levels.
+    for (const char* spec : {"sphere:2x17x13", "sphere:19x2x11", "sphere:13x15x2", "gyroid:2x2x9", "sphere:2x2x2",
+                             "sphere:3x2x2", "sphere:5x4x3", "gyroid:65x3x2"}) {
+        Volume volume = makeSyntheticVolume(spec);
+        float iso = float(0.5 * (volume.stats.min + volume.stats.max));
+        for (bool weld : {true, false})
+            checkSameSurface(volume, iso, weld);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("histopyramid extraction matches the CPU reference for every sample type", "[gpu][histopyramid][extract]")
+{
+    Volume field = test::functionVolume({35, 21, 17}, [](uint32_t x, uint32_t y, uint32_t z) {
+        float dx = x - 17.0f, dy = y - 10.0f, dz = z - 8.0f;
+        return 100.0f - 0.4f * (dx * dx + dy * dy + dz * dz);
+    });
+    Volume bytes = quantizeToUInt8(field);
+    Volume shorts = quantize(field, ScalarType::Int16);
+    Volume ushorts = quantize(field, ScalarType::UInt16);
+    REQUIRE(shorts.stats.min < 0.0);
+    REQUIRE(ushorts.stats.max > 32767.0);
+    for (const Volume* volume : {&field, &bytes, &shorts, &ushorts})
+        for (float iso : test::spreadIsovalues(*volume))
+            for (bool weld : {true, false})
+                checkSameSurface(*volume, iso, weld);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("histopyramid extraction treats NaN and Inf samples as outside and gives an empty mesh outside the range",
+          "[gpu][histopyramid][extract]")
+{
+    Volume volume = test::functionVolume({15, 14, 13}, [](uint32_t x, uint32_t y, uint32_t z) {
+        if ((x * 7 + y * 3 + z) % 11 == 0)
+            return (x + z) % 2 ? std::nanf("") : INFINITY;
+        float dx = x - 7.0f, dy = y - 6.5f, dz = z - 6.0f;
+        return 40.0f - (dx * dx + dy * dy + dz * dz);
+    }, "sphere with NaN and Inf");
+    for (bool weld : {true, false})
+        checkSameSurface(volume, 0.0f, weld);
+    Volume sphere = makeSyntheticVolume("sphere:20");
+    for (float iso : {float(sphere.stats.max) + 1.0f, float(sphere.stats.min) - 1.0f}) {
+        ExtractionReport report = extractIsosurface(test::gpuContext(), sphere, iso, pyramidOptions(true));
+        REQUIRE(report.mesh.faceCount() == 0);
+        REQUIRE(report.mesh.positions.empty());
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("histopyramid extraction of a checkerboard, every point occupied, grows the mesh it guessed",
+          "[gpu][histopyramid][extract]")
+{
+    Volume checkerboard = test::functionVolume({34, 27, 19}, [](uint32_t x, uint32_t y, uint32_t z) {
+        return float((x + y + z) & 1u);
+    }, "checkerboard");
+    Mesh reference = extractMarchingCubes(checkerboard, 0.5f);
+    for (bool weld : {true, false}) {
+        ExtractionReport report = checkSameSurface(checkerboard, 0.5f, weld, &reference);
+        REQUIRE(report.overflowRetries >= 1);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("histopyramid extraction matches the CPU reference on the real datasets", "[gpu][histopyramid][extract][datasets]")
+{
+    std::filesystem::path datasets = isoscope::test::datasetsDir();
+    if (!std::filesystem::exists(datasets / "MANIFEST.md")) {
+        WARN("skipped: no datasets at " << datasets.string());
+        return;
+    }
+    struct Dataset {
+        const char* file;
+        std::array<float, 3> isos;
+    };
+    for (Dataset dataset : {Dataset{"anatomical_33x41x25_int16.nhdr", {2000.5f, 5000.5f, 8000.5f}},
+                            Dataset{"fmri_128x96x24_int16.nhdr", {150.5f, 300.5f, 600.5f}},
+                            Dataset{"engine_256x256x128_uint8.nhdr", {60.5f, 100.5f, 150.5f}}}) {
+        Volume volume = readVolumeFile(datasets / dataset.file);
+        // The engine's central eighth keeps the test fast on lavapipe (and
+        // its coordinates far from the origin, where float rounding shows).
+        if (volume.dims[0] == 256)
+            volume = test::crop(volume, {64, 64, 32}, {128, 128, 64});
+        for (float iso : dataset.isos) {
+            INFO(dataset.file << " range " << volume.stats.min << " .. " << volume.stats.max);
+            Mesh reference = extractMarchingCubes(volume, iso);
+            REQUIRE(reference.faceCount() > 0);
+            checkSameSurface(volume, iso, true, &reference);
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
