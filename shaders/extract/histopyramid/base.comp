@@ -13,36 +13,59 @@
 #define CASE_TABLE_BINDING 3
 #include "histopyramid_common.glsl"
 #include "case_table.glsl"
+#include "byte_threshold.glsl"
 
 layout(local_size_x = 64) in;
 
 shared uint nodeCounts[64]; // vertices | triangles << 8 of this workgroup's level-1 nodes
 
-uint pointByteOf(uvec3 p, bool inside[27], uvec3 corner0)
+// The level-0 byte of point p = corner0 + l (l in {0, 1}³), from the
+// inside bits of the 3×3×3 samples from corner0 (bit x + 3y + 9z). A mask in
+// a register, not an array: an array indexed by a computed position would
+// live in local memory (on the H100 that made this pass 10× slower).
+uint pointByteOf(uvec3 p, uint insideBits, uvec3 corner0)
 {
     uvec3 dims = gridDims();
     if (any(greaterThanEqual(p, dims)))
         return 0u;
-    uvec3 l = p - corner0; // 0 or 1 on each axis: its samples are inside[l + offset]
+    uvec3 l = p - corner0;
     uint at = l.x + 3u * (l.y + 3u * l.z);
-    bool self = inside[at];
+    uint self = (insideBits >> at) & 1u;
     uint crossed = 0u;
-    if (p.x + 1u < dims.x && inside[at + 1u] != self)
+    if (p.x + 1u < dims.x && ((insideBits >> (at + 1u)) & 1u) != self)
         crossed |= 1u;
-    if (p.y + 1u < dims.y && inside[at + 3u] != self)
+    if (p.y + 1u < dims.y && ((insideBits >> (at + 3u)) & 1u) != self)
         crossed |= 2u;
-    if (p.z + 1u < dims.z && inside[at + 9u] != self)
+    if (p.z + 1u < dims.z && ((insideBits >> (at + 9u)) & 1u) != self)
         crossed |= 4u;
     uint triangles = 0u;
     if (all(lessThan(p + 1u, dims))) {
-        uint caseIndex = 0u;
-        for (uint c = 0u; c < 8u; ++c) {
-            uvec3 o = octantOffset(c);
-            caseIndex |= inside[at + o.x + 3u * o.y + 9u * o.z] ? 1u << c : 0u;
-        }
+        // Corner c = (c & 1, (c >> 1) & 1, c >> 2): its sample is bit at + x + 3y + 9z.
+        uint cube = insideBits >> at;
+        uint caseIndex = (cube & 3u) | ((cube >> 3) & 3u) << 2 | ((cube >> 9) & 3u) << 4 | ((cube >> 12) & 3u) << 6;
         triangles = caseIndex != 0u && caseIndex != 255u ? caseTriangleCount(caseIndex) : 0u;
     }
     return crossed | triangles << 3;
+}
+
+// Inside bits of the three samples from (x, y, z) along x, x + 2 < nx: for
+// uint8 one or two word loads compared four bytes at a time (as the scan
+// method does), else one sample at a time.
+uint rowInsideBits(uint start, uint threshold)
+{
+    if (grid.scalarType == SCALAR_UINT8) {
+        if (threshold > 255u)
+            return 0u;
+        uint first = start & 3u;
+        uint bits = bytesAtLeast(volumeWords[start >> 2], threshold);
+        if (first > 1u)
+            bits |= bytesAtLeast(volumeWords[(start >> 2) + 1u], threshold) << 4;
+        return (bits >> first) & 7u;
+    }
+    uint bits = 0u;
+    for (uint k = 0u; k < 3u; ++k)
+        bits |= isInside(volumeSampleAt(start + k, grid.scalarType)) ? 1u << k : 0u;
+    return bits;
 }
 
 void main()
@@ -58,15 +81,26 @@ void main()
         if (all(lessThan(q, d1))) {
             uvec3 corner0 = 2u * q;
             uvec3 dims = gridDims();
-            bool inside[27];
-            for (uint s = 0u; s < 27u; ++s) {
-                uvec3 p = min(corner0 + uvec3(s % 3u, (s / 3u) % 3u, s / 9u), dims - 1u);
-                inside[s] = isInside(sampleAt(p));
+            // Rows past the volume's last row or plane repeat it: the bits
+            // they give are never read (pointByteOf checks the dims).
+            uint insideBits = 0u;
+            uint threshold = uint8ThresholdOf(grid.iso);
+            for (uint r = 0u; r < 9u; ++r) {
+                uvec3 start = min(corner0 + uvec3(0u, r % 3u, r / 3u), dims - 1u);
+                uint row;
+                if (corner0.x + 2u < dims.x) {
+                    row = rowInsideBits(start.x + dims.x * (start.y + dims.y * start.z), threshold);
+                } else { // the last points of a row: clamp x too
+                    row = 0u;
+                    for (uint k = 0u; k < 3u; ++k)
+                        row |= isInside(sampleAt(min(start + uvec3(k, 0u, 0u), dims - 1u))) ? 1u << k : 0u;
+                }
+                insideBits |= row << (3u * r);
             }
             uint bytes[2] = uint[2](0u, 0u);
             uint vertices = 0u, triangles = 0u;
             for (uint c = 0u; c < 8u; ++c) {
-                uint b = pointByteOf(corner0 + octantOffset(c), inside, corner0);
+                uint b = pointByteOf(corner0 + octantOffset(c), insideBits, corner0);
                 bytes[c >> 2] |= b << (8u * (c & 3u));
                 vertices += vertexCountOfByte(b);
                 triangles += triangleCountOfByte(b);
