@@ -4,7 +4,7 @@
 # Debian packages (see tools/gpu_check.sh), then runs `isoscope bench` for
 # each configuration of the chosen sets, one JSON file per configuration.
 #   tools/bench_gpu.sh BIN_DIR DEB_DIR DATASETS_DIR OUT_DIR SET...
-# Sets: block, block-sizes, scan, scan-primitive and scan-items (`isoscope bench-scan`),
+# Sets: block, block-sizes, scan, histopyramid, scan-primitive and scan-items (`isoscope bench-scan`),
 # raycast, raycast-noskip, raycast-real and raycast-real-noskip (`isoscope
 # bench-raycast`, view swept around y).
 set -uo pipefail
@@ -71,6 +71,17 @@ for set in "$@"; do
     done
     run scan-cayley1024-float32 cayley:1024 --iso $cayley --method scan
     run scan-engine-60.5 "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --method scan
+    ;;
+  histopyramid)
+    for n in 256 512 1024; do
+      run "histopyramid-cayley$n-uint8" "cayley:$n" --iso $cayley --uint8 --method histopyramid
+    done
+    run histopyramid-cayley1024-uint8-soup cayley:1024 --iso $cayley --uint8 --method histopyramid --no-weld
+    for n in 256 512; do
+      run "histopyramid-cayley$n-float32" "cayley:$n" --iso $cayley --method histopyramid
+    done
+    run histopyramid-engine-60.5 "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --method histopyramid
+    run histopyramid-engine-150.5 "$data/engine_256x256x128_uint8.nhdr" --iso 150.5 --method histopyramid
     ;;
   scan-primitive)
     # 135005697: the points of a 513^3 volume, what the scan method scans at cayley:512.
