@@ -34,4 +34,28 @@ private:
     std::vector<std::string> names_;
 };
 
+// Times what is recorded between its construction and destruction as one
+// scope of `timer`, or nothing when `timer` is null (a pass recorded without
+// timing): the extractors wrap each pass in one.
+class GpuTimerScope {
+public:
+    GpuTimerScope(VkCommandBuffer cmd, GpuTimer* timer, const char* name) : cmd_(cmd), timer_(timer)
+    {
+        if (timer_)
+            id_ = timer_->begin(cmd_, name);
+    }
+    ~GpuTimerScope()
+    {
+        if (timer_)
+            timer_->end(cmd_, id_);
+    }
+    GpuTimerScope(const GpuTimerScope&) = delete;
+    GpuTimerScope& operator=(const GpuTimerScope&) = delete;
+
+private:
+    VkCommandBuffer cmd_;
+    GpuTimer* timer_;
+    uint32_t id_ = 0;
+};
+
 } // namespace isoscope

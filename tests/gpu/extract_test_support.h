@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -13,9 +14,11 @@
 #include <glm/geometric.hpp>
 
 #include "extract/cpu/marching_cubes.h"
+#include "../datasets_dir.h"
 #include "extract/extract.h"
 #include "gpu_test_context.h"
 #include "mesh_compare.h"
+#include "volume/readers.h"
 #include "volume/volume.h"
 
 namespace isoscope::test {
@@ -112,6 +115,38 @@ inline Volume crop(const Volume& volume, std::array<uint32_t, 3> first, std::arr
         box.origin[i] = volume.origin[i] + first[i] * volume.spacing[i];
     computeStats(box);
     return box;
+}
+
+// The real datasets at isovalues across their ranges (the engine CT's
+// central eighth, which keeps the test fast on lavapipe and its coordinates
+// far from the origin, where float rounding shows), each volume and
+// isovalue given to `check` with the CPU reference's mesh. False, after a
+// warning, when ../shared/datasets is absent.
+inline bool forEachRealDataset(const std::function<void(const Volume&, float, const Mesh&)>& check)
+{
+    std::filesystem::path datasets = datasetsDir();
+    if (!std::filesystem::exists(datasets / "MANIFEST.md")) {
+        WARN("skipped: no datasets at " << datasets.string());
+        return false;
+    }
+    struct Dataset {
+        const char* file;
+        std::array<float, 3> isos;
+    };
+    for (Dataset dataset : {Dataset{"anatomical_33x41x25_int16.nhdr", {2000.5f, 5000.5f, 8000.5f}},
+                            Dataset{"fmri_128x96x24_int16.nhdr", {150.5f, 300.5f, 600.5f}},
+                            Dataset{"engine_256x256x128_uint8.nhdr", {60.5f, 100.5f, 150.5f}}}) {
+        Volume volume = readVolumeFile(datasets / dataset.file);
+        if (volume.dims[0] == 256)
+            volume = crop(volume, {64, 64, 32}, {128, 128, 64});
+        for (float iso : dataset.isos) {
+            INFO(dataset.file << " range " << volume.stats.min << " .. " << volume.stats.max);
+            Mesh reference = extractMarchingCubes(volume, iso);
+            REQUIRE(reference.faceCount() > 0);
+            check(volume, iso, reference);
+        }
+    }
+    return true;
 }
 
 } // namespace isoscope::test

@@ -7,9 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 
-#include "../datasets_dir.h"
 #include "core/context.h"
 #include "extract/cpu/marching_cubes.h"
 #include "extract/extract.h"
@@ -18,7 +16,6 @@
 #include "extract_test_support.h"
 #include "mesh_compare.h"
 #include "volume/quantize.h"
-#include "volume/readers.h"
 #include "volume/synthetic.h"
 
 using namespace isoscope;
@@ -296,29 +293,8 @@ TEST_CASE("scan extraction grows its occupied-point list when the surface crosse
 
 TEST_CASE("scan extraction matches the CPU reference on the real datasets", "[gpu][scan][extract][datasets]")
 {
-    std::filesystem::path datasets = isoscope::test::datasetsDir();
-    if (!std::filesystem::exists(datasets / "MANIFEST.md")) {
-        WARN("skipped: no datasets at " << datasets.string());
-        return;
-    }
-    struct Dataset {
-        const char* file;
-        std::array<float, 3> isos;
-    };
-    for (Dataset dataset : {Dataset{"anatomical_33x41x25_int16.nhdr", {2000.5f, 5000.5f, 8000.5f}},
-                            Dataset{"fmri_128x96x24_int16.nhdr", {150.5f, 300.5f, 600.5f}},
-                            Dataset{"engine_256x256x128_uint8.nhdr", {60.5f, 100.5f, 150.5f}}}) {
-        Volume volume = readVolumeFile(datasets / dataset.file);
-        // The engine's central eighth keeps the test fast on lavapipe (and
-        // its coordinates far from the origin, where float rounding shows).
-        if (volume.dims[0] == 256)
-            volume = test::crop(volume, {64, 64, 32}, {128, 128, 64});
-        for (float iso : dataset.isos) {
-            INFO(dataset.file << " range " << volume.stats.min << " .. " << volume.stats.max);
-            Mesh reference = extractMarchingCubes(volume, iso);
-            REQUIRE(reference.faceCount() > 0);
-            checkSameSurface(volume, iso, scanOptions(true), reference);
-        }
-    }
+    test::forEachRealDataset([](const Volume& volume, float iso, const Mesh& reference) {
+        checkSameSurface(volume, iso, scanOptions(true), reference);
+    });
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

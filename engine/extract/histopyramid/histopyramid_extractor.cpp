@@ -32,26 +32,6 @@ struct GridPush {
 constexpr uint64_t kDispatchBytes = 40;
 constexpr uint64_t kTriangleDispatchOffset = 16;
 
-// Times a pass as a scope of `timer` when there is one.
-class Scope {
-public:
-    Scope(VkCommandBuffer cmd, GpuTimer* timer, const char* name) : cmd_(cmd), timer_(timer)
-    {
-        if (timer_)
-            id_ = timer_->begin(cmd_, name);
-    }
-    ~Scope()
-    {
-        if (timer_)
-            timer_->end(cmd_, id_);
-    }
-
-private:
-    VkCommandBuffer cmd_;
-    GpuTimer* timer_;
-    uint32_t id_ = 0;
-};
-
 class HistoPyramidExtractor final : public GpuExtractor {
 public:
     HistoPyramidExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
@@ -117,13 +97,13 @@ public:
         GridPush push = gridPush(iso);
         DescriptorInfo volume(gpuVolume_.buffer().buffer);
         {
-            Scope scope(cmd, timer, "base");
+            GpuTimerScope scope(cmd, timer, "base");
             base_.bind(cmd, {volume, {levels_.buffer}, {pyramid_.buffer}, {caseTable_.buffer}}, &push, sizeof push);
             dispatchInvocations(cmd, base_, entriesOf(1));
             computeToComputeBarrier(cmd);
         }
         {
-            Scope scope(cmd, timer, "reduce");
+            GpuTimerScope scope(cmd, timer, "reduce");
             for (uint32_t l = 2; l < shape_.topLevel; ++l) {
                 push.level = l;
                 reduce_.bind(cmd, {volume, {levels_.buffer}, {pyramid_.buffer}}, &push, sizeof push);
@@ -135,18 +115,18 @@ public:
                                                            {mesh.vertices.buffer}, {mesh.indices.buffer},
                                                            {mesh.counters.buffer}, {dispatch_.buffer}};
         {
-            Scope scope(cmd, timer, "prepare");
+            GpuTimerScope scope(cmd, timer, "prepare");
             prepare_.bind(cmd, traversal, &push, sizeof push);
             prepare_.dispatch(cmd, 1);
             computeOutputBarrier(cmd);
         }
         if (weld_) {
-            Scope scope(cmd, timer, "vertices");
+            GpuTimerScope scope(cmd, timer, "vertices");
             vertices_.bind(cmd, traversal, &push, sizeof push);
             vkCmdDispatchIndirect(cmd, dispatch_.buffer, 0);
         }
         {
-            Scope scope(cmd, timer, "triangles");
+            GpuTimerScope scope(cmd, timer, "triangles");
             triangles_.bind(cmd,
                             {volume, {levels_.buffer}, {pyramid_.buffer}, {mesh.vertices.buffer},
                              {mesh.indices.buffer}, {mesh.counters.buffer}, {dispatch_.buffer}, {caseTable_.buffer}},

@@ -31,26 +31,6 @@ struct GridPush {
     uint32_t volumeFirstPlane, volumeFirstSample; // the bound planes of the volume (SlabVolumeRange)
 };
 
-// Times a pass as a scope of `timer` when there is one.
-class Scope {
-public:
-    Scope(VkCommandBuffer cmd, GpuTimer* timer, const char* name) : cmd_(cmd), timer_(timer)
-    {
-        if (timer_)
-            id_ = timer_->begin(cmd_, name);
-    }
-    ~Scope()
-    {
-        if (timer_)
-            timer_->end(cmd_, id_);
-    }
-
-private:
-    VkCommandBuffer cmd_;
-    GpuTimer* timer_;
-    uint32_t id_ = 0;
-};
-
 class ScanExtractor final : public GpuExtractor {
 public:
     ScanExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
@@ -115,7 +95,7 @@ public:
         // Per-pass scopes when there is one slab; one scope for many, so the
         // timer's scope count does not grow with the volume.
         GpuTimer* passTimer = plan_.slabCount == 1 ? timer : nullptr;
-        Scope all(cmd, plan_.slabCount > 1 ? timer : nullptr, "slabs");
+        GpuTimerScope all(cmd, plan_.slabCount > 1 ? timer : nullptr, "slabs");
         for (uint32_t slab = 0; slab < plan_.slabCount; ++slab)
             recordSlab(cmd, iso, mesh, slab, passTimer);
     }
@@ -194,7 +174,7 @@ private:
         uint64_t quads = (uint64_t(push.nx) + 3) / 4 * push.ny * push.planes;
         uint64_t tiles = (quads + tiling_.tileQuads - 1) / tiling_.tileQuads;
         {
-            Scope scope(cmd, timer, "count");
+            GpuTimerScope scope(cmd, timer, "count");
             // The volume's planes three times: as words, 16-byte and 8-byte vectors (classify_quads.glsl).
             count_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0(), volumePlanes, volumePlanes},
                         &push, sizeof push);
@@ -202,18 +182,18 @@ private:
             computeToComputeBarrier(cmd);
         }
         {
-            Scope scope(cmd, timer, "scan");
+            GpuTimerScope scope(cmd, timer, "scan");
             blockSums_->record(cmd, tiles, {slabTotals_.buffer});
         }
         {
-            Scope scope(cmd, timer, "list");
+            GpuTimerScope scope(cmd, timer, "list");
             listPass_.bind(cmd, {volumePlanes, {caseTable_.buffer}, blockSums_->level0(), {listEntries_.buffer},
                                  {rowStarts_.buffer}, {slabTotals_.buffer}, volumePlanes, volumePlanes},
                            &push, sizeof push);
             dispatchTiles(cmd, listPass_, tiles);
         }
         {
-            Scope scope(cmd, timer, "prepare");
+            GpuTimerScope scope(cmd, timer, "prepare");
             struct {
                 uint32_t workgroupSize, maxGroupsX, listCapacity, firstSlab;
             } preparePush{kGenerateWorkgroupSize, std::min<uint32_t>(65535, context_.info().maxComputeWorkGroupCount[0]),
@@ -225,7 +205,7 @@ private:
             computeOutputBarrier(cmd); // list and row starts too: prepare wrote no barrier of its own after list
         }
         {
-            Scope scope(cmd, timer, "generate");
+            GpuTimerScope scope(cmd, timer, "generate");
             const Buffer& seamBelow = seams_[slab % 2];
             const Buffer& seamAbove = seams_[(slab + 1) % 2];
             generate_.bind(cmd, {volumePlanes, {caseTable_.buffer}, {listEntries_.buffer},

@@ -41,18 +41,7 @@ const uint VERTICES = 0u, TRIANGLES = 1u;
 
 float sampleAt(uvec3 p) { return volumeSampleAt(p.x + grid.nx * (p.y + grid.ny * p.z), grid.scalarType); }
 
-bool isFiniteValue(float v) { return !isnan(v) && !isinf(v); }
-
-// A corner is inside when its value is finite and >= iso (case_table.h).
-bool isInside(float v) { return isFiniteValue(v) && v >= grid.iso; }
-
-uvec3 axisStep(uint axis) { return uvec3(axis == 0u ? 1u : 0u, axis == 1u ? 1u : 0u, axis == 2u ? 1u : 0u); }
-
-float gridSample(uvec3 p) { return sampleAt(p); }
-uvec3 gridDims() { return uvec3(grid.nx, grid.ny, grid.nz); }
-vec3 gridSpacing() { return vec3(grid.spacingX, grid.spacingY, grid.spacingZ); }
-float gridIso() { return grid.iso; }
-vec3 gridOrigin() { return vec3(grid.originX, grid.originY, grid.originZ); }
+#include "point_grid.glsl"
 
 uint linearIndex(uvec3 p, uvec3 dims) { return p.x + dims.x * (p.y + dims.y * p.z); }
 uvec3 octantOffset(uint octant) { return uvec3(octant & 1u, (octant >> 1) & 1u, octant >> 2); }

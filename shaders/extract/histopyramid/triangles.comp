@@ -15,7 +15,6 @@
 #define MESH_COUNTERS_BINDING 5
 #define CASE_TABLE_BINDING 7
 #include "histopyramid_common.glsl"
-#include "edge_vertex.glsl"
 #include "mesh_output.glsl"
 #include "case_table.glsl"
 

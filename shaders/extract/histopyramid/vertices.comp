@@ -12,7 +12,6 @@
 #define MESH_INDICES_BINDING 4
 #define MESH_COUNTERS_BINDING 5
 #include "histopyramid_common.glsl"
-#include "edge_vertex.glsl"
 #include "mesh_output.glsl"
 
 layout(local_size_x_id = 0) in;

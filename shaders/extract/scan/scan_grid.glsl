@@ -66,16 +66,4 @@ uint boundSampleIndex(uvec3 p) { return grid.volumeFirstSample + p.x + grid.nx *
 
 float sampleAt(uvec3 p) { return volumeSampleAt(boundSampleIndex(p), grid.scalarType); }
 
-bool isFiniteValue(float v) { return !isnan(v) && !isinf(v); }
-
-// A corner is inside when its value is finite and >= iso (case_table.h).
-bool isInside(float v) { return isFiniteValue(v) && v >= grid.iso; }
-
-uvec3 axisStep(uint axis) { return uvec3(axis == 0u ? 1u : 0u, axis == 1u ? 1u : 0u, axis == 2u ? 1u : 0u); }
-
-float gridSample(uvec3 p) { return sampleAt(p); }
-uvec3 gridDims() { return uvec3(grid.nx, grid.ny, grid.nz); }
-vec3 gridSpacing() { return vec3(grid.spacingX, grid.spacingY, grid.spacingZ); }
-float gridIso() { return grid.iso; }
-vec3 gridOrigin() { return vec3(grid.originX, grid.originY, grid.originZ); }
-#include "edge_vertex.glsl"
+#include "point_grid.glsl"
