@@ -71,7 +71,9 @@ void checkVolumeFitsDevice(const Context& context, const Volume& volume, GpuVolu
         uint64_t bytes = storageBufferBytes(volume);
         if (bytes > info.maxStorageBufferRange && !usage.bufferInRanges)
             fail(describe(volume) + " needs a storage buffer of " + formatBytes(bytes) + "; " + info.name +
-                 " binds at most " + formatBytes(info.maxStorageBufferRange) + ": crop or downsample it");
+                 " binds at most " + formatBytes(info.maxStorageBufferRange) +
+                 " in one binding: crop or downsample it, or extract with --method scan or --method block, "
+                 "which bind it in parts");
         needed += bytes;
     }
     uint64_t available = context.allocator().availableDeviceBytes();

@@ -140,3 +140,21 @@ TEST_CASE("histopyramid extraction matches the CPU reference on the real dataset
     });
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
+
+TEST_CASE("histopyramid extraction refuses a volume larger than one storage binding and names the methods that take it",
+          "[gpu][histopyramid][extract]")
+{
+    Context& context = test::gpuContext();
+    uint64_t range = context.info().maxStorageBufferRange;
+    if (range > (uint64_t(256) << 20)) {
+        WARN("skipped: this device binds " << range << " bytes at once; the test builds a volume just larger");
+        return;
+    }
+    // A float32 cube just over one binding (lavapipe: 128 MiB).
+    uint32_t side = uint32_t(std::cbrt(double(range) / 4.0)) + 2;
+    Volume volume = makeSyntheticVolume("sphere:" + std::to_string(side));
+    REQUIRE(volume.byteSize() > range);
+    REQUIRE_THROWS_WITH(extractIsosurface(context, volume, 0.5f, pyramidOptions(true)),
+                        Catch::Contains("--method scan") && Catch::Contains("--method block"));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
