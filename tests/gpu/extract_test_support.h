@@ -99,6 +99,18 @@ inline std::vector<float> spreadIsovalues(const Volume& volume)
     return isos;
 }
 
+// A sphere with NaN and ±Inf samples scattered through it: the extractors
+// count them outside, as the CPU reference does.
+inline Volume sphereWithNonFiniteSamples()
+{
+    return functionVolume({15, 14, 13}, [](uint32_t x, uint32_t y, uint32_t z) {
+        if ((x * 7 + y * 3 + z) % 11 == 0)
+            return (x + z) % 2 ? std::nanf("") : INFINITY;
+        float dx = x - 7.0f, dy = y - 6.5f, dz = z - 6.0f;
+        return 40.0f - (dx * dx + dy * dy + dz * dz);
+    }, "sphere with NaN and Inf");
+}
+
 // The box [first, first + dims) of a volume, as a volume of its own.
 inline Volume crop(const Volume& volume, std::array<uint32_t, 3> first, std::array<uint32_t, 3> dims)
 {

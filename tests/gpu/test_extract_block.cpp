@@ -272,12 +272,7 @@ TEST_CASE("every cell active: a checkerboard crosses every edge; full buffers ar
 
 TEST_CASE("non-finite samples are outside, as in the CPU reference", "[block]")
 {
-    Volume volume = functionVolume({15, 14, 13}, [](uint32_t x, uint32_t y, uint32_t z) {
-        if ((x * 7 + y * 3 + z) % 11 == 0)
-            return (x + z) % 2 ? std::nanf("") : INFINITY;
-        float dx = x - 7.0f, dy = y - 6.5f, dz = z - 6.0f;
-        return 40.0f - (dx * dx + dy * dy + dz * dz);
-    }, "sphere with NaN and Inf");
+    Volume volume = sphereWithNonFiniteSamples();
     requireSameAsReference(volume, 0.0f, blockOptions());
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

@@ -102,12 +102,7 @@ TEST_CASE("histopyramid extraction matches the CPU reference for every sample ty
 TEST_CASE("histopyramid extraction treats NaN and Inf samples as outside and gives an empty mesh outside the range",
           "[gpu][histopyramid][extract]")
 {
-    Volume volume = test::functionVolume({15, 14, 13}, [](uint32_t x, uint32_t y, uint32_t z) {
-        if ((x * 7 + y * 3 + z) % 11 == 0)
-            return (x + z) % 2 ? std::nanf("") : INFINITY;
-        float dx = x - 7.0f, dy = y - 6.5f, dz = z - 6.0f;
-        return 40.0f - (dx * dx + dy * dy + dz * dz);
-    }, "sphere with NaN and Inf");
+    Volume volume = test::sphereWithNonFiniteSamples();
     for (bool weld : {true, false})
         checkSameSurface(volume, 0.0f, weld);
     Volume sphere = makeSyntheticVolume("sphere:20");

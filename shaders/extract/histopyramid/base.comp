@@ -75,9 +75,7 @@ void main()
     uint parents = d2.x * d2.y * d2.z;
     uint counts = 0u;
     if (i < 8u * parents) {
-        uint n = i >> 3;
-        uvec3 parent = uvec3(n % d2.x, (n / d2.x) % d2.y, n / (d2.x * d2.y));
-        uvec3 q = 2u * parent + octantOffset(i & 7u);
+        uvec3 q = nodeOfEntry(i, d2);
         if (all(lessThan(q, d1))) {
             uvec3 corner0 = 2u * q;
             uvec3 dims = gridDims();

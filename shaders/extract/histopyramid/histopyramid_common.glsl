@@ -16,7 +16,9 @@
 // level allows: level 1 in 16 bits (vertices | triangles << 8), levels 2-4 in
 // 32 (vertices | triangles << 16), the higher levels in two words.
 //
-// Before including: VOLUME_BINDING, LEVELS_BINDING, PYRAMID_BINDING.
+// Before including: VOLUME_BINDING, LEVELS_BINDING, PYRAMID_BINDING and
+// PYRAMID_ACCESS; DISPATCH_BINDING and DISPATCH_ACCESS for the passes that
+// use the indirect dispatches.
 
 layout(set = 0, binding = VOLUME_BINDING, std430) readonly buffer VolumeWords { uint volumeWords[]; };
 #include "volume_buffer.glsl"
@@ -26,6 +28,18 @@ layout(set = 0, binding = VOLUME_BINDING, std430) readonly buffer VolumeWords { 
 layout(set = 0, binding = LEVELS_BINDING, std430) readonly buffer Levels { uvec4 levels[]; };
 
 layout(set = 0, binding = PYRAMID_BINDING, std430) PYRAMID_ACCESS buffer Pyramid { uint pyramid[]; };
+
+#ifdef DISPATCH_BINDING
+// Written by prepare.comp: the VkDispatchIndirectCommand of the vertex pass,
+// then of the triangle pass, then the counts those passes run to.
+layout(set = 0, binding = DISPATCH_BINDING, std430) DISPATCH_ACCESS buffer Dispatch {
+    uvec3 vertexGroups;
+    uint pad0;
+    uvec3 triangleGroups;
+    uint pad1;
+    uvec2 totals;
+};
+#endif
 
 layout(push_constant) uniform Grid {
     uint nx, ny, nz;
@@ -49,6 +63,15 @@ uint octantOf(uvec3 p) { return (p.x & 1u) | ((p.y & 1u) << 1) | ((p.z & 1u) << 
 
 // Where the eight children of node q of level l + 1 start among the entries of level l.
 uint childrenEntry(uint l, uvec3 q) { return 8u * linearIndex(q, levels[l + 1u].xyz); }
+
+// The node whose counts a level's entry holds, the parents being `parentDims`
+// (the inverse of childrenEntry + octantOf): it may lie outside its level.
+uvec3 nodeOfEntry(uint entry, uvec3 parentDims)
+{
+    uint n = entry >> 3;
+    uvec3 parent = uvec3(n % parentDims.x, (n / parentDims.x) % parentDims.y, n / (parentDims.x * parentDims.y));
+    return 2u * parent + octantOffset(entry & 7u);
+}
 
 // Workgroups are dispatched in 2D: one dimension holds at most 65535 of them.
 uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }

@@ -12,6 +12,8 @@
 #define MESH_VERTICES_BINDING 3
 #define MESH_INDICES_BINDING 4
 #define MESH_COUNTERS_BINDING 5
+#define DISPATCH_BINDING 6
+#define DISPATCH_ACCESS writeonly
 #include "histopyramid_common.glsl"
 #include "mesh_output.glsl"
 
@@ -20,10 +22,6 @@ layout(local_size_x = 1) in;
 layout(constant_id = 0) const uint WORKGROUP_SIZE = 64; // of the vertex and triangle passes
 layout(constant_id = 1) const uint WELD = 1;
 layout(constant_id = 2) const uint MAX_GROUPS_X = 65535;
-
-// VkDispatchIndirectCommand of the vertex pass, then of the triangle pass;
-// then the counts those passes run to.
-layout(set = 0, binding = 6, std430) writeonly buffer Dispatch { uvec3 vertexGroups; uint pad0; uvec3 triangleGroups; uint pad1; uvec2 totals; };
 
 uvec3 groupsFor(uint count)
 {

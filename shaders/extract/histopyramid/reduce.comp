@@ -20,8 +20,7 @@ void main()
     uvec3 dl = levels[l].xyz, up = levels[l + 1u].xyz;
     if (i >= 8u * up.x * up.y * up.z)
         return;
-    uint n = i >> 3;
-    uvec3 q = 2u * uvec3(n % up.x, (n / up.x) % up.y, n / (up.x * up.y)) + octantOffset(i & 7u);
+    uvec3 q = nodeOfEntry(i, up);
     uvec2 sums = uvec2(0u);
     if (all(lessThan(q, dl))) {
         uint first = childrenEntry(l - 1u, q);

@@ -11,13 +11,13 @@
 #define MESH_VERTICES_BINDING 3
 #define MESH_INDICES_BINDING 4
 #define MESH_COUNTERS_BINDING 5
+#define DISPATCH_BINDING 6
+#define DISPATCH_ACCESS readonly
 #include "histopyramid_common.glsl"
 #include "mesh_output.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WORKGROUP_SIZE = 64;
-
-layout(set = 0, binding = 6, std430) readonly buffer Dispatch { uvec3 vertexGroups; uint pad0; uvec3 triangleGroups; uint pad1; uvec2 totals; };
 
 void main()
 {
