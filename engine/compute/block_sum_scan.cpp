@@ -5,6 +5,7 @@
 #include "compute/scan_passes.h"
 #include "core/context.h"
 #include "core/error.h"
+#include "graph/render_graph.h"
 
 namespace isoscope {
 
@@ -12,9 +13,7 @@ namespace {
 
 constexpr uint64_t kLevelAlignment = 256; // >= every device's minStorageBufferOffsetAlignment
 
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-uint64_t alignUp(uint64_t bytes, uint64_t alignment) { return ceilDiv(bytes, alignment) * alignment; }
 
 SpecValues blockSpecValues(const ScanLayout& layout, uint32_t components)
 {
@@ -44,7 +43,7 @@ uint64_t BlockSumScan::scratchBytesFor(uint32_t span, uint32_t components, uint6
 
 BlockSumScan::BlockSumScan(Context& context, const ScanLayout& layout, uint32_t components, uint64_t maxBlocks,
                            const std::string& what)
-    : context_(context), components_(components), span_(layout.span), maxBlocks_(maxBlocks), what_(what),
+    : components_(components), span_(layout.span), maxBlocks_(maxBlocks), what_(what),
       reduceBlocks_(context, loadShader("compute/scan_blocks_reduce"), blockSpecValues(layout, components)),
       scanBlocks_(context, loadShader("compute/scan_blocks"), blockSpecValues(layout, components))
 {
@@ -62,51 +61,54 @@ BlockSumScan::BlockSumScan(Context& context, const ScanLayout& layout, uint32_t 
         levelBytes_.push_back(bytes);
         offset += alignUp(bytes, kLevelAlignment);
     }
-    blockSums_ = context.allocator().createBuffer(offset, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::DeviceLocal,
-                                                  what + " block sums");
+    scratchBytes_ = offset;
 }
 
-DescriptorInfo BlockSumScan::level(size_t k) const
+DescriptorInfo BlockSumScan::level(const RenderGraph& graph, ResourceId scratch, size_t k) const
 {
-    return DescriptorInfo(blockSums_.buffer, levelOffsets_[k], levelBytes_[k]);
+    return DescriptorInfo(graph.buffer(scratch), levelOffsets_[k], levelBytes_[k]);
 }
 
-void BlockSumScan::dispatchBlocks(VkCommandBuffer cmd, const ComputeProgram& program, uint64_t blocks) const
-{
-    uint32_t maxX = std::min<uint32_t>(65535, context_.info().maxComputeWorkGroupCount[0]);
-    uint32_t x = uint32_t(std::min<uint64_t>(std::max<uint64_t>(blocks, 1), maxX));
-    program.dispatch(cmd, x, uint32_t(ceilDiv(std::max<uint64_t>(blocks, 1), x)));
-}
-
-void BlockSumScan::record(VkCommandBuffer cmd, uint64_t blocks, BufferSpan totals) const
+void BlockSumScan::addPasses(RenderGraph& graph, const std::string& name, ResourceId scratch, uint64_t blocks,
+                             GraphSpan totals) const
 {
     if (blocks > maxBlocks_)
         fail(what_ + " of " + std::to_string(blocks) + " blocks, but it was made for at most " +
              std::to_string(maxBlocks_) + " (engine bug: make it for the longest input)");
     const std::vector<uint64_t> levels = levelBlocks(span_, blocks);
     const size_t top = levels.size() - 1;
-    struct {
-        uint32_t blockCount, span;
-    } reducePush{};
+    const uint32_t span = span_;
+    // Each level reads what the one below (reducing) or above (scanning) wrote.
     for (size_t k = 0; k < top; ++k) {
-        reducePush = {uint32_t(levels[k]), span_};
-        reduceBlocks_.bind(cmd, {level(k), level(k + 1)}, &reducePush, sizeof reducePush);
-        dispatchBlocks(cmd, reduceBlocks_, levels[k + 1]);
-        computeToComputeBarrier(cmd);
+        graph.addComputePass(name, reduceBlocks_, {{scratch, Use::StorageWrite, 0}, {scratch, Use::StorageWrite, 1}},
+                             [this, scratch, k, span, levels](VkCommandBuffer cmd, const RenderGraph& g) {
+                                 struct {
+                                     uint32_t blockCount, span;
+                                 } push{uint32_t(levels[k]), span};
+                                 reduceBlocks_.bind(cmd, {level(g, scratch, k), level(g, scratch, k + 1)}, &push,
+                                                    sizeof push);
+                                 reduceBlocks_.dispatchLine(cmd, std::max<uint64_t>(levels[k + 1], 1));
+                             });
     }
-    struct {
-        uint32_t blockCount, span, top;
-    } scanPush{uint32_t(levels[top]), span_, 1};
-    DescriptorInfo totalsBinding(totals.buffer, totals.offset, 8ull * components_);
-    // The top level reads no level above; its own range stands in for one.
-    scanBlocks_.bind(cmd, {level(top), level(top), totalsBinding}, &scanPush, sizeof scanPush);
-    scanBlocks_.dispatch(cmd, 1);
-    computeToComputeBarrier(cmd);
-    for (size_t k = top; k-- > 0;) {
-        scanPush = {uint32_t(levels[k]), span_, 0};
-        scanBlocks_.bind(cmd, {level(k), level(k + 1), totalsBinding}, &scanPush, sizeof scanPush);
-        dispatchBlocks(cmd, scanBlocks_, levels[k + 1]);
-        computeToComputeBarrier(cmd);
+    std::vector<ResourceUse> uses = {{scratch, Use::StorageWrite, 0}, {scratch, Use::StorageWrite, 1},
+                                     {totals.resource, Use::StorageWrite, 2}};
+    const uint64_t totalBytes = 8ull * components_;
+    for (size_t k = top + 1; k-- > 0;) {
+        graph.addComputePass(
+            name, scanBlocks_, uses, [this, scratch, k, top, span, levels, totals, totalBytes](VkCommandBuffer cmd,
+                                                                                               const RenderGraph& g) {
+                struct {
+                    uint32_t blockCount, span, top;
+                } push{uint32_t(levels[k]), span, k == top ? 1u : 0u};
+                DescriptorInfo totalsBinding(g.buffer(totals.resource), totals.offset, totalBytes);
+                // The top level reads no level above; its own range stands in for one.
+                DescriptorInfo above = level(g, scratch, k == top ? k : k + 1);
+                scanBlocks_.bind(cmd, {level(g, scratch, k), above, totalsBinding}, &push, sizeof push);
+                if (k == top)
+                    scanBlocks_.dispatch(cmd, 1);
+                else
+                    scanBlocks_.dispatchLine(cmd, std::max<uint64_t>(levels[k + 1], 1));
+            });
     }
 }
 

@@ -1,5 +1,7 @@
 #include "compute/compact.h"
 
+#include "graph/render_graph.h"
+
 #include "core/context.h"
 #include "core/error.h"
 
@@ -20,20 +22,22 @@ StreamCompaction::StreamCompaction(Context& context, uint32_t components, uint64
         single_ = std::make_unique<SinglePassScan>(context, components, true, maxCount, options, "stream compaction");
 }
 
-void StreamCompaction::record(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan indices,
-                              BufferSpan selectedCount) const
+void StreamCompaction::addPasses(RenderGraph& graph, GraphSpan input, uint64_t count, GraphSpan indices,
+                                 GraphSpan selectedCount, const std::string& name) const
 {
-    if (!selectedCount.buffer)
+    if (selectedCount.resource == kNoResource)
         fail("stream compaction needs a buffer for the selected count (engine bug)");
     if (single_ && !spansOverlap(input, count * 4 * components_, indices, count * 4)) {
-        single_->record(cmd, input, indices, count, count, selectedCount);
+        ResourceId scratch = graph.createBuffer(name + " scratch", single_->scratchBytes());
+        single_->addPasses(graph, name, scratch, input, indices, count, count, selectedCount);
         return;
     }
     if (algorithm_ == ScanAlgorithm::SinglePass)
         fail("stream compaction: the single pass cannot write indices over its input; use ScanAlgorithm::Auto or "
              "ReduceThenScan");
-    passes_.recordBlockOffsets(cmd, input, count, selectedCount);
-    passes_.recordDownsweep(cmd, input, indices, count, count);
+    ResourceId scratch = graph.createBuffer(name + " scratch", passes_.scratchBytes());
+    passes_.addBlockOffsets(graph, name, scratch, input, count, selectedCount);
+    passes_.addDownsweep(graph, name, scratch, input, indices, count, count);
 }
 
 } // namespace isoscope

@@ -1,5 +1,7 @@
 #include "compute/reduce.h"
 
+#include "graph/render_graph.h"
+
 #include "core/error.h"
 
 namespace isoscope {
@@ -9,12 +11,13 @@ Reduction::Reduction(Context& context, uint32_t components, uint64_t maxCount, c
 {
 }
 
-void Reduction::record(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const
+void Reduction::addPasses(RenderGraph& graph, GraphSpan input, uint64_t count, GraphSpan totals,
+                          const std::string& name) const
 {
-    if (!totals.buffer)
+    if (totals.resource == kNoResource)
         fail("reduction needs a buffer for its totals (engine bug)");
-    passes_.recordBlockOffsets(cmd, input, count, totals);
-    computeOutputBarrier(cmd);
+    ResourceId scratch = graph.createBuffer(name + " scratch", passes_.scratchBytes());
+    passes_.addBlockOffsets(graph, name, scratch, input, count, totals);
 }
 
 } // namespace isoscope

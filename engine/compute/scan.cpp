@@ -1,5 +1,7 @@
 #include "compute/scan.h"
 
+#include "graph/render_graph.h"
+
 #include "core/error.h"
 
 namespace isoscope {
@@ -11,19 +13,21 @@ ExclusiveScan::ExclusiveScan(Context& context, uint32_t components, uint64_t max
         single_ = std::make_unique<SinglePassScan>(context, components, false, maxCount, options, "exclusive scan");
 }
 
-void ExclusiveScan::record(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
-                           BufferSpan totals) const
+void ExclusiveScan::addPasses(RenderGraph& graph, GraphSpan input, GraphSpan output, uint64_t count,
+                              GraphSpan totals, const std::string& name) const
 {
     uint64_t bytes = count * 4 * passes_.sumComponents();
     if (single_ && !spansOverlap(input, bytes, output, bytes)) {
-        single_->record(cmd, input, output, count, 0, totals);
+        lastScratch_ = graph.createBuffer(name + " scratch", single_->scratchBytes());
+        single_->addPasses(graph, name, lastScratch_, input, output, count, 0, totals);
         return;
     }
     if (algorithm_ == ScanAlgorithm::SinglePass)
         fail("exclusive scan: the single pass cannot scan in place (its output overlaps its input); use "
              "ScanAlgorithm::Auto or ReduceThenScan");
-    passes_.recordBlockOffsets(cmd, input, count, totals);
-    passes_.recordDownsweep(cmd, input, output, count, 0);
+    lastScratch_ = graph.createBuffer(name + " scratch", passes_.scratchBytes());
+    passes_.addBlockOffsets(graph, name, lastScratch_, input, count, totals);
+    passes_.addDownsweep(graph, name, lastScratch_, input, output, count, 0);
 }
 
 } // namespace isoscope

@@ -1,19 +1,19 @@
 #pragma once
 // Device-wide exclusive prefix sum of uint32 or uvec2 elements (two counts
-// scanned at once, e.g. vertices and triangles per cell), recorded into the
-// caller's command buffer. The single pass (scan_single_pass.h) by default,
+// scanned at once, e.g. vertices and triangles per cell), as render-graph
+// passes. The single pass (scan_single_pass.h) by default,
 // reduce-then-scan (scan_passes.h) in place or when the options ask for it.
 //
-//   ExclusiveScan scan(context, 2, cellCount);           // once: pipelines + scratch
-//   scan.record(cmd, {counts.buffer}, {offsets.buffer}, cellCount, {totals.buffer});
+//   ExclusiveScan scan(context, 2, cellCount);           // once: pipelines
+//   scan.addPasses(graph, {counts}, {offsets}, cellCount, {totals});   // graph buffers
 //
-// record(): output[i] = sum of input[0..i) per component, modulo 2^32; the
+// addPasses(): output[i] = sum of input[0..i) per component, modulo 2^32; the
 // 64-bit totals (components × uint64, low word first) go to `totals` when
 // given. Input and output may be the same span (in place). Any count from 0
 // to the maxCount given at construction (beyond 2^31: inputs longer than one
-// binding are processed in segments). The caller makes the input's writes
-// visible to compute shaders before; record() ends with a barrier that makes
-// the outputs visible to later compute shaders and indirect reads.
+// binding are processed in segments). The graph orders the passes after what
+// writes the input and before what reads the outputs; the scratch is one
+// graph transient.
 // Cost: single pass, the input read once and the output written once (a
 // copy's traffic) plus a fill of its tile states (8 or 24 bytes per tile of
 // 2048 to 8192 elements per component, scan_single_pass.h);
@@ -30,16 +30,17 @@ class ExclusiveScan {
 public:
     ExclusiveScan(Context& context, uint32_t components, uint64_t maxCount, const ScanOptions& options = {});
 
-    void record(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
-                BufferSpan totals = {}) const;
+    void addPasses(RenderGraph& graph, GraphSpan input, GraphSpan output, uint64_t count, GraphSpan totals = {},
+                   const std::string& name = "exclusive scan") const;
 
-    // Device bytes it owns.
-    uint64_t scratchBytes() const { return passes_.scratchBytes() + (single_ ? single_->scratchBytes() : 0); }
     static uint64_t scratchBytesFor(const Context& context, uint32_t components, uint64_t maxCount)
     {
         return ScanPasses::scratchBytesFor(context, components, false, maxCount) +
                SinglePassScan::scratchBytesFor(context, components, false, maxCount);
     }
+    // The scratch transient of the last addPasses (benchmarks read the
+    // single pass's fallback count from it).
+    ResourceId lastScratch() const { return lastScratch_; }
     // The single pass, when it was made (benchmarks read its fallback count).
     const SinglePassScan* singlePass() const { return single_.get(); }
 
@@ -47,6 +48,7 @@ private:
     ScanAlgorithm algorithm_;
     ScanPasses passes_;
     std::unique_ptr<SinglePassScan> single_;
+    mutable ResourceId lastScratch_ = kNoResource;
 };
 
 } // namespace isoscope

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <functional>
 
-#include "core/barrier.h"
 #include "core/context.h"
 #include "core/error.h"
+#include "graph/render_graph.h"
 
 namespace isoscope {
 
@@ -42,7 +42,6 @@ SpecValues specValues(uint32_t workgroupSize, uint32_t items, uint32_t component
             {"SELECT", select ? 1u : 0u}};
 }
 
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 } // namespace
 
@@ -52,7 +51,7 @@ ScanLayout scanLayout(const Context& context, uint32_t components, const ScanOpt
     ScanLayout layout;
     layout.workgroupSize = workgroupSizeFor(info, options.workgroupSize ? options.workgroupSize : kPreferredWorkgroupSize);
     // Two-word elements take half as many: the same bytes a tile, and half
-    // the registers (H100: 135M x 2 words 1.61 -> 1.28 ms, docs/BENCHMARKS.md).
+    // the registers (docs/BENCHMARKS.md).
     layout.items = options.items ? options.items : kItemsPerInvocation / (components == 2 ? 2 : 1);
     if (layout.items % 4 != 0 || layout.items > 64)
         fail("scan with " + std::to_string(layout.items) +
@@ -90,7 +89,7 @@ uint64_t ScanPasses::scratchBytesFor(const Context& context, uint32_t components
 
 ScanPasses::ScanPasses(Context& context, uint32_t components, bool select, bool downsweep, uint64_t maxCount,
                        const ScanOptions& options, const std::string& what)
-    : context_(context), components_(components), select_(select), maxCount_(maxCount), what_(what),
+    : components_(components), select_(select), maxCount_(maxCount), what_(what),
       layout_(scanLayout(context, components, options)),
       reduce_(context, loadShader("compute/scan_reduce"),
               specValues(layout_.workgroupSize, layout_.items, components, select)),
@@ -101,8 +100,6 @@ ScanPasses::ScanPasses(Context& context, uint32_t components, bool select, bool 
     if (downsweep)
         downsweep_ = std::make_unique<ComputeProgram>(context, loadShader("compute/scan_downsweep"),
                                                       specValues(layout_.workgroupSize, layout_.items, components, select));
-    totals_ = context.allocator().createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                               MemoryUsage::DeviceLocal, what + " totals");
 }
 
 void checkScanCount(uint64_t count, uint64_t maxCount, const std::string& what)
@@ -112,14 +109,7 @@ void checkScanCount(uint64_t count, uint64_t maxCount, const std::string& what)
              std::to_string(maxCount) + " (engine bug: make it for the longest input)");
 }
 
-void dispatchTiles(VkCommandBuffer cmd, const Context& context, const ComputeProgram& program, uint64_t tiles)
-{
-    uint32_t maxX = std::min<uint32_t>(65535, context.info().maxComputeWorkGroupCount[0]);
-    uint32_t x = uint32_t(std::min<uint64_t>(tiles, maxX));
-    program.dispatch(cmd, x, uint32_t(ceilDiv(tiles, x)));
-}
-
-void checkVectorAligned(BufferSpan span, const std::string& what, const char* role)
+void checkVectorAligned(GraphSpan span, const std::string& what, const char* role)
 {
     if (span.offset % kVectorBytes != 0)
         fail(what + ": its " + role + " starts " + std::to_string(span.offset) +
@@ -144,58 +134,59 @@ void forEachScanSegment(const ScanLayout& layout, uint64_t count,
     }
 }
 
-void ScanPasses::recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const
+void ScanPasses::addBlockOffsets(RenderGraph& graph, const std::string& name, ResourceId scratch, GraphSpan input,
+                                 uint64_t count, GraphSpan totals) const
 {
     checkScanCount(count, maxCount_, what_);
     checkVectorAligned(input, what_, "input");
     const uint64_t elementBytes = 4ull * components_;
-    forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
-        struct {
-            uint32_t count, firstBlock, blockCount;
-        } push{uint32_t(n), firstBlock, blocks};
-        DescriptorInfo in(input.buffer, input.offset + start * elementBytes, n * elementBytes);
-        reduce_.bind(cmd, {in, levels_.level0(), vectorsOf(in)}, &push, sizeof push);
-        dispatchTiles(cmd, context_, reduce_, blocks);
-    });
-    computeToComputeBarrier(cmd);
-    levels_.record(cmd, ceilDiv(count, layout_.tileElements), totals.buffer ? totals : BufferSpan{totals_.buffer, 0});
+    graph.addComputePass(name, reduce_,
+                         {{input.resource, Use::StorageRead, 0}, {scratch, Use::StorageWrite, 1},
+                          {input.resource, Use::StorageRead, 2}},
+                         [this, scratch, input, count, elementBytes](VkCommandBuffer cmd, const RenderGraph& g) {
+                             forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock,
+                                                                    uint32_t blocks) {
+                                 struct {
+                                     uint32_t count, firstBlock, blockCount;
+                                 } push{uint32_t(n), firstBlock, blocks};
+                                 DescriptorInfo in(g.buffer(input.resource), input.offset + start * elementBytes,
+                                                   n * elementBytes);
+                                 reduce_.bind(cmd, {in, levels_.level0(g, scratch), vectorsOf(in)}, &push, sizeof push);
+                                 reduce_.dispatchLine(cmd, blocks);
+                             });
+                         });
+    GraphSpan totalsSpan = totals.resource != kNoResource ? totals : GraphSpan{scratch, levels_.scratchBytes()};
+    levels_.addPasses(graph, name, scratch, ceilDiv(count, layout_.tileElements), totalsSpan);
 }
 
-void ScanPasses::recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
-                                 uint64_t outputWords) const
+void ScanPasses::addDownsweep(RenderGraph& graph, const std::string& name, ResourceId scratch, GraphSpan input,
+                              GraphSpan output, uint64_t count, uint64_t outputWords) const
 {
     checkScanCount(count, maxCount_, what_);
     checkVectorAligned(input, what_, "input");
     checkVectorAligned(output, what_, "output");
     const uint64_t elementBytes = 4ull * components_;
-    forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
-        struct {
-            uint32_t count, firstBlock, blockCount, firstIndex;
-        } push{uint32_t(n), firstBlock, blocks, uint32_t(start)};
-        // A scan writes the segment's own range; a compaction writes indices
-        // anywhere below the selected count, so it binds the whole list.
-        DescriptorInfo out = select_ ? DescriptorInfo(output.buffer, output.offset, std::max<uint64_t>(4, outputWords * 4))
-                                     : DescriptorInfo(output.buffer, output.offset + start * elementBytes, n * elementBytes);
-        DescriptorInfo in(input.buffer, input.offset + start * elementBytes, n * elementBytes);
-        downsweep_->bind(cmd, {in, out, levels_.level0(), vectorsOf(in), vectorsOf(out)}, &push, sizeof push);
-        dispatchTiles(cmd, context_, *downsweep_, blocks);
-    });
-    computeOutputBarrier(cmd);
-}
-
-void computeToComputeBarrier(VkCommandBuffer cmd)
-{
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-}
-
-void computeOutputBarrier(VkCommandBuffer cmd)
-{
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
-                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
-                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+    graph.addComputePass(
+        name, *downsweep_,
+        {{input.resource, Use::StorageRead, 0}, {output.resource, Use::StorageWrite, 1}, {scratch, Use::StorageRead, 2},
+         {input.resource, Use::StorageRead, 3}, {output.resource, Use::StorageWrite, 4}},
+        [this, scratch, input, output, count, outputWords, elementBytes](VkCommandBuffer cmd, const RenderGraph& g) {
+            forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
+                struct {
+                    uint32_t count, firstBlock, blockCount, firstIndex;
+                } push{uint32_t(n), firstBlock, blocks, uint32_t(start)};
+                // A scan writes the segment's own range; a compaction writes
+                // indices anywhere below the selected count, so it binds the whole list.
+                VkBuffer out = g.buffer(output.resource);
+                DescriptorInfo outWords =
+                    select_ ? DescriptorInfo(out, output.offset, std::max<uint64_t>(4, outputWords * 4))
+                            : DescriptorInfo(out, output.offset + start * elementBytes, n * elementBytes);
+                DescriptorInfo in(g.buffer(input.resource), input.offset + start * elementBytes, n * elementBytes);
+                downsweep_->bind(cmd, {in, outWords, levels_.level0(g, scratch), vectorsOf(in), vectorsOf(outWords)},
+                                 &push, sizeof push);
+                downsweep_->dispatchLine(cmd, blocks);
+            });
+        });
 }
 
 } // namespace isoscope

@@ -41,18 +41,20 @@
 #include "compute/block_sum_scan.h"
 #include "core/memory.h"
 #include "core/shader.h"
+#include "graph/graph_desc.h"
 
 namespace isoscope {
 
 class Context;
+class RenderGraph;
 
-// A place in a buffer: elements start `offset` bytes in. Offsets given to the
-// primitives must be multiples of the device's minStorageBufferOffsetAlignment
-// (at most 256 bytes on every device) and of 16 (the element passes load and
-// store 16-byte vectors).
+// A place in a graph buffer: elements start `offset` bytes in. Offsets given
+// to the primitives must be multiples of the device's
+// minStorageBufferOffsetAlignment (at most 256 bytes on every device) and of
+// 16 (the element passes load and store 16-byte vectors).
 constexpr uint64_t kVectorBytes = 16;
-struct BufferSpan {
-    VkBuffer buffer = VK_NULL_HANDLE;
+struct GraphSpan {
+    ResourceId resource = kNoResource;
     VkDeviceSize offset = 0;
 };
 
@@ -62,9 +64,9 @@ struct BufferSpan {
 enum class ScanAlgorithm { Auto, SinglePass, ReduceThenScan };
 
 // Whether [a.offset, a.offset + aBytes) and [b.offset, b.offset + bBytes) share a byte of one buffer.
-inline bool spansOverlap(BufferSpan a, uint64_t aBytes, BufferSpan b, uint64_t bBytes)
+inline bool spansOverlap(GraphSpan a, uint64_t aBytes, GraphSpan b, uint64_t bBytes)
 {
-    return a.buffer == b.buffer && aBytes && bBytes && a.offset < b.offset + bBytes && b.offset < a.offset + aBytes;
+    return a.resource == b.resource && aBytes && bBytes && a.offset < b.offset + bBytes && b.offset < a.offset + aBytes;
 }
 
 struct ScanOptions {
@@ -125,9 +127,7 @@ void forEachScanSegment(const ScanLayout& layout, uint64_t count,
 // Checks shared by the scans' record(): the count is within what the scan
 // was made for, and a span starts on a 16-byte vector.
 void checkScanCount(uint64_t count, uint64_t maxCount, const std::string& what);
-void checkVectorAligned(BufferSpan span, const std::string& what, const char* role);
-// Dispatches `tiles` workgroups in 2D (one dimension holds at most 65535).
-void dispatchTiles(VkCommandBuffer cmd, const Context& context, const ComputeProgram& program, uint64_t tiles);
+void checkVectorAligned(GraphSpan span, const std::string& what, const char* role);
 
 class ScanPasses {
 public:
@@ -137,16 +137,19 @@ public:
     ScanPasses(Context& context, uint32_t components, bool select, bool downsweep, uint64_t maxCount,
                const ScanOptions& options, const std::string& what);
 
-    // Passes 1 to 3: block offsets in the scratch buffer, and the 64-bit
-    // totals (one per summed component) at `totals`, or in scratch when
-    // `totals.buffer` is null.
-    void recordBlockOffsets(VkCommandBuffer cmd, BufferSpan input, uint64_t count, BufferSpan totals) const;
+    // Bytes of the caller's scratch buffer: the block-sum levels, then 16
+    // bytes of totals.
+    uint64_t scratchBytes() const { return levels_.scratchBytes() + kTotalsBytes; }
+    // Passes 1 to 3, each a graph pass named `name`: block offsets in
+    // `scratch`, and the 64-bit totals (one per summed component) at
+    // `totals`, or in scratch when `totals.resource` is kNoResource.
+    void addBlockOffsets(RenderGraph& graph, const std::string& name, ResourceId scratch, GraphSpan input,
+                         uint64_t count, GraphSpan totals) const;
     // Pass 4: prefixes (or, with select, indices) into `output`, which holds
     // `outputWords` 32-bit words from its offset.
-    void recordDownsweep(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
-                         uint64_t outputWords) const;
+    void addDownsweep(RenderGraph& graph, const std::string& name, ResourceId scratch, GraphSpan input,
+                      GraphSpan output, uint64_t count, uint64_t outputWords) const;
 
-    uint64_t scratchBytes() const { return levels_.scratchBytes() + totals_.allocated; }
     const ScanLayout& layout() const { return layout_; }
     uint32_t sumComponents() const { return select_ ? 1 : components_; }
 
@@ -154,7 +157,8 @@ public:
     static uint64_t scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount);
 
 private:
-    Context& context_;
+    static constexpr uint64_t kTotalsBytes = 16;
+
     uint32_t components_;
     bool select_;
     uint64_t maxCount_;
@@ -163,13 +167,6 @@ private:
     ComputeProgram reduce_;
     std::unique_ptr<ComputeProgram> downsweep_;
     BlockSumScan levels_; // passes 2 and 3, and level 0 (the block sums, then offsets)
-    Buffer totals_;
 };
-
-// Orders one compute pass's storage writes before the next's reads and writes.
-void computeToComputeBarrier(VkCommandBuffer cmd);
-// After a primitive's last pass: its outputs are visible to later compute
-// shaders and to indirect dispatch/draw arguments.
-void computeOutputBarrier(VkCommandBuffer cmd);
 
 } // namespace isoscope

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 
-#include "core/barrier.h"
 #include "core/context.h"
 #include "core/error.h"
+#include "graph/render_graph.h"
 
 namespace isoscope {
 
 namespace {
+
+constexpr uint64_t kTotalsBytes = 16;
 
 constexpr uint64_t kControlAlignment = 256; // >= every device's minStorageBufferOffsetAlignment
 constexpr uint64_t kWordsPerValue = 3;      // 64 bits in three words of 31 bits and a valid bit
@@ -16,7 +18,6 @@ constexpr uint64_t kWordsPerValue = 3;      // 64 bits in three words of 31 bits
 // which 2^30 elements of uint32 (each below 2^32) are.
 constexpr uint64_t kMaxPackedCount = uint64_t(1) << 30;
 
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 // Fallback count, then one ticket counter per segment.
 uint64_t controlBytes(const ScanLayout& layout, uint64_t maxCount)
@@ -26,10 +27,8 @@ uint64_t controlBytes(const ScanLayout& layout, uint64_t maxCount)
 }
 
 // Wider than the reduce-then-scan passes' 256: half as many tiles to look
-// back over (H100, docs/BENCHMARKS.md, 32-bit states: 135M one-word elements
-// 0.519 -> 0.482 ms, 4 GiB 4.06 -> 3.77; two-word 1.278 -> 1.208 at 1 GiB,
-// unchanged at 8 GiB; 1024 was slower). With 64-bit states two-word scans
-// are faster in workgroups of 256 (2^30 elements: 8.85 -> 7.96 ms).
+// back over; but with 64-bit states two-word scans are faster at 256
+// (figures: docs/BENCHMARKS.md, "Why the code is as it is").
 constexpr uint32_t kWorkgroupSize = 512;
 constexpr uint32_t kPackedTwoWordWorkgroupSize = 256;
 
@@ -61,12 +60,12 @@ uint64_t SinglePassScan::scratchBytesFor(const Context& context, uint32_t compon
     uint32_t sumComponents = select ? 1 : components;
     ScanLayout layout = scanLayout(context, components, withDefaults({}, sumComponents, packed));
     uint64_t tiles = std::max<uint64_t>(1, ceilDiv(maxCount, layout.tileElements));
-    return controlBytes(layout, maxCount) + tiles * tileStateBytes(sumComponents, packed) + 16 /* totals */;
+    return controlBytes(layout, maxCount) + tiles * tileStateBytes(sumComponents, packed) + kTotalsBytes;
 }
 
 SinglePassScan::SinglePassScan(Context& context, uint32_t components, bool select, uint64_t maxCount,
                                const ScanOptions& options, const std::string& what)
-    : context_(context), components_(components), select_(select), maxCount_(maxCount), what_(what),
+    : components_(components), select_(select), maxCount_(maxCount), what_(what),
       packed_(usesPackedStates(context, select, maxCount, options)),
       layout_(scanLayout(context, components, withDefaults(options, select ? 1 : components, packed_))),
       program_(context, loadShader(packed_ ? "compute/scan_single_pass_packed" : "compute/scan_single_pass"),
@@ -85,73 +84,82 @@ SinglePassScan::SinglePassScan(Context& context, uint32_t components, bool selec
         fail(what + " needs " + formatBytes(stateBytes(tiles)) + " of tile states in one binding; " +
              context.info().name + " binds at most " + formatBytes(context.info().maxStorageBufferRange) +
              ": split the input");
-    state_ = context.allocator().createBuffer(controlBytes(layout_, maxCount) + stateBytes(tiles),
-                                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                                                  VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                              MemoryUsage::DeviceLocal, what + " tile states");
-    totals_ = context.allocator().createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                               MemoryUsage::DeviceLocal, what + " totals");
+    controlBytes_ = controlBytes(layout_, maxCount);
+    maxStateBytes_ = stateBytes(tiles);
 }
+
+uint64_t SinglePassScan::scratchBytes() const { return controlBytes_ + maxStateBytes_ + kTotalsBytes; }
 
 uint64_t SinglePassScan::stateBytes(uint64_t tiles) const
 {
     return tiles * tileStateBytes(select_ ? 1 : components_, packed_);
 }
 
-void SinglePassScan::record(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count,
-                            uint64_t outputWords, BufferSpan totals) const
+void SinglePassScan::addPasses(RenderGraph& graph, const std::string& name, ResourceId scratch, GraphSpan input,
+                               GraphSpan output, uint64_t count, uint64_t outputWords, GraphSpan totals) const
 {
     checkScanCount(count, maxCount_, what_);
     checkVectorAligned(input, what_, "input");
     checkVectorAligned(output, what_, "output");
     const uint64_t tiles = std::max<uint64_t>(1, ceilDiv(count, layout_.tileElements));
-    const uint64_t control = controlBytes(layout_, maxCount_);
+    const uint64_t control = controlBytes_;
+    const uint64_t states = stateBytes(tiles);
     const uint32_t sumComponents = select_ ? 1 : components_;
+    GraphSpan totalWords = totals.resource != kNoResource ? totals : GraphSpan{scratch, control + maxStateBytes_};
 
-    // The states start at zero each time: earlier records' shader accesses
-    // first, then the fill, then this record's shaders.
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    vkCmdFillBuffer(cmd, state_.buffer, 0, control + stateBytes(tiles), 0);
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-
-    DescriptorInfo controlWords(state_.buffer, 0, control);
-    DescriptorInfo states(state_.buffer, control, stateBytes(tiles));
-    DescriptorInfo totalWords = totals.buffer ? DescriptorInfo(totals.buffer, totals.offset, 8 * sumComponents)
-                                              : DescriptorInfo(totals_.buffer, 0, 8 * sumComponents);
+    // The states start at zero each time.
+    graph.addPass(name + " clear", PassKind::Transfer, {{scratch, Use::TransferDst}},
+                  [scratch, control, states](VkCommandBuffer cmd, const RenderGraph& g) {
+                      vkCmdFillBuffer(cmd, g.buffer(scratch), 0, control + states, 0);
+                  });
+    std::vector<ResourceUse> uses = {{input.resource, Use::StorageRead, 0},  {output.resource, Use::StorageWrite, 1},
+                                     {scratch, Use::StorageWrite, 2},        {scratch, Use::StorageWrite, 3},
+                                     {totalWords.resource, Use::StorageWrite, 4}, {input.resource, Use::StorageRead, 5},
+                                     {output.resource, Use::StorageWrite, 6}};
     const uint64_t elementBytes = 4ull * components_;
-    uint32_t segment = 0;
-    auto dispatch = [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks, DescriptorInfo in,
-                        DescriptorInfo out) {
-        struct {
-            uint32_t count, firstBlock, blockCount, firstIndex, segment, lastBlock;
-        } push{uint32_t(n), firstBlock, blocks, uint32_t(start), segment, uint32_t(tiles - 1)};
-        program_.bind(cmd, {in, out, controlWords, states, totalWords, vectorsOf(in), vectorsOf(out)}, &push,
-                      sizeof push);
-        // Tiles are taken from the ticket counter, so the grid's shape does not matter.
-        dispatchTiles(cmd, context_, program_, blocks);
+    // One workgroup with nothing to read writes the zero totals; its input
+    // and output bindings are a few of the control words, never accessed.
+    struct Segment {
+        uint64_t start, n;
+        uint32_t firstBlock, blocks, index;
     };
-    if (count == 0) {
-        // One workgroup with nothing to read writes the zero totals; its
-        // input and output bindings are a few of the control words, never accessed.
-        DescriptorInfo none(state_.buffer, 0, 16);
-        dispatch(0, 0, 0, 1, none, none);
-    }
+    std::vector<Segment> segments;
+    if (count == 0)
+        segments.push_back({0, 0, 0, 1, 0});
     forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
-        if (segment > 0)
-            computeToComputeBarrier(cmd); // earlier segments' states before this one's look-back
-        // A scan writes the segment's own range; a compaction writes indices
-        // anywhere below the selected count, so it binds the whole list.
-        DescriptorInfo out = select_ ? DescriptorInfo(output.buffer, output.offset, std::max<uint64_t>(4, outputWords * 4))
-                                     : DescriptorInfo(output.buffer, output.offset + start * elementBytes, n * elementBytes);
-        DescriptorInfo in(input.buffer, input.offset + start * elementBytes, n * elementBytes);
-        dispatch(start, n, firstBlock, blocks, in, out);
-        ++segment;
+        segments.push_back({start, n, firstBlock, blocks, uint32_t(segments.size())});
     });
-    computeOutputBarrier(cmd);
+    for (const Segment& segment : segments) {
+        // Each segment's look-back reads the states the earlier ones published: a pass each.
+        graph.addComputePass(
+            name, program_, uses,
+            [this, scratch, input, output, count, outputWords, totalWords, segment, tiles, control, states,
+             sumComponents, elementBytes](VkCommandBuffer cmd, const RenderGraph& g) {
+                struct {
+                    uint32_t count, firstBlock, blockCount, firstIndex, segment, lastBlock;
+                } push{uint32_t(segment.n), segment.firstBlock, segment.blocks, uint32_t(segment.start),
+                       segment.index, uint32_t(tiles - 1)};
+                VkBuffer scratchBuffer = g.buffer(scratch);
+                DescriptorInfo controlWords(scratchBuffer, 0, control);
+                DescriptorInfo stateWords(scratchBuffer, control, states);
+                DescriptorInfo totalBinding(g.buffer(totalWords.resource), totalWords.offset, 8 * sumComponents);
+                DescriptorInfo in(scratchBuffer, 0, 16), out(scratchBuffer, 0, 16);
+                if (count != 0) {
+                    VkBuffer outBuffer = g.buffer(output.resource);
+                    // A scan writes the segment's own range; a compaction writes indices
+                    // anywhere below the selected count, so it binds the whole list.
+                    out = select_ ? DescriptorInfo(outBuffer, output.offset, std::max<uint64_t>(4, outputWords * 4))
+                                  : DescriptorInfo(outBuffer, output.offset + segment.start * elementBytes,
+                                                   segment.n * elementBytes);
+                    in = DescriptorInfo(g.buffer(input.resource), input.offset + segment.start * elementBytes,
+                                        segment.n * elementBytes);
+                }
+                program_.bind(cmd, {in, out, controlWords, stateWords, totalBinding, vectorsOf(in), vectorsOf(out)},
+                              &push, sizeof push);
+                // Tiles are taken from the ticket counter, so the grid's shape does not matter.
+                program_.dispatchLine(cmd, segment.blocks);
+            });
+    }
 }
 
 } // namespace isoscope

@@ -21,12 +21,12 @@
 // one 64-bit word per tile and summed component
 // (scan_single_pass_packed.comp): a look-back poll is one load a component.
 // Elsewhere 24 bytes (aggregate and inclusive prefix, 64 bits each in three
-// 32-bit words; scan_single_pass.comp). On the H100 the packed states took
-// the two-word scan of 2^30 elements from 10.02 to 7.91 ms (1.37x a copy).
+// 32-bit words; scan_single_pass.comp). Packed states make a look-back poll
+// one load, the reason two-word scans come near a copy (docs/BENCHMARKS.md).
 //
-// Per record: one fill of the tile states (zero), then one dispatch per
-// segment (inputs longer than one binding, as scan_passes.h). Scratch: the
-// tile states, a few words of tickets.
+// Per run: one fill of the tile states (zero), then one pass per segment
+// (inputs longer than one binding, as scan_passes.h). Scratch (the caller's,
+// a graph transient): the tile states, a few words of tickets, the totals.
 // Not in place: the output must not overlap the input (the fallback re-reads
 // other tiles' input while they write theirs).
 #include <cstdint>
@@ -41,20 +41,22 @@ public:
     SinglePassScan(Context& context, uint32_t components, bool select, uint64_t maxCount, const ScanOptions& options,
                    const std::string& what);
 
+    // Bytes of the caller's scratch buffer: control words (the fallback
+    // count, one ticket per segment), the tile states, 16 bytes of totals.
+    uint64_t scratchBytes() const;
     // Prefixes (or, with select, indices into `output`, which then holds
-    // `outputWords` words) and the 64-bit totals at `totals` (or in scratch).
-    void record(VkCommandBuffer cmd, BufferSpan input, BufferSpan output, uint64_t count, uint64_t outputWords,
-                BufferSpan totals) const;
-
-    // A uint32 at this place counts the tiles the last record() reduced on
-    // another's behalf (the fallback), for benchmarks.
-    BufferSpan fallbackCounter() const { return {state_.buffer, 0}; }
-    uint64_t scratchBytes() const { return state_.allocated + totals_.allocated; }
+    // `outputWords` words) and the 64-bit totals at `totals` (or in
+    // scratch): a transfer pass that zeroes the states, then one pass per
+    // segment (each looks back over the states the earlier ones published).
+    void addPasses(RenderGraph& graph, const std::string& name, ResourceId scratch, GraphSpan input, GraphSpan output,
+                   uint64_t count, uint64_t outputWords, GraphSpan totals) const;
+    // Where, in the scratch, a uint32 counts the tiles the last run reduced
+    // on another's behalf (the fallback), for benchmarks.
+    static constexpr uint64_t kFallbackCountOffset = 0;
     static uint64_t scratchBytesFor(const Context& context, uint32_t components, bool select, uint64_t maxCount);
     // `options` with the single pass's own defaults filled in: workgroups of
-    // 512 where the device allows (H100: 4 GiB of one-word elements 4.06 ->
-    // 3.77 ms; the reduce-then-scan passes keep 256), 256 for two summed
-    // components with packed states.
+    // 512 where the device allows (fewer tiles to look back over), 256 for
+    // two summed components with packed states (docs/BENCHMARKS.md).
     static ScanOptions withDefaults(ScanOptions options, uint32_t sumComponents, bool packed);
     // Whether a scan made with these arguments keeps 64-bit tile states.
     static bool usesPackedStates(const Context& context, bool select, uint64_t maxCount, const ScanOptions& options);
@@ -64,7 +66,6 @@ public:
 private:
     uint64_t stateBytes(uint64_t tiles) const;
 
-    Context& context_;
     uint32_t components_;
     bool select_;
     uint64_t maxCount_;
@@ -72,8 +73,8 @@ private:
     bool packed_; // 64-bit tile states (scan_single_pass_packed.comp)
     ScanLayout layout_;
     ComputeProgram program_;
-    Buffer state_;  // control words (fallback count, one ticket per segment), then the tile states
-    Buffer totals_; // when the caller gives none
+    uint64_t controlBytes_ = 0;
+    uint64_t maxStateBytes_ = 0;
 };
 
 } // namespace isoscope

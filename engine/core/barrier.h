@@ -1,7 +1,8 @@
 #pragma once
-// One global memory barrier (synchronization2), for set-up code and tests
-// that record outside the render graph; passes inside a graph never write
-// barriers by hand.
+// One global memory barrier (synchronization2) for the one place in the
+// engine that records outside the render graph: the staging copies of
+// core/transfer.cpp (its header says why). Passes never write barriers by
+// hand; the graph derives them (engine/graph/).
 #include <volk.h>
 
 namespace isoscope {

@@ -117,7 +117,54 @@ std::span<const uint32_t> findOverriddenShader(const std::string& name)
     return loaded.emplace(name, std::move(words)).first->second;
 }
 
+// Whether a binding is written or read, from the decorations GLSL's
+// readonly/writeonly become: on the variable for images, on every member of
+// the block for buffers. Uniform buffers and sampled images are read only.
+void reflectAccess(spvc_compiler compiler, spvc_context context, const std::string& shader, spvc_variable_id id,
+                   ShaderBinding& binding)
+{
+    binding.writable = false;
+    binding.readable = true;
+    if (binding.type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+        binding.writable = !spvc_compiler_has_decoration(compiler, id, SpvDecorationNonWritable);
+        binding.readable = !spvc_compiler_has_decoration(compiler, id, SpvDecorationNonReadable);
+        return;
+    }
+    if (binding.type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)
+        return;
+    const SpvDecoration* decorations = nullptr;
+    size_t count = 0;
+    checkSpvc(spvc_compiler_get_buffer_block_decorations(compiler, id, &decorations, &count), context, shader,
+              "buffer decorations");
+    binding.writable = true;
+    for (size_t i = 0; i < count; ++i) {
+        if (decorations[i] == SpvDecorationNonWritable)
+            binding.writable = false;
+        if (decorations[i] == SpvDecorationNonReadable)
+            binding.readable = false;
+    }
+}
+
 } // namespace
+
+void checkPushLayout(const std::string& shader, const std::vector<PushMember>& reflected,
+                     const std::vector<PushMember>& members)
+{
+    auto describe = [](const PushMember& m) {
+        return "'" + m.name + "' at byte " + std::to_string(m.offset) + " (" + std::to_string(m.size) + " bytes)";
+    };
+    for (size_t i = 0; i < std::max(reflected.size(), members.size()); ++i) {
+        if (i >= reflected.size())
+            fail("push constants of shader " + shader + ": the C++ struct has member " + describe(members[i]) +
+                 " past the shader's last (engine bug)");
+        if (i >= members.size())
+            fail("push constants of shader " + shader + ": the shader's member " + describe(reflected[i]) +
+                 " has no C++ counterpart (engine bug)");
+        if (reflected[i].offset != members[i].offset || reflected[i].size != members[i].size)
+            fail("push constants of shader " + shader + ": the shader's member " + std::to_string(i) + " " +
+                 describe(reflected[i]) + " but the C++ struct's " + describe(members[i]) + " (engine bug)");
+    }
+}
 
 Shader loadShader(std::string_view name)
 {
@@ -157,8 +204,14 @@ Shader loadShader(std::string_view name)
             if (set != 0)
                 fail("shader " + shader.name + " uses descriptor set " + std::to_string(set) +
                      "; isoscope shaders use set 0 only");
-            shader.bindings.push_back({spvc_compiler_get_decoration(compiler, list[i].id, SpvDecorationBinding),
-                                       descriptorType});
+            ShaderBinding binding{spvc_compiler_get_decoration(compiler, list[i].id, SpvDecorationBinding),
+                                  descriptorType, list[i].name ? list[i].name : ""};
+            // Anonymous buffer blocks (`buffer Ranges { ... };`) go by their block name.
+            if (binding.name.empty())
+                if (const char* block = spvc_compiler_get_name(compiler, list[i].base_type_id))
+                    binding.name = block;
+            reflectAccess(compiler, context.handle, shader.name, list[i].id, binding);
+            shader.bindings.push_back(std::move(binding));
         }
     }
     std::sort(shader.bindings.begin(), shader.bindings.end(),
@@ -179,6 +232,17 @@ Shader loadShader(std::string_view name)
         checkSpvc(spvc_compiler_get_declared_struct_size(compiler, type, &size), context.handle, shader.name,
                   "push constant size");
         shader.pushConstantSize = uint32_t(size);
+        unsigned members = spvc_type_get_num_member_types(type);
+        for (unsigned m = 0; m < members; ++m) {
+            unsigned offset = 0;
+            size_t memberSize = 0;
+            checkSpvc(spvc_compiler_type_struct_member_offset(compiler, type, m, &offset), context.handle,
+                      shader.name, "push constant member offset");
+            checkSpvc(spvc_compiler_get_declared_struct_member_size(compiler, type, m, &memberSize), context.handle,
+                      shader.name, "push constant member size");
+            const char* name = spvc_compiler_get_member_name(compiler, pushConstants[0].base_type_id, m);
+            shader.pushMembers.push_back({name ? name : "", offset, uint32_t(memberSize)});
+        }
     }
 
     const spvc_specialization_constant* constants = nullptr;
@@ -246,7 +310,8 @@ Specialization specialize(const Shader& shader, const SpecValues& values, const 
 } // namespace
 
 ComputeProgram::ComputeProgram(Context& context, const Shader& shader, const SpecValues& values)
-    : context_(context), name_(shader.name), bindings_(shader.bindings), pushConstantSize_(shader.pushConstantSize)
+    : context_(context), name_(shader.name), bindings_(shader.bindings), pushMembers_(shader.pushMembers),
+      pushConstantSize_(shader.pushConstantSize)
 {
     if (shader.stage != VK_SHADER_STAGE_COMPUTE_BIT)
         fail("shader " + shader.name + " is not a compute shader");
@@ -413,6 +478,18 @@ void ComputeProgram::bind(VkCommandBuffer cmd, std::initializer_list<DescriptorI
         vkCmdPushDescriptorSetWithTemplateKHR(cmd, updateTemplate_, layout_, 0, descriptors.begin());
     if (pushConstantSize_)
         vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstantSize_, pushConstants);
+}
+
+std::array<uint32_t, 2> splitGroups(uint64_t groups, uint32_t maxX)
+{
+    uint32_t x = uint32_t(std::min<uint64_t>(std::max<uint64_t>(groups, 1), maxX));
+    return {groups ? x : 0, uint32_t(ceilDiv(std::max<uint64_t>(groups, 1), x))};
+}
+
+void ComputeProgram::dispatchLine(VkCommandBuffer cmd, uint64_t groups) const
+{
+    std::array<uint32_t, 2> xy = splitGroups(groups, context_.info().maxComputeWorkGroupCount[0]);
+    dispatch(cmd, xy[0], xy[1]);
 }
 
 void ComputeProgram::dispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y, uint32_t z) const

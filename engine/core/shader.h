@@ -23,6 +23,8 @@
 
 #include <volk.h>
 
+#include "core/math_util.h"
+
 namespace isoscope {
 
 class Context;
@@ -30,6 +32,16 @@ class Context;
 struct ShaderBinding {
     uint32_t binding = 0;
     VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    std::string name;         // the GLSL block or variable name, for messages
+    bool writable = false;    // storage buffers and images not declared readonly (NonWritable)
+    bool readable = true;     // false where declared writeonly (NonReadable)
+};
+
+// One member of a push-constant block: where it lies in the block.
+struct PushMember {
+    std::string name;
+    uint32_t offset = 0;
+    uint32_t size = 0;
 };
 
 struct SpecConstant {
@@ -44,6 +56,7 @@ struct Shader {
     VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
     std::vector<ShaderBinding> bindings; // set 0, sorted by binding
     uint32_t pushConstantSize = 0;
+    std::vector<PushMember> pushMembers; // in declaration order
     std::array<uint32_t, 3> localSize{1, 1, 1};          // default values
     std::array<int32_t, 3> localSizeConstantIds{-1, -1, -1}; // -1: a literal size
     std::vector<SpecConstant> specConstants;
@@ -85,12 +98,19 @@ public:
     ComputeProgram& operator=(const ComputeProgram&) = delete;
 
     const std::array<uint32_t, 3>& localSize() const { return localSize_; } // after specialization
+    const std::string& name() const { return name_; }
+    const std::vector<ShaderBinding>& bindings() const { return bindings_; }
+    const std::vector<PushMember>& pushMembers() const { return pushMembers_; }
 
     // Binds the pipeline, pushes one descriptor per binding (in binding order)
     // and the push constants (their size must match the shader's).
     void bind(VkCommandBuffer cmd, std::initializer_list<DescriptorInfo> descriptors, const void* pushConstants = nullptr,
               uint32_t pushConstantBytes = 0) const;
     void dispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y = 1, uint32_t z = 1) const;
+    // `groups` workgroups in a line, folded into y past the device's
+    // maxComputeWorkGroupCount[0] (splitGroups): the shader's workgroup index
+    // is gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x.
+    void dispatchLine(VkCommandBuffer cmd, uint64_t groups) const;
 
 private:
     void createLayouts();
@@ -101,6 +121,7 @@ private:
     Context& context_;
     std::string name_;
     std::vector<ShaderBinding> bindings_;
+    std::vector<PushMember> pushMembers_;
     uint32_t pushConstantSize_ = 0;
     std::array<uint32_t, 3> localSize_{1, 1, 1};
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
@@ -110,6 +131,22 @@ private:
 };
 
 // Workgroups needed to cover `threads` invocations with groups of `localSize`.
-inline uint32_t groupCount(uint64_t threads, uint32_t localSize) { return uint32_t((threads + localSize - 1) / localSize); }
+inline uint32_t groupCount(uint64_t threads, uint32_t localSize) { return uint32_t(ceilDiv(threads, localSize)); }
+
+// How dispatchLine folds `groups` workgroups: x at most `maxX` (the device's
+// maxComputeWorkGroupCount[0]), as many rows of that as needed along y.
+std::array<uint32_t, 2> splitGroups(uint64_t groups, uint32_t maxX);
+
+// The C++ side of a push-constant block, member by member, for
+// checkPushLayout: PUSH_MEMBER(GridPush, iso) names a member of a struct.
+#define ISOSCOPE_PUSH_MEMBER(Struct, member) \
+    ::isoscope::PushMember{#member, uint32_t(offsetof(Struct, member)), uint32_t(sizeof(Struct::member))}
+
+// Throws Error naming the shader and the member where `members` (the C++
+// struct, in declaration order) and the shader's reflected push-constant
+// block differ in count, offset or size: a C++ struct that drifted from its
+// GLSL block would otherwise pass garbage without any error.
+void checkPushLayout(const std::string& shader, const std::vector<PushMember>& reflected,
+                     const std::vector<PushMember>& members);
 
 } // namespace isoscope

@@ -4,6 +4,12 @@
 // outside a frame, never inside one. Uploads go through one staging buffer of
 // at most kStagingBytes, reused chunk after chunk, so a volume of many GiB
 // never needs as much host-visible memory again.
+//
+// The documented exception to "no barrier outside engine/graph/": each call
+// is a submission of its own around one copy, outside every frame, so it
+// orders the copy after all earlier work and makes its result visible to all
+// later work itself (core/barrier.h), rather than importing the resource
+// into a graph for a single copy.
 #include <cstddef>
 #include <cstring>
 #include <functional>

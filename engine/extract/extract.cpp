@@ -9,7 +9,7 @@
 #include "core/text.h"
 #include "core/context.h"
 #include "extract/cpu/marching_cubes.h"
-#include "extract/gpu_extractor.h"
+#include "extract/extraction_run.h"
 #include "extract/gpu_methods.h"
 
 namespace isoscope {
@@ -102,6 +102,7 @@ nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, floa
         {"cpu_ms", report.cpuMs},
         {"repeat", report.repeat},
         {"aux_device_bytes", report.auxDeviceBytes},
+        {"transient_device_bytes", report.transientDeviceBytes},
         {"table_device_bytes", report.tableDeviceBytes},
         {"peak_device_bytes", report.peakDeviceBytes},
     };

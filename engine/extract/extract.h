@@ -47,6 +47,7 @@ struct ExtractionReport {
     std::optional<double> totalGpuMs;       // median of the per-run totals
     double cpuMs = 0.0;                     // median wall-clock time of the CPU method
     uint64_t auxDeviceBytes = 0;            // device bytes beyond the input volume, output mesh and tables
+    uint64_t transientDeviceBytes = 0;      // GPU methods: the render graph's transients (part of auxDeviceBytes)
     uint64_t tableDeviceBytes = 0;          // constant lookup tables (GpuExtractor::tableBytes)
     uint64_t peakDeviceBytes = 0;
     uint32_t repeat = 1;

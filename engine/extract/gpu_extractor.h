@@ -1,30 +1,37 @@
 #pragma once
-// What every GPU extraction method implements, and the driver that runs one
-// outside a frame (CLI `extract` and `bench`, tests).
+// What every GPU extraction method implements: its passes, added to a render
+// graph. A method is built once for a volume (pipelines, per-volume state such
+// as the block method's value ranges) and adds its passes to any graph; the
+// graph orders them, places every barrier and holds the frame's work buffers
+// as transients. Every method writes the mesh contract of mesh/gpu_mesh.h
+// (counts and draw arguments on the GPU).
 //
-// An extractor is built once for a volume and records its passes into a
-// command buffer for any isovalue; it writes the mesh contract of gpu_mesh.h
-// (counts and draw arguments on the GPU). The driver adds the counter reset
-// before and finalize_mesh after, times every pass, and on overflow redoes the
-// extraction with buffers of the counted size.
+//   PreparedExtraction prepared = prepareGpuExtraction(context, volume, options);
+//   GpuMesh mesh = createGpuMesh(context, ...);
+//   RenderGraph graph(context);
+//   MeshBuffers buffers = importMesh(graph, mesh);
+//   prepared.extractor->addToGraph(graph, buffers, iso);   // iso read when the graph records
+//   graph.compile();
+//   graph.execute();   // then readCounters(): on overflow see growAfterOverflow
+//
+// extraction_run.h drives this loop for the CLI, benchmarks and tests.
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <volk.h>
-
+#include "core/shader.h"
 #include "extract/extract.h"
-#include "extract/gpu_mesh.h"
+#include "mesh/gpu_mesh.h"
+#include "mesh/mesh_buffers.h"
 #include "volume/gpu_volume.h"
 
 namespace isoscope {
 
 class Context;
-class GpuTimer;
+class RenderGraph;
 
 // Where an extractor reads the scalar field from.
 struct FieldSource {
@@ -38,16 +45,16 @@ public:
 
     virtual uint32_t faceSize() const { return 3; }
 
-    // Records the method's passes for `iso` into `cmd`, writing into `mesh`
-    // (whose counts were reset and made visible to compute shaders). Each
-    // pass is timed as a scope of `timer` when one is given. Passes write
-    // their own barriers until the render graph takes over that job; the last
-    // pass's writes are made visible by the caller's finalize barrier.
-    virtual void record(VkCommandBuffer cmd, float iso, const GpuMesh& mesh, GpuTimer* timer) = 0;
+    // Adds the whole extraction to `graph`: the reset of the mesh's counts,
+    // the method's passes, and finalize_mesh (the draw arguments). `iso` is
+    // read each time the graph records, so one compile serves every
+    // isovalue. Pass names start with `prefix` (two extractions in one graph).
+    // The extractor, `iso` and the mesh's buffers must outlive the graph.
+    void addToGraph(RenderGraph& graph, const MeshBuffers& mesh, const float& iso, const std::string& prefix = "");
 
-    // Device bytes the method holds beyond the input volume, the output mesh
-    // and its constant tables: what the issue calls auxiliary memory (value
-    // ranges, lists, counters, scan scratch), which grows with the volume.
+    // Device bytes the method holds beyond the input volume, the output mesh,
+    // its constant tables and the graph's transients: per-volume state that
+    // survives frames (value ranges, counters read back after a frame).
     virtual uint64_t auxiliaryBytes() const = 0;
     // Device bytes of constant lookup tables (the 2 KiB marching-cubes case
     // table), the same for every volume and isovalue: reported apart.
@@ -58,11 +65,12 @@ public:
 
     // After an extraction that raised the mesh's overflow flag: grows the
     // method's own work buffers if they were what overflowed (reading its
-    // counters back) and says whether it did. The mesh is the driver's job.
+    // counters back) and says whether it did; the graph must then be built
+    // again (its transients changed size). The mesh is the driver's job.
     virtual bool growAfterOverflow() { return false; }
 
     // The volume's samples changed: anything derived from them alone (the
-    // block method's value ranges) must be recomputed by the next record().
+    // block method's value ranges) is recomputed by the next recording.
     // Isovalue changes need no call.
     virtual void volumeChanged() {}
 
@@ -71,8 +79,15 @@ public:
     virtual std::vector<std::pair<std::string, uint64_t>> workCounts() { return {}; }
 
 protected:
-    explicit GpuExtractor(const Volume& volume) : dims_(volume.dims) {}
+    GpuExtractor(Context& context, const Volume& volume);
+    // The method's own passes, between the counter reset and finalize_mesh.
+    virtual void addPasses(RenderGraph& graph, const MeshBuffers& mesh, const float& iso,
+                           const std::string& prefix) = 0;
+
     std::array<uint32_t, 3> dims_;
+
+private:
+    ComputeProgram finalize_;
 };
 
 // Builds the extractor of a GPU method; throws Error for an unknown one.
@@ -87,15 +102,5 @@ struct PreparedExtraction {
 };
 
 PreparedExtraction prepareGpuExtraction(Context& context, const Volume& volume, const ExtractOptions& options);
-
-// After a run whose counters report an overflow: grows the extractor's
-// lists and, where its counts do not fit, replaces `mesh` with one of exactly
-// the counted size. Throws Error when nothing explains the overflow.
-void growAfterOverflow(Context& context, GpuExtractor& extractor, GpuMesh& mesh, const GpuMeshCounters& counters);
-
-// Runs `options.warmup` untimed and `options.repeat` timed extractions of a
-// GPU method and reads the mesh back once: timings are GPU timestamps, medians
-// over the timed runs.
-ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float iso, const ExtractOptions& options);
 
 } // namespace isoscope

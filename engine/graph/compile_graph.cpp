@@ -156,7 +156,11 @@ Track startingTrack(const GraphDesc& desc, const CompiledGraph& graph, const std
 // The barrier (if any) before `use`, and the resource's state after it.
 std::optional<Barrier> transition(Track& track, const MergedUse& use, bool image)
 {
-    const ResourceState& to = use.state;
+    ResourceState to = use.state;
+    // GENERAL serves sampling too: an image kept in GENERAL (a volume that
+    // passes also store to) is sampled there instead of moved out and back.
+    if (image && to.layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL && track.layout == VK_IMAGE_LAYOUT_GENERAL)
+        to.layout = VK_IMAGE_LAYOUT_GENERAL;
     Barrier barrier{use.resource, image, 0, 0, to.stage, to.access, track.layout, to.layout};
     std::optional<Barrier> result;
     if (image && to.layout != track.layout) {
@@ -193,7 +197,72 @@ std::optional<Barrier> transition(Track& track, const MergedUse& use, bool image
     return result;
 }
 
+bool descriptorFits(VkDescriptorType type, Use use)
+{
+    switch (type) {
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: return use == Use::StorageRead || use == Use::StorageWrite;
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: return use == Use::UniformRead;
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: return use == Use::Sampled;
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: return use == Use::StorageImageRead || use == Use::StorageImageWrite;
+    default: return true;
+    }
+}
+
+const char* descriptorName(VkDescriptorType type)
+{
+    switch (type) {
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: return "storage buffer";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: return "uniform buffer";
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: return "sampled image";
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: return "storage image";
+    default: return "descriptor";
+    }
+}
+
+std::string bindingText(const ShaderBinding& binding)
+{
+    return "binding " + std::to_string(binding.binding) + (binding.name.empty() ? "" : " ('" + binding.name + "')");
+}
+
 } // namespace
+
+void checkPassBindings(const GraphDesc& desc, const PassDesc& pass)
+{
+    if (pass.shaders.empty())
+        return;
+    std::map<int32_t, const ResourceUse*> byBinding;
+    for (const ResourceUse& use : pass.uses) {
+        if (use.binding == kNoBinding)
+            continue;
+        if (!byBinding.emplace(use.binding, &use).second)
+            fail("pass '" + pass.name + "' declares binding " + std::to_string(use.binding) + " twice (engine bug)");
+        bool known = std::any_of(pass.shaders.begin(), pass.shaders.end(), [&](const PassShader& shader) {
+            return use.binding >= 0 && size_t(use.binding) < shader.bindings.size();
+        });
+        if (!known)
+            fail("pass '" + pass.name + "' declares binding " + std::to_string(use.binding) + " but its shader " +
+                 pass.shaders.front().name + " has " + std::to_string(pass.shaders.front().bindings.size()) +
+                 " bindings (engine bug)");
+    }
+    for (const PassShader& shader : pass.shaders) {
+        auto where = [&] { return "pass '" + pass.name + "' (shader " + shader.name + "): "; };
+        for (const ShaderBinding& binding : shader.bindings) {
+            auto it = byBinding.find(int32_t(binding.binding));
+            if (it == byBinding.end())
+                fail(where() + bindingText(binding) +
+                     " is not declared: say which resource it binds and how (engine bug)");
+            const ResourceUse& use = *it->second;
+            if (binding.writable && !isWriteUse(use.use))
+                fail(where() + "the shader writes " + bindingText(binding) + " but the pass declares '" +
+                     (use.resource < desc.resources.size() ? desc.resources[use.resource].name : std::string("?")) +
+                     "' there as " + useName(use.use) +
+                     " (engine bug: declare a write, or make the binding readonly)");
+            if (!descriptorFits(binding.type, use.use))
+                fail(where() + bindingText(binding) + " is a " + descriptorName(binding.type) +
+                     " but the pass declares it as " + useName(use.use) + " (engine bug)");
+        }
+    }
+}
 
 VkDeviceSize estimatedBytes(const ResourceDesc& resource)
 {
@@ -213,8 +282,10 @@ VkDeviceSize estimatedBytes(const ResourceDesc& resource)
 CompiledGraph compileGraph(const GraphDesc& desc)
 {
     std::vector<std::vector<MergedUse>> uses;
-    for (const PassDesc& pass : desc.passes)
+    for (const PassDesc& pass : desc.passes) {
+        checkPassBindings(desc, pass);
         uses.push_back(mergeUses(desc, pass));
+    }
 
     CompiledGraph graph;
     std::vector<bool> live = findLivePasses(desc, uses);

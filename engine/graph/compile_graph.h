@@ -77,9 +77,17 @@ struct CompiledGraph {
 };
 
 // Throws Error for a use of an unknown resource, a buffer use of an image (or
-// the reverse), a transient resource read before anything wrote it, or a
-// transient resource without a size.
+// the reverse), a transient resource read before anything wrote it, a
+// transient resource without a size, or a pass whose uses disagree with its
+// program's reflected bindings (checkPassBindings).
 CompiledGraph compileGraph(const GraphDesc& desc);
+
+// The declared uses of a pass with a program against the program's bindings,
+// as reflected from its SPIR-V: throws Error, naming the pass, the shader and
+// the binding, where a binding has no use declared, a binding the shader
+// writes is declared read-only, a use names a binding the shader lacks, or
+// two uses name one binding. Passes without a program are not checked.
+void checkPassBindings(const GraphDesc& desc, const PassDesc& pass);
 
 // The bytes the compiler assumes for a transient resource when it plans the
 // slots (buffer size; image width × height × texel bytes).

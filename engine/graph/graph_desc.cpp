@@ -129,4 +129,36 @@ VkImageUsageFlags imageUsageFor(Use use)
     }
 }
 
+bool isWriteUse(Use use)
+{
+    switch (use) {
+    case Use::StorageWrite:
+    case Use::StorageImageWrite:
+    case Use::ColorAttachment:
+    case Use::DepthAttachment:
+    case Use::TransferDst: return true;
+    default: return false;
+    }
+}
+
+const char* useName(Use use)
+{
+    switch (use) {
+    case Use::StorageRead: return "StorageRead";
+    case Use::StorageWrite: return "StorageWrite";
+    case Use::UniformRead: return "UniformRead";
+    case Use::IndirectArgs: return "IndirectArgs";
+    case Use::IndexBuffer: return "IndexBuffer";
+    case Use::VertexBuffer: return "VertexBuffer";
+    case Use::Sampled: return "Sampled";
+    case Use::StorageImageRead: return "StorageImageRead";
+    case Use::StorageImageWrite: return "StorageImageWrite";
+    case Use::ColorAttachment: return "ColorAttachment";
+    case Use::DepthAttachment: return "DepthAttachment";
+    case Use::TransferSrc: return "TransferSrc";
+    case Use::TransferDst: return "TransferDst";
+    }
+    return "?";
+}
+
 } // namespace isoscope

@@ -13,6 +13,8 @@
 
 #include <volk.h>
 
+#include "core/shader.h"
+
 namespace isoscope {
 
 enum class PassKind { Compute, Raster, Transfer };
@@ -68,9 +70,20 @@ struct ResourceDesc {
     VkFormat format = VK_FORMAT_UNDEFINED; // images
 };
 
+// Binding: the descriptor binding of the pass's program the resource is
+// bound to, or kNoBinding for uses outside descriptors (indirect arguments,
+// attachments, vertex and index buffers, copies).
+constexpr int32_t kNoBinding = -1;
+
 struct ResourceUse {
     ResourceId resource = kNoResource;
     Use use = Use::StorageRead;
+    int32_t binding = kNoBinding;
+};
+
+struct PassShader {
+    std::string name;
+    std::vector<ShaderBinding> bindings;
 };
 
 struct PassDesc {
@@ -80,6 +93,11 @@ struct PassDesc {
     // A pass with side effects outside the graph's resources (a host read-back
     // through a mapped buffer, say) is never culled.
     bool sideEffects = false;
+    // The programs the pass may dispatch (one, or variants it picks from
+    // when it records), where it declared them: their reflected bindings,
+    // which compileGraph checks the uses against (every binding declared
+    // once, nothing a shader writes declared read-only).
+    std::vector<PassShader> shaders;
 };
 
 struct GraphDesc {
@@ -92,6 +110,9 @@ struct GraphDesc {
 // sense (a vertex buffer in a compute pass).
 ResourceState useState(Use use, PassKind kind);
 bool isImageUse(Use use);
+// Whether a use lets the pass write the resource.
+bool isWriteUse(Use use);
+const char* useName(Use use);
 bool isDepthFormat(VkFormat format);
 // Usage flags a transient resource needs for its declared uses.
 VkBufferUsageFlags bufferUsageFor(Use use);

@@ -38,11 +38,7 @@ struct RenderGraph::Transients {
     }
 };
 
-RenderGraph::RenderGraph(Context& context) : context_(context)
-{
-    if (context.info().timestampValidBits != 0)
-        timer_ = std::make_unique<GpuTimer>(context, 128);
-}
+RenderGraph::RenderGraph(Context& context) : context_(context) {}
 
 RenderGraph::~RenderGraph() = default;
 
@@ -110,11 +106,40 @@ void RenderGraph::addPass(std::string name, PassKind kind, std::vector<ResourceU
     isCompiled_ = false;
     desc_.passes.push_back({std::move(name), kind, std::move(uses), sideEffects});
     records_.push_back(std::move(record));
+    conditions_.emplace_back();
+}
+
+void RenderGraph::setCondition(std::function<bool()> condition)
+{
+    if (conditions_.empty())
+        fail("setCondition before any pass was added (engine bug)");
+    conditions_.back() = std::move(condition);
+}
+
+void RenderGraph::addComputePass(std::string name, const ComputeProgram& program, std::vector<ResourceUse> uses,
+                                 Record record)
+{
+    addComputePass(std::move(name), std::vector<const ComputeProgram*>{&program}, std::move(uses), std::move(record));
+}
+
+void RenderGraph::addComputePass(std::string name, std::vector<const ComputeProgram*> programs,
+                                 std::vector<ResourceUse> uses, Record record)
+{
+    addPass(std::move(name), PassKind::Compute, std::move(uses), std::move(record));
+    for (const ComputeProgram* program : programs)
+        desc_.passes.back().shaders.push_back({program->name(), program->bindings()});
 }
 
 void RenderGraph::compile()
 {
     compiled_ = compileGraph(desc_);
+    // One scope a pass and one for the whole frame.
+    uint32_t scopes = uint32_t(compiled_.passes.size()) + 1;
+    if (context_.info().timestampValidBits != 0 && scopes > timerScopes_) {
+        timer_.reset();
+        timer_ = std::make_unique<GpuTimer>(context_, scopes);
+        timerScopes_ = scopes;
+    }
     transients_.reset();
     auto transients = std::make_unique<Transients>();
     transients->device = context_.device();
@@ -235,15 +260,23 @@ void RenderGraph::record(VkCommandBuffer cmd)
     for (size_t id = 0; id < desc_.resources.size(); ++id)
         if (desc_.resources[id].imported && !buffers_[id] && !images_[id].image)
             fail("imported resource '" + desc_.resources[id].name + "' has no handle (engine bug)");
-    if (timer_)
+    uint32_t frame = 0;
+    if (timer_) {
         timer_->reset(cmd);
+        frame = timer_->begin(cmd, "frame");
+        timingsRead_ = false;
+    }
     for (const CompiledPass& pass : compiled_.passes) {
         recordBarriers(cmd, pass.barriers);
+        if (conditions_[pass.pass] && !conditions_[pass.pass]())
+            continue;
         uint32_t scope = timer_ ? timer_->begin(cmd, desc_.passes[pass.pass].name) : 0;
         records_[pass.pass](cmd, *this);
         if (timer_)
             timer_->end(cmd, scope);
     }
+    if (timer_)
+        timer_->end(cmd, frame);
     recordBarriers(cmd, compiled_.finalBarriers);
 }
 
@@ -252,9 +285,35 @@ void RenderGraph::execute()
     context_.submitAndWait([&](VkCommandBuffer cmd) { record(cmd); });
 }
 
+void RenderGraph::readTimings()
+{
+    if (!timer_ || timingsRead_)
+        return;
+    std::vector<std::pair<std::string, double>> scopes = timer_->read();
+    frameMs_ = scopes.empty() ? 0.0 : scopes.front().second;
+    timings_.assign(scopes.begin() + (scopes.empty() ? 0 : 1), scopes.end());
+    timingsRead_ = true;
+}
+
 std::vector<std::pair<std::string, double>> RenderGraph::passTimings()
 {
-    return timer_ ? timer_->read() : std::vector<std::pair<std::string, double>>{};
+    readTimings();
+    return timings_;
+}
+
+double RenderGraph::frameMs()
+{
+    readTimings();
+    return frameMs_;
+}
+
+uint64_t RenderGraph::transientBytes() const
+{
+    uint64_t bytes = 0;
+    if (transients_)
+        for (auto [memory, size] : transients_->memories)
+            bytes += size;
+    return bytes;
 }
 
 VkBuffer RenderGraph::buffer(ResourceId id) const

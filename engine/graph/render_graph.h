@@ -28,6 +28,7 @@
 
 #include <volk.h>
 
+#include "core/shader.h"
 #include "graph/compile_graph.h"
 
 namespace isoscope {
@@ -74,6 +75,22 @@ public:
 
     void addPass(std::string name, PassKind kind, std::vector<ResourceUse> uses, Record record,
                  bool sideEffects = false);
+    // A compute pass that dispatches `program`: each use that binds a
+    // descriptor names its binding, and compile() checks the uses against the
+    // program's reflected bindings (checkPassBindings). The program must
+    // outlive the graph's recordings.
+    void addComputePass(std::string name, const ComputeProgram& program, std::vector<ResourceUse> uses,
+                        Record record);
+    // The same for a pass that picks one of several programs when it records
+    // (variants of one shader interface): the uses are checked against each.
+    void addComputePass(std::string name, std::vector<const ComputeProgram*> programs, std::vector<ResourceUse> uses,
+                        Record record);
+
+    // The last pass added records only while `condition` holds when the graph
+    // records (its barriers stay, so skipping it is always safe): work whose
+    // result survives frames, e.g. value ranges recomputed only after the
+    // volume changed. A skipped pass has no timing.
+    void setCondition(std::function<bool()> condition);
 
     void compile();
     const CompiledGraph& compiled() const { return compiled_; }
@@ -88,9 +105,16 @@ public:
     // execution order; waits for the results (call after the submission).
     // Empty where the device's queue has no timestamps.
     std::vector<std::pair<std::string, double>> passTimings();
+    // GPU milliseconds from the first pass's start to the last pass's end of
+    // the last recording (barriers included); 0 without timestamps.
+    double frameMs();
+    // Device bytes the transient resources of this compile hold (after aliasing).
+    uint64_t transientBytes() const;
 
     // Handles, for pass functions.
     VkBuffer buffer(ResourceId id) const;
+    // A whole buffer as a descriptor.
+    DescriptorInfo storage(ResourceId id) const { return DescriptorInfo(buffer(id)); }
     const GraphImage& image(ResourceId id) const;
     Context& context() const { return context_; }
 
@@ -102,12 +126,18 @@ private:
     Context& context_;
     GraphDesc desc_;
     std::vector<Record> records_;
+    std::vector<std::function<bool()>> conditions_; // per pass; empty: always
     std::vector<VkBuffer> buffers_;  // per resource; null for images
     std::vector<GraphImage> images_; // per resource; empty for buffers
     CompiledGraph compiled_;
     bool isCompiled_ = false;
     std::unique_ptr<Transients> transients_;
     std::unique_ptr<GpuTimer> timer_;
+    uint32_t timerScopes_ = 0;
+    bool timingsRead_ = true;
+    std::vector<std::pair<std::string, double>> timings_;
+    double frameMs_ = 0.0;
+    void readTimings();
 };
 
 } // namespace isoscope

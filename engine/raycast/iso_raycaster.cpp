@@ -4,7 +4,6 @@
 #include <cmath>
 #include <vector>
 
-#include "core/barrier.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "core/vk_check.h"
@@ -129,38 +128,24 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
     VK_CHECK(vkCreateSampler(context.device(), &samplerInfo, nullptr, &nearestSampler_));
 
     // The ranges depend on the samples only; the far-depth image never changes.
-    context.submitAndWait([&](VkCommandBuffer cmd) {
-        bricks_.ranges.record(cmd);
-        if (macro_)
-            macro_->ranges.record(cmd);
-        VkImageMemoryBarrier2 toClear{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-        toClear.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-        toClear.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        toClear.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        toClear.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        toClear.image = farDepth_.image;
-        toClear.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-        VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dependency.imageMemoryBarrierCount = 1;
-        dependency.pImageMemoryBarriers = &toClear;
-        vkCmdPipelineBarrier2(cmd, &dependency);
-        VkClearColorValue one{};
-        one.float32[0] = 1.0f;
-        vkCmdClearColorImage(cmd, farDepth_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &one, 1,
-                             &toClear.subresourceRange);
-        VkImageMemoryBarrier2 toRead = toClear;
-        toRead.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-        toRead.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        toRead.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-        toRead.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
-        toRead.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        toRead.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        dependency.pImageMemoryBarriers = &toRead;
-        vkCmdPipelineBarrier2(cmd, &dependency);
-        // Later submissions (the graph's) read the ranges without a barrier of their own.
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-    });
+    bricks_.ranges.computeNow();
+    if (macro_)
+        macro_->ranges.computeNow();
+    RenderGraph setup(context);
+    ResourceId farDepth = setup.importImage("raycast far depth", graphImage(farDepth_), {},
+                                            ResourceState{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                                          VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+                                                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
+    setup.addPass("clear far depth", PassKind::Transfer, {{farDepth, Use::TransferDst}},
+                  [farDepth](VkCommandBuffer cmd, const RenderGraph& g) {
+                      VkClearColorValue one{};
+                      one.float32[0] = 1.0f;
+                      VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+                      vkCmdClearColorImage(cmd, g.image(farDepth).image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &one,
+                                           1, &all);
+                  });
+    setup.compile();
+    setup.execute();
 }
 
 IsoRaycaster::~IsoRaycaster() { vkDestroySampler(context_.device(), nearestSampler_, nullptr); }
@@ -188,25 +173,12 @@ RaycastMode IsoRaycaster::resolveMode(const RaycastParams& params) const
     return params.mode == RaycastMode::Auto ? costModel_.choose(indexDirection(params.camera)) : params.mode;
 }
 
-void IsoRaycaster::recordClassify(VkCommandBuffer cmd, float iso)
-{
-    // The classes depend on the isovalue only: an unchanged one keeps them.
-    if (classifiedIso_ && *classifiedIso_ == iso)
-        return;
-    recordClassify(cmd, bricks_, iso);
-    if (macro_)
-        recordClassify(cmd, *macro_, iso);
-    classifiedIso_ = iso;
-}
-
 void IsoRaycaster::recordClassify(VkCommandBuffer cmd, const SkipLevel& level, float iso) const
 {
     std::array<uint32_t, 3> counts = level.ranges.blockCounts();
     ClassifyPushConstants constants{{counts[0], counts[1], counts[2]}, iso};
     classify_->bind(cmd, {{level.ranges.buffer().buffer}, {level.classes.buffer}}, &constants, sizeof(constants));
-    uint32_t groups = groupCount((level.ranges.blockCount() + 3) / 4, classify_->localSize()[0]);
-    uint32_t groupsX = std::min(groups, context_.info().maxComputeWorkGroupCount[0]);
-    classify_->dispatch(cmd, groupsX, groupCount(groups, groupsX));
+    classify_->dispatchLine(cmd, ceilDiv((level.ranges.blockCount() + 3) / 4, classify_->localSize()[0]));
 }
 
 RaycastPushConstants IsoRaycaster::pushConstants(const RenderGraph& graph, const RaycastTargets& targets,
@@ -245,10 +217,11 @@ RaycastPushConstants IsoRaycaster::pushConstants(const RenderGraph& graph, const
     return constants;
 }
 
-IsoRaycaster::Bindings IsoRaycaster::bindings(const RenderGraph& graph, const RaycastTargets& targets) const
+IsoRaycaster::Bindings IsoRaycaster::bindings(const RenderGraph& graph, const RaycastTargets& targets,
+                                              const TargetResources& t) const
 {
-    VkImageView scene = targets.sceneDepth != kNoResource ? graph.image(targets.sceneDepth).view : farDepth_.view;
-    return {DescriptorInfo(volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL),
+    VkImageView scene = graph.image(t.sceneDepth).view;
+    return {DescriptorInfo(volume_->linearSampler(), graph.image(t.volume).view, VK_IMAGE_LAYOUT_GENERAL),
             DescriptorInfo(bricks_.classes.buffer),
             DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.color).view, VK_IMAGE_LAYOUT_GENERAL),
             DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.depth).view, VK_IMAGE_LAYOUT_GENERAL),
@@ -256,10 +229,10 @@ IsoRaycaster::Bindings IsoRaycaster::bindings(const RenderGraph& graph, const Ra
 }
 
 void IsoRaycaster::recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
-                                 const TailBuffers& tail, const RaycastParams& params)
+                                 const TargetResources& t, const TailBuffers& tail, const RaycastParams& params)
 {
     RaycastPushConstants constants = pushConstants(graph, targets, params);
-    Bindings b = bindings(graph, targets);
+    Bindings b = bindings(graph, targets, t);
     VkExtent2D extent = graph.image(targets.color).extent;
     lastMode_ = resolveMode(params);
     if (lastMode_ == RaycastMode::Warp) {
@@ -278,12 +251,12 @@ void IsoRaycaster::recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, 
 }
 
 void IsoRaycaster::recordTail(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
-                              const TailBuffers& tail, const RaycastParams& params)
+                              const TargetResources& t, const TailBuffers& tail, const RaycastParams& params)
 {
     if (!handsOnTails())
         return;
     RaycastPushConstants constants = pushConstants(graph, targets, params);
-    Bindings b = bindings(graph, targets);
+    Bindings b = bindings(graph, targets, t);
     tail_->bind(cmd, {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}}, &constants, sizeof constants);
     // The Standard pass sized it: as many workgroups as its rays need, up to the device's limit.
     vkCmdDispatchIndirect(cmd, graph.buffer(tail.dispatch), 0);
@@ -296,20 +269,31 @@ ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const 
         fail("the adaptive raycast mode needs a calibrated cost model: call calibrateRaycastCostModel first");
     if (!(params.stepVoxels > 0.0f))
         fail("the raycast step must be a positive number of voxels, not " + std::to_string(params.stepVoxels));
-    ResourceId ranges = graph.importBuffer("brick value ranges", raycaster.bricks_.ranges.buffer().buffer);
-    ResourceId classes = graph.importBuffer("brick classes", raycaster.bricks_.classes.buffer);
-    std::vector<ResourceUse> classifyUses = {{ranges, Use::StorageRead}, {classes, Use::StorageWrite}};
-    std::vector<ResourceUse> classUses = {{classes, Use::StorageRead}};
-    if (raycaster.macro_) {
-        ResourceId macroRanges = graph.importBuffer("macro-cell value ranges", raycaster.macro_->ranges.buffer().buffer);
-        ResourceId macroClasses = graph.importBuffer("macro-cell classes", raycaster.macro_->classes.buffer);
-        classifyUses.insert(classifyUses.end(), {{macroRanges, Use::StorageRead}, {macroClasses, Use::StorageWrite}});
-        classUses.push_back({macroClasses, Use::StorageRead});
+    IsoRaycaster& r = raycaster;
+    // The classes depend on the isovalue only: an unchanged one keeps them.
+    auto classifyNeeded = [&r, &params] { return !r.classifiedIso_ || *r.classifiedIso_ != params.iso; };
+    ResourceId classes = graph.importBuffer("brick classes", r.bricks_.classes.buffer);
+    ResourceId ranges = graph.importBuffer("brick value ranges", r.bricks_.ranges.buffer().buffer);
+    graph.addComputePass("classify bricks", *r.classify_, {{ranges, Use::StorageRead, 0}, {classes, Use::StorageWrite, 1}},
+                         [&r, &params](VkCommandBuffer cmd, const RenderGraph&) {
+                             r.recordClassify(cmd, r.bricks_, params.iso);
+                             if (!r.macro_)
+                                 r.classifiedIso_ = params.iso;
+                         });
+    graph.setCondition(classifyNeeded);
+    // Without a macro level the brick classes stand in (MACRO_BRICKS = 0 never reads them).
+    ResourceId macroClasses = classes;
+    if (r.macro_) {
+        macroClasses = graph.importBuffer("macro-cell classes", r.macro_->classes.buffer);
+        ResourceId macroRanges = graph.importBuffer("macro-cell value ranges", r.macro_->ranges.buffer().buffer);
+        graph.addComputePass("classify macro cells", *r.classify_,
+                             {{macroRanges, Use::StorageRead, 0}, {macroClasses, Use::StorageWrite, 1}},
+                             [&r, &params](VkCommandBuffer cmd, const RenderGraph&) {
+                                 r.recordClassify(cmd, *r.macro_, params.iso);
+                                 r.classifiedIso_ = params.iso;
+                             });
+        graph.setCondition(classifyNeeded);
     }
-    graph.addPass("classify bricks", PassKind::Compute, classifyUses,
-                  [&raycaster, &params](VkCommandBuffer cmd, const RenderGraph&) {
-                      raycaster.recordClassify(cmd, params.iso);
-                  });
 
     // At most every pixel's ray is handed on: the list's header and one entry a pixel.
     VkExtent2D extent = graph.desc().resources.at(targets.color).extent;
@@ -327,29 +311,33 @@ ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const 
                       vkCmdUpdateBuffer(cmd, g.buffer(tail.dispatch), 0, sizeof noGroups, noGroups);
                   });
 
-    std::vector<ResourceUse> uses = classUses;
-    uses.insert(uses.end(), {{targets.color, Use::StorageImageWrite},
-                             {targets.depth, Use::StorageImageWrite},
-                             {tail.rays, Use::StorageWrite},
-                             {tail.dispatch, Use::StorageWrite}});
-    if (targets.sceneDepth != kNoResource)
-        uses.push_back({targets.sceneDepth, Use::Sampled});
-    graph.addPass(name, PassKind::Compute, uses,
-                  [&raycaster, &params, targets, tail](VkCommandBuffer cmd, const RenderGraph& g) {
-                      raycaster.recordRaycast(cmd, g, targets, tail, params);
-                  });
+    // The bindings every raycast shader shares (raycast_common.glsl).
+    IsoRaycaster::TargetResources t;
+    t.volume = importVolumeImage(graph, *r.volume_, name + " volume");
+    t.sceneDepth = targets.sceneDepth;
+    if (t.sceneDepth == kNoResource)
+        t.sceneDepth = graph.importImage(name + " far depth", graphImage(r.farDepth_),
+                                         {VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+                                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
+    auto commonUses = [&](Use rays) {
+        return std::vector<ResourceUse>{{t.volume, Use::Sampled, 0},           {classes, Use::StorageRead, 1},
+                                        {targets.color, Use::StorageImageWrite, 2},
+                                        {targets.depth, Use::StorageImageWrite, 3},
+                                        {t.sceneDepth, Use::Sampled, 4},       {tail.rays, rays, 5}};
+    };
+    std::vector<ResourceUse> uses = commonUses(Use::StorageWrite);
+    uses.insert(uses.end(), {{tail.dispatch, Use::StorageWrite, 6}, {macroClasses, Use::StorageRead, 7}});
+    graph.addComputePass(name, {&*r.standard_, &*r.warp_}, uses,
+                         [&r, &params, targets, tail, t](VkCommandBuffer cmd, const RenderGraph& g) {
+                             r.recordRaycast(cmd, g, targets, t, tail, params);
+                         });
 
-    std::vector<ResourceUse> tailUses = {{classes, Use::StorageRead},
-                                         {targets.color, Use::StorageImageWrite},
-                                         {targets.depth, Use::StorageImageWrite},
-                                         {tail.rays, Use::StorageRead},
-                                         {tail.dispatch, Use::IndirectArgs}};
-    if (targets.sceneDepth != kNoResource)
-        tailUses.push_back({targets.sceneDepth, Use::Sampled});
-    graph.addPass(name + " tail", PassKind::Compute, tailUses,
-                  [&raycaster, &params, targets, tail](VkCommandBuffer cmd, const RenderGraph& g) {
-                      raycaster.recordTail(cmd, g, targets, tail, params);
-                  });
+    std::vector<ResourceUse> tailUses = commonUses(Use::StorageRead);
+    tailUses.push_back({tail.dispatch, Use::IndirectArgs});
+    graph.addComputePass(name + " tail", *r.tail_, tailUses,
+                         [&r, &params, targets, tail, t](VkCommandBuffer cmd, const RenderGraph& g) {
+                             r.recordTail(cmd, g, targets, t, tail, params);
+                         });
     return tail.rays;
 }
 

@@ -27,7 +27,7 @@
 
 #include "core/memory.h"
 #include "core/shader.h"
-#include "extract/block/block_value_ranges.h"
+#include "extract/block/min_max.h"
 #include "graph/render_graph.h"
 #include "raycast/raycast_cost_model.h"
 #include "raycast/raycast_params.h"
@@ -53,12 +53,10 @@ struct RaycastOptions {
     // marching takes over the rest of it, when tailBudget is not 0; 0: no
     // limit. A ray that skips along the surface without touching it steps
     // through many bricks one lookup at a time, and those rays set the
-    // frame at some views. At 48 the 1024³ Cayley sweeps on the H100 went
-    // from 1.29–1.41 to 1.12–1.21 worst ÷ best: the worst directions 7–19%
-    // faster, the best orthographic ones 7% slower (docs/BENCHMARKS.md).
+    // frame at some views; 48 evened out the sweeps most (docs/BENCHMARKS.md).
     uint32_t tailLookups = 48;
-    // Warp-marching cycles the tail pass loads at once (one round trip): 2
-    // was faster than 1, 4 and 8 on the H100, for uint8 and float32 alike.
+    // Warp-marching cycles the tail pass loads at once (one round trip); 2
+    // was the fastest measured (docs/BENCHMARKS.md).
     uint32_t tailCyclesPerLoad = 2;
     // Standard: a second, coarser level of skipping over cells of this many
     // bricks a side, looked up with the bricks, so that a ray crosses wide
@@ -99,20 +97,24 @@ public:
 private:
     friend ResourceId addIsoRaycastPass(RenderGraph&, IsoRaycaster&, const RaycastTargets&, const RaycastParams&,
                                         const std::string&);
-    void recordClassify(VkCommandBuffer cmd, float iso);
     struct TailBuffers {
         ResourceId rays = kNoResource;     // TailRays (raycast_common.glsl)
         ResourceId dispatch = kNoResource; // VkDispatchIndirectCommand of the tail pass
     };
+    // The imports of the images every raycast pass binds.
+    struct TargetResources {
+        ResourceId volume = kNoResource;
+        ResourceId sceneDepth = kNoResource; // the host's, or the far-depth placeholder
+    };
     void recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
-                       const TailBuffers& tail, const RaycastParams& params);
+                       const TargetResources& t, const TailBuffers& tail, const RaycastParams& params);
     void recordTail(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
-                    const TailBuffers& tail, const RaycastParams& params);
+                    const TargetResources& t, const TailBuffers& tail, const RaycastParams& params);
     RaycastPushConstants pushConstants(const RenderGraph& graph, const RaycastTargets& targets,
                                        const RaycastParams& params) const;
     // The descriptors every raycast shader takes first: volume, brick classes, colour, depth, scene depth.
     using Bindings = std::array<DescriptorInfo, 5>;
-    Bindings bindings(const RenderGraph& graph, const RaycastTargets& targets) const;
+    Bindings bindings(const RenderGraph& graph, const RaycastTargets& targets, const TargetResources& t) const;
     bool handsOnTails() const { return options_.tailBudget != 0 && lastMode_ == RaycastMode::Standard; }
 
     Context& context_;

@@ -4,7 +4,7 @@
 
 #include "core/context.h"
 #include "core/error.h"
-#include "extract/gpu_mesh.h"
+#include "mesh/gpu_mesh.h"
 
 namespace isoscope {
 
@@ -49,16 +49,6 @@ MeshPushConstants pushConstants(const MeshDrawParams& params, VkExtent2D extent)
 MeshRenderer::MeshRenderer(Context& context)
     : program_(context, loadShader("render/draw_mesh"), loadShader("render/shade_mesh"), meshState())
 {
-}
-
-MeshBuffers importMesh(RenderGraph& graph, const GpuMesh& mesh, const std::string& name)
-{
-    MeshBuffers buffers;
-    buffers.vertices = graph.importBuffer(name + " vertices", mesh.vertices.buffer);
-    buffers.indices = graph.importBuffer(name + " indices", mesh.indices.buffer);
-    buffers.counters = graph.importBuffer(name + " counters", mesh.counters.buffer);
-    buffers.faceSize = mesh.faceSize;
-    return buffers;
 }
 
 void addMeshPass(RenderGraph& graph, const MeshRenderer& renderer, const MeshBuffers& mesh,

@@ -1,5 +1,5 @@
 #pragma once
-// The raster pass: draws a GpuMesh (extract/gpu_mesh.h) straight from its
+// The raster pass: draws a GpuMesh (mesh/gpu_mesh.h) straight from its
 // device buffers with vkCmdDrawIndexedIndirect, so the triangle count the
 // extractor wrote on the GPU is the count drawn and no CPU read-back sits in
 // between. Dynamic rendering into a colour and a depth target, which stay in
@@ -14,18 +14,11 @@
 
 #include "core/graphics_program.h"
 #include "graph/render_graph.h"
+#include "mesh/mesh_buffers.h"
 #include "render/camera.h"
 
 namespace isoscope {
 
-struct GpuMesh;
-
-struct MeshBuffers {
-    ResourceId vertices = kNoResource;
-    ResourceId indices = kNoResource;
-    ResourceId counters = kNoResource; // its first 20 bytes are the VkDrawIndexedIndirectCommand
-    uint32_t faceSize = 3;
-};
 
 struct MeshTargets {
     ResourceId color = kNoResource;
@@ -52,11 +45,6 @@ public:
 private:
     GraphicsProgram program_;
 };
-
-// Imports the three buffers of a mesh that a host (or an extractor outside
-// the graph) wrote earlier. An extractor inside the graph declares the same
-// buffers as StorageWrite in its own passes and hands their ids to addMeshPass.
-MeshBuffers importMesh(RenderGraph& graph, const GpuMesh& mesh, const std::string& name = "mesh");
 
 // Adds the draw. Throws Error for a quad mesh (faceSize 4): dual methods'
 // quads must be split into triangles first.

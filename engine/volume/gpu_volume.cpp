@@ -1,5 +1,7 @@
 #include "volume/gpu_volume.h"
 
+#include "graph/render_graph.h"
+
 #include <string>
 #include <vector>
 
@@ -124,5 +126,19 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
 }
 
 GpuVolume::~GpuVolume() { vkDestroySampler(context_.device(), sampler_, nullptr); }
+
+ResourceId importVolumeImage(RenderGraph& graph, const GpuVolume& volume, const std::string& name)
+{
+    const Image& image = volume.image();
+    GraphImage graphImage{image.image, image.view, image.format, {image.extent.width, image.extent.height}};
+    return graph.importImage(name, graphImage, {VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_GENERAL});
+}
+
+ResourceId importVolumeBuffer(RenderGraph& graph, const GpuVolume& volume, const std::string& name)
+{
+    if (!volume.buffer())
+        fail("the volume's samples were not uploaded as a buffer (engine bug: ask for GpuVolumeUsage::buffer)");
+    return graph.importBuffer(name, volume.buffer().buffer);
+}
 
 } // namespace isoscope

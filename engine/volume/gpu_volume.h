@@ -11,7 +11,10 @@
 #include <array>
 #include <cstdint>
 
+#include <string>
+
 #include "core/memory.h"
+#include "graph/graph_desc.h"
 #include "volume/volume.h"
 
 namespace isoscope {
@@ -54,6 +57,13 @@ private:
     std::array<uint32_t, 3> dims_{};
     ScalarType type_ = ScalarType::Float32;
 };
+
+// The volume as render-graph imports. Its upload wrote it and made it
+// visible (transfer.cpp), so frames only read it: the image stays in GENERAL,
+// which sampling accepts, and needs no barrier between passes.
+class RenderGraph;
+ResourceId importVolumeImage(RenderGraph& graph, const GpuVolume& volume, const std::string& name = "volume");
+ResourceId importVolumeBuffer(RenderGraph& graph, const GpuVolume& volume, const std::string& name = "volume samples");
 
 // Throws Error, with the numbers, when the device cannot hold the volume
 // (image dimensions, buffer range, memory budget) in the requested forms.

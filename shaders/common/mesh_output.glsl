@@ -1,4 +1,4 @@
-// The GLSL side of engine/extract/gpu_mesh.h: an extractor declares the three
+// The GLSL side of engine/mesh/gpu_mesh.h: an extractor declares the three
 // mesh buffers at bindings it chooses by defining MESH_VERTICES_BINDING,
 // MESH_INDICES_BINDING and MESH_COUNTERS_BINDING before including this file.
 // Vertices and faces are counted even when they do not fit; only those that
@@ -9,9 +9,27 @@ struct MeshVertex {
     float nx, ny, nz;
 };
 
-layout(set = 0, binding = MESH_VERTICES_BINDING, std430) writeonly buffer MeshVertices { MeshVertex meshVertices[]; };
-layout(set = 0, binding = MESH_INDICES_BINDING, std430) writeonly buffer MeshIndices { uint meshIndices[]; };
-layout(set = 0, binding = MESH_COUNTERS_BINDING, std430) buffer MeshCounters {
+// A pass of a method whose shared layout holds the mesh buffers without
+// writing them defines MESH_OUTPUT_READ_ONLY (and MESH_COUNTERS_READ_ONLY),
+// so the render graph sees from the SPIR-V that it only reads them.
+#ifdef MESH_OUTPUT_READ_ONLY
+#define MESH_OUTPUT_ACCESS readonly
+#else
+#define MESH_OUTPUT_ACCESS writeonly
+#endif
+#ifdef MESH_COUNTERS_READ_ONLY
+#define MESH_COUNTERS_ACCESS readonly
+#else
+#define MESH_COUNTERS_ACCESS
+#endif
+// MESH_COUNTERS_ONLY: a pass that reads and writes the counters alone.
+#ifdef MESH_COUNTERS_ONLY
+#define MESH_OUTPUT_READ_ONLY
+#else
+layout(set = 0, binding = MESH_VERTICES_BINDING, std430) MESH_OUTPUT_ACCESS buffer MeshVertices { MeshVertex meshVertices[]; };
+layout(set = 0, binding = MESH_INDICES_BINDING, std430) MESH_OUTPUT_ACCESS buffer MeshIndices { uint meshIndices[]; };
+#endif
+layout(set = 0, binding = MESH_COUNTERS_BINDING, std430) MESH_COUNTERS_ACCESS buffer MeshCounters {
     uint drawIndexCount;
     uint drawInstanceCount;
     uint drawFirstIndex;
@@ -25,6 +43,7 @@ layout(set = 0, binding = MESH_COUNTERS_BINDING, std430) buffer MeshCounters {
     uint meshReserved[2];
 };
 
+#ifndef MESH_OUTPUT_READ_ONLY
 void writeMeshVertex(uint index, vec3 position, vec3 normal)
 {
     if (index < meshVertexCapacity)
@@ -39,3 +58,4 @@ void writeMeshTriangle(uint face, uint a, uint b, uint c)
         meshIndices[3u * face + 2u] = c;
     }
 }
+#endif

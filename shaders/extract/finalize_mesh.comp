@@ -6,9 +6,8 @@
 
 layout(local_size_x = 1) in;
 
-#define MESH_VERTICES_BINDING 0
-#define MESH_INDICES_BINDING 1
-#define MESH_COUNTERS_BINDING 2
+#define MESH_COUNTERS_ONLY
+#define MESH_COUNTERS_BINDING 0
 #include "mesh_output.glsl"
 
 layout(push_constant) uniform Push { uint faceSize; };

@@ -247,3 +247,102 @@ TEST_CASE("the compiler refuses uses that cannot work, naming the pass and resou
     GraphDesc bufferAsImage{{importedBuffer("b")}, {{"confused", PassKind::Compute, {{0, Use::Sampled}}, true}}};
     CHECK_THROWS_WITH(compileGraph(bufferAsImage), Catch::Contains("confused"));
 }
+
+namespace {
+
+// A pass that dispatches a shader with these reflected bindings.
+PassDesc shaderPass(const char* name, std::vector<ResourceUse> uses, std::vector<ShaderBinding> bindings)
+{
+    PassDesc pass{name, PassKind::Compute, std::move(uses)};
+    pass.shaders.push_back({"extract/example", std::move(bindings)});
+    return pass;
+}
+
+ShaderBinding storage(uint32_t binding, const char* name, bool writable)
+{
+    return {binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, name, writable, true};
+}
+
+} // namespace
+
+TEST_CASE("the graph accepts a pass whose uses match its shader's reflected bindings")
+{
+    GraphDesc desc{{importedBuffer("ranges"), importedBuffer("list")},
+                   {shaderPass("compact", {{0, Use::StorageRead, 0}, {1, Use::StorageWrite, 1}},
+                               {storage(0, "Ranges", false), storage(1, "List", true)})}};
+    REQUIRE_NOTHROW(compileGraph(desc));
+}
+
+TEST_CASE("the graph rejects a binding the shader writes but the pass declares read-only, naming pass and binding")
+{
+    GraphDesc desc{{importedBuffer("ranges"), importedBuffer("list")},
+                   {shaderPass("compact", {{0, Use::StorageRead, 0}, {1, Use::StorageRead, 1}},
+                               {storage(0, "Ranges", false), storage(1, "List", true)})}};
+    REQUIRE_THROWS_WITH(compileGraph(desc), Catch::Contains("pass 'compact'") &&
+                                                Catch::Contains("binding 1 ('List')") &&
+                                                Catch::Contains("the shader writes") &&
+                                                Catch::Contains("'list' there as StorageRead"));
+}
+
+TEST_CASE("the graph rejects a shader binding the pass does not declare, naming pass and binding")
+{
+    GraphDesc desc{{importedBuffer("ranges"), importedBuffer("list")},
+                   {shaderPass("compact", {{1, Use::StorageWrite, 1}},
+                               {storage(0, "Ranges", false), storage(1, "List", true)})}};
+    REQUIRE_THROWS_WITH(compileGraph(desc), Catch::Contains("pass 'compact'") &&
+                                                Catch::Contains("binding 0 ('Ranges') is not declared"));
+}
+
+TEST_CASE("the graph rejects a declared binding the shader lacks, one declared twice, and a wrong descriptor kind")
+{
+    std::vector<ShaderBinding> bindings = {storage(0, "Ranges", false)};
+    GraphDesc extra{{importedBuffer("ranges")},
+                    {shaderPass("p", {{0, Use::StorageRead, 0}, {0, Use::StorageRead, 3}}, bindings)}};
+    REQUIRE_THROWS_WITH(compileGraph(extra), Catch::Contains("declares binding 3"));
+    GraphDesc twice{{importedBuffer("ranges")},
+                    {shaderPass("p", {{0, Use::StorageRead, 0}, {0, Use::StorageWrite, 0}}, bindings)}};
+    REQUIRE_THROWS_WITH(compileGraph(twice), Catch::Contains("declares binding 0 twice"));
+    GraphDesc image{{transientImage("color")},
+                    {shaderPass("p", {{0, Use::Sampled, 0}}, bindings)}};
+    REQUIRE_THROWS_WITH(compileGraph(image), Catch::Contains("is a storage buffer but the pass declares it as Sampled"));
+}
+
+TEST_CASE("a pass with shader variants is checked against each variant")
+{
+    PassDesc pass{"raycast", PassKind::Compute, {{0, Use::StorageRead, 0}, {1, Use::StorageWrite, 1}}};
+    pass.shaders.push_back({"standard", {storage(0, "Classes", false), storage(1, "Tail", true)}});
+    pass.shaders.push_back({"warp", {storage(0, "Classes", false)}});
+    GraphDesc desc{{importedBuffer("classes"), importedBuffer("tail")}, {pass}};
+    REQUIRE_NOTHROW(compileGraph(desc));
+    desc.passes[0].shaders[1].bindings[0].writable = true; // the warp variant writes binding 0
+    REQUIRE_THROWS_WITH(compileGraph(desc), Catch::Contains("pass 'raycast' (shader warp)") &&
+                                                Catch::Contains("binding 0 ('Classes')"));
+}
+
+TEST_CASE("a sampled image already in GENERAL is sampled there: no layout change, no barrier")
+{
+    ResourceDesc volume{"volume", true, true};
+    volume.initialState.layout = VK_IMAGE_LAYOUT_GENERAL;
+    volume.extent = {8, 8};
+    volume.format = VK_FORMAT_R8_UNORM;
+    GraphDesc desc{{volume, importedBuffer("out")},
+                   {{"a", PassKind::Compute, {{0, Use::Sampled}, {1, Use::StorageWrite}}},
+                    {"b", PassKind::Compute, {{0, Use::Sampled}, {1, Use::StorageWrite}}}}};
+    CompiledGraph graph = compileGraph(desc);
+    for (const CompiledPass& pass : graph.passes)
+        for (const Barrier& barrier : pass.barriers)
+            CHECK(barrier.resource != 0);
+}
+
+TEST_CASE("push constants are checked member by member against the shader's block")
+{
+    std::vector<PushMember> shader = {{"nx", 0, 4}, {"iso", 4, 4}, {"origin", 16, 12}};
+    REQUIRE_NOTHROW(checkPushLayout("s", shader, {{"nx", 0, 4}, {"iso", 4, 4}, {"origin", 16, 12}}));
+    REQUIRE_THROWS_WITH(checkPushLayout("s", shader, {{"nx", 0, 4}, {"iso", 4, 4}, {"origin", 8, 12}}),
+                        Catch::Contains("member 2 'origin' at byte 16 (12 bytes)") &&
+                            Catch::Contains("C++ struct's 'origin' at byte 8"));
+    REQUIRE_THROWS_WITH(checkPushLayout("s", shader, {{"nx", 0, 4}, {"iso", 4, 4}}),
+                        Catch::Contains("has no C++ counterpart"));
+    REQUIRE_THROWS_WITH(checkPushLayout("s", {{"nx", 0, 4}}, {{"nx", 0, 4}, {"iso", 4, 4}}),
+                        Catch::Contains("past the shader's last"));
+}

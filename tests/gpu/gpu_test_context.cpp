@@ -37,4 +37,12 @@ std::vector<std::string> takeValidationMessages()
     return std::exchange(messages, {});
 }
 
+void runGraph(Context& context, const std::function<void(RenderGraph&)>& add)
+{
+    RenderGraph graph(context);
+    add(graph);
+    graph.compile();
+    graph.execute();
+}
+
 } // namespace isoscope::test

@@ -14,7 +14,7 @@
 
 #include "core/context.h"
 #include "core/transfer.h"
-#include "extract/block/block_value_ranges.h"
+#include "extract/block/min_max.h"
 #include "gpu_test_context.h"
 #include "volume/gpu_volume.h"
 
@@ -123,7 +123,7 @@ void checkRanges(const Volume& volume, std::array<uint32_t, 3> block, RangeCover
     Context& context = test::gpuContext();
     GpuVolume gpuVolume(context, volume, GpuVolumeUsage{.image = true, .buffer = words, .bufferInRanges = true});
     BlockValueRanges ranges(context, FieldSource{&volume, &gpuVolume}, block, coverage);
-    context.submitAndWait([&](VkCommandBuffer cmd) { ranges.record(cmd); });
+    ranges.computeNow();
     std::vector<uint32_t> stored =
         downloadBufferAs<uint32_t>(context, ranges.buffer(), ranges.buffer().size / 4);
 

@@ -9,10 +9,10 @@
 #include <map>
 
 #include "../datasets_dir.h"
-#include "core/barrier.h"
 #include "core/context.h"
 #include "core/shader.h"
 #include "volume/gpu_volume.h"
+#include "extract/extraction_run.h"
 #include "extract/gpu_extractor.h"
 #include "extract/gpu_methods.h"
 #include "extract_test_support.h"
@@ -50,29 +50,13 @@ BlockMemoryRun runBlockExtraction(const Volume& volume, float iso)
     uint64_t before = context.allocator().currentDeviceBytes();
     std::unique_ptr<GpuExtractor> extractor =
         createGpuExtractor(context, "block", FieldSource{&volume, &gpuVolume}, blockOptions());
-    std::array<uint64_t, 2> capacity = extractor->estimateCapacity(iso);
-    GpuMesh mesh = createGpuMesh(context, capacity[0], capacity[1]);
-    ComputeProgram finalize(context, loadShader("extract/finalize_mesh"));
-    for (int attempt = 0;; ++attempt) {
-        REQUIRE(attempt < 4);
-        context.submitAndWait([&](VkCommandBuffer cmd) {
-            recordResetCounters(cmd, mesh);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                          VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-            extractor->record(cmd, iso, mesh, nullptr);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                          VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
-        });
-        GpuMeshCounters counters = readCounters(context, mesh);
-        if (!counters.overflow)
-            break;
-        growAfterOverflow(context, *extractor, mesh, counters);
-    }
+    GraphExtraction extraction(context, *extractor, iso);
+    extraction.run(iso);
     BlockMemoryRun run;
-    run.reportedAuxBytes = extractor->auxiliaryBytes();
-    run.allocatedAuxBytes =
-        context.allocator().currentDeviceBytes() - before - mesh.deviceBytes() - extractor->tableBytes();
+    // The graph's transients (the list and its maps) count as auxiliary memory too.
+    run.reportedAuxBytes = extractor->auxiliaryBytes() + extraction.graph().transientBytes();
+    run.allocatedAuxBytes = context.allocator().currentDeviceBytes() - before - extraction.mesh().deviceBytes() -
+                            extractor->tableBytes();
     for (auto& [name, count] : extractor->workCounts())
         run.work[name] = count;
     return run;
@@ -342,7 +326,13 @@ TEST_CASE("block extraction writes its draw arguments on the GPU and keeps auxil
     REQUIRE(report.auxDeviceBytes > 0);
     REQUIRE(report.auxDeviceBytes < bytes.byteSize() / 10);
     REQUIRE(report.totalGpuMs.has_value());
-    REQUIRE(report.gpuMsPerPass.size() == 4);
+    // The graph's passes, in order, under the names benchmarks report.
+    std::vector<std::string> names;
+    for (const auto& [name, ms] : report.gpuMsPerPass)
+        names.push_back(name);
+    REQUIRE(names == std::vector<std::string>{"reset_counters", "min_max", "clear_state", "compact_blocks",
+                                              "prepare_dispatch", "count_vertices", "generate_triangles",
+                                              "finalize_mesh"});
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
@@ -350,30 +340,14 @@ TEST_CASE("the block extractor writes draw arguments a raster pass can use direc
 {
     Volume volume = makeSyntheticVolume("sphere:21");
     ExtractionReport report = extractIsosurface(gpuContext(), volume, 0.6f, blockOptions());
-    // runGpuExtraction leaves the mesh behind; do one frame by hand to read the counters.
+    // runGpuExtraction leaves the mesh behind; run the graph here to read the counters.
     Context& context = gpuContext();
     GpuVolume gpuVolume(context, volume);
     std::unique_ptr<GpuExtractor> extractor =
         createGpuExtractor(context, "block", FieldSource{&volume, &gpuVolume}, blockOptions());
-    GpuMesh mesh = createGpuMesh(context, report.mesh.positions.size(), report.mesh.faceCount());
-    ComputeProgram finalize(context, loadShader("extract/finalize_mesh"));
-    context.submitAndWait([&](VkCommandBuffer cmd) {
-        recordResetCounters(cmd, mesh);
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-        extractor->record(cmd, 0.6f, mesh, nullptr);
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-        uint32_t faceSize = 3;
-        finalize.bind(cmd, {{mesh.vertices.buffer}, {mesh.indices.buffer}, {mesh.counters.buffer}}, &faceSize,
-                      sizeof(faceSize));
-        finalize.dispatch(cmd, 1);
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
-    });
-    GpuMeshCounters counters = readCounters(context, mesh);
+    GraphExtraction extraction(context, *extractor, 0.6f);
+    extraction.run(0.6f);
+    GpuMeshCounters counters = readCounters(context, extraction.mesh());
     REQUIRE(counters.overflow == 0);
     REQUIRE(counters.faceCount == report.mesh.faceCount());
     REQUIRE(counters.vertexCount == report.mesh.positions.size());

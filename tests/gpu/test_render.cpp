@@ -11,11 +11,11 @@
 #include "core/shader.h"
 #include "extract/extract.h"
 #include "extract/gpu_extractor.h"
-#include "extract/gpu_mesh.h"
+#include "mesh/gpu_mesh.h"
 #include "gpu_test_context.h"
 #include "render/image_readback.h"
 #include "render/camera.h"
-#include "render/render_mesh.h"
+#include "scene/render_mesh.h"
 #include "volume/synthetic.h"
 
 using namespace isoscope;

@@ -160,7 +160,7 @@ TEST_CASE("scan extraction binds each slab's own planes of a volume larger than 
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
-TEST_CASE("scan extraction reports its auxiliary memory exactly as planned, within allocation rounding", "[gpu][scan][extract]")
+TEST_CASE("scan extraction holds no more auxiliary memory than planned, within allocation rounding", "[gpu][scan][extract]")
 {
     Context& context = test::gpuContext();
     Volume volume = makeSyntheticVolume("torus:41x38x23");
@@ -172,8 +172,12 @@ TEST_CASE("scan extraction reports its auxiliary memory exactly as planned, with
         INFO("budget " << budget << " planned " << plan.plannedBytes << " reported " << report.auxDeviceBytes
                        << " + tables " << report.tableDeviceBytes);
         REQUIRE(report.tableDeviceBytes > 0);
-        REQUIRE(reported >= plan.plannedBytes);
+        // The plan bounds what the extraction holds (its work buffers are the
+        // render graph's transients, which may share memory where their
+        // lifetimes do not overlap, so a little less), and is not loose.
         REQUIRE(reported <= plan.plannedBytes + 16 * 4096); // 16 buffers, each rounded up
+        REQUIRE(reported >= plan.plannedBytes * 9 / 10);
+        REQUIRE(report.transientDeviceBytes > 0);
         if (budget)
             REQUIRE(plan.slabCount == 8);
     }

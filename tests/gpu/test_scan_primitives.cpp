@@ -67,8 +67,10 @@ ScanResult runScan(Context& context, uint32_t components, const std::vector<uint
     Buffer out = inPlace ? Buffer{} : deviceBuffer(context, input.size() * 4, "test output");
     Buffer totals = deviceBuffer(context, 16, "test totals");
     const Buffer& target = inPlace ? in : out;
-    context.submitAndWait([&](VkCommandBuffer cmd) {
-        scan.record(cmd, {in.buffer}, {target.buffer}, count, {totals.buffer});
+    test::runGraph(context, [&](RenderGraph& graph) {
+        ResourceId inId = graph.importBuffer("input", in.buffer);
+        ResourceId outId = inPlace ? inId : graph.importBuffer("output", target.buffer);
+        scan.addPasses(graph, {inId}, {outId}, count, {graph.importBuffer("totals", totals.buffer)});
     });
     ScanResult result;
     result.output = downloadBufferAs<uint32_t>(context, target, input.size());
@@ -113,8 +115,9 @@ void checkCompaction(Context& context, uint32_t components, uint64_t count, cons
     Buffer in = uploaded(context, input);
     Buffer indices = deviceBuffer(context, count * 4, "test indices");
     Buffer selected = deviceBuffer(context, 8, "test count");
-    context.submitAndWait([&](VkCommandBuffer cmd) {
-        compact.record(cmd, {in.buffer}, count, {indices.buffer}, {selected.buffer});
+    test::runGraph(context, [&](RenderGraph& graph) {
+        compact.addPasses(graph, {graph.importBuffer("input", in.buffer)}, count,
+                          {graph.importBuffer("indices", indices.buffer)}, {graph.importBuffer("count", selected.buffer)});
     });
     REQUIRE(downloadBufferAs<uint64_t>(context, selected, 1)[0] == expected.size());
     REQUIRE(downloadBufferAs<uint32_t>(context, indices, expected.size()) == expected);
@@ -128,7 +131,9 @@ void checkReduction(Context& context, uint32_t components, uint64_t count, const
     Reduction sum(context, components, count, options);
     Buffer in = uploaded(context, input);
     Buffer totals = deviceBuffer(context, 16, "test totals");
-    context.submitAndWait([&](VkCommandBuffer cmd) { sum.record(cmd, {in.buffer}, count, {totals.buffer}); });
+    test::runGraph(context, [&](RenderGraph& graph) {
+        sum.addPasses(graph, {graph.importBuffer("input", in.buffer)}, count, {graph.importBuffer("totals", totals.buffer)});
+    });
     std::vector<uint64_t> got = downloadBufferAs<uint64_t>(context, totals, components);
     for (uint32_t c = 0; c < components; ++c) {
         uint64_t expected = 0;
@@ -251,9 +256,9 @@ TEST_CASE("the single pass refuses to scan in place when asked for explicitly", 
     single.algorithm = ScanAlgorithm::SinglePass;
     ExclusiveScan scan(context, 1, 100, single);
     Buffer data = deviceBuffer(context, 400, "test data");
-    VkCommandBuffer unused = VK_NULL_HANDLE;
-    REQUIRE_THROWS_WITH(scan.record(unused, {data.buffer}, {data.buffer}, 100),
-                        Catch::Matchers::Contains("cannot scan in place"));
+    RenderGraph graph(context);
+    ResourceId id = graph.importBuffer("data", data.buffer);
+    REQUIRE_THROWS_WITH(scan.addPasses(graph, {id}, {id}, 100), Catch::Matchers::Contains("cannot scan in place"));
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 

@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "core/warm_up.h"
 #include "extract/extract.h"
-#include "extract/gpu_mesh.h"
+#include "mesh/gpu_mesh.h"
 #include "method_options.h"
 #include "volume/quantize.h"
 #include "volume/synthetic.h"

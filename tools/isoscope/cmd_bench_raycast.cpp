@@ -17,7 +17,7 @@
 #include "extract/extract.h"
 #include "image_size_option.h"
 #include "raycast/iso_raycaster.h"
-#include "raycast/render_raycast.h"
+#include "scene/render_raycast.h"
 #include "render/image_readback.h"
 #include "volume/gpu_volume.h"
 #include "volume/quantize.h"

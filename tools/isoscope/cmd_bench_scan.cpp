@@ -5,16 +5,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "compute/scan.h"
-#include "core/barrier.h"
+#include "graph/render_graph.h"
 #include "core/context.h"
 #include "core/error.h"
-#include "core/gpu_timer.h"
 #include "core/shader.h"
 #include "core/transfer.h"
 #include "core/warm_up.h"
@@ -74,25 +74,29 @@ void verifyScan(Context& context, const Buffer& output, uint64_t outputOffset, c
                  ", CPU " + std::to_string(running[c]) + " (engine bug)");
 }
 
-// Records a copy of the first `bytes` (a multiple of 16) of `source` into
+// Adds a copy of the first `bytes` (a multiple of 16) of `source` into
 // `destination` from `destinationOffset` on by copy_vectors.comp, one
-// binding range at a time.
-void recordShaderCopy(VkCommandBuffer cmd, const Context& context, const ComputeProgram& copy, const Buffer& source,
-                      const Buffer& destination, uint64_t destinationOffset, uint64_t bytes)
+// binding range at a time, as one graph pass.
+void addShaderCopy(RenderGraph& graph, const ComputeProgram& copy, ResourceId source, ResourceId destination,
+                   uint64_t destinationOffset, uint64_t bytes)
 {
-    constexpr uint32_t kVectorsPerInvocation = 4, kMaxGroups = 65535;
-    const uint32_t workgroupSize = copy.localSize()[0];
-    // Segments start at multiples of 4096 bytes, which every device's
-    // storage-buffer offset alignment divides.
-    const uint64_t segmentBytes = context.info().maxStorageBufferRange / 4096 * 4096;
-    for (uint64_t first = 0; first < bytes; first += segmentBytes) {
-        uint64_t range = std::min(segmentBytes, bytes - first);
-        uint32_t vectors = uint32_t(range / 16);
-        copy.bind(cmd, {{source.buffer, first, range}, {destination.buffer, destinationOffset + first, range}}, &vectors, sizeof vectors);
-        uint64_t groups = groupCount(vectors, workgroupSize * kVectorsPerInvocation);
-        uint32_t x = uint32_t(std::min<uint64_t>(kMaxGroups, groups));
-        copy.dispatch(cmd, x, uint32_t((groups + x - 1) / x));
-    }
+    constexpr uint32_t kVectorsPerInvocation = 4;
+    graph.addComputePass(
+        "copy", copy, {{source, Use::StorageRead, 0}, {destination, Use::StorageWrite, 1}},
+        [&copy, source, destination, destinationOffset, bytes](VkCommandBuffer cmd, const RenderGraph& g) {
+            const uint32_t workgroupSize = copy.localSize()[0];
+            // Segments start at multiples of 4096 bytes, which every device's
+            // storage-buffer offset alignment divides.
+            const uint64_t segmentBytes = g.context().info().maxStorageBufferRange / 4096 * 4096;
+            for (uint64_t first = 0; first < bytes; first += segmentBytes) {
+                uint64_t range = std::min(segmentBytes, bytes - first);
+                uint32_t vectors = uint32_t(range / 16);
+                copy.bind(cmd,
+                          {{g.buffer(source), first, range}, {g.buffer(destination), destinationOffset + first, range}},
+                          &vectors, sizeof vectors);
+                copy.dispatchLine(cmd, groupCount(vectors, workgroupSize * kVectorsPerInvocation));
+            }
+        });
 }
 
 // Throws unless the first `words` of `output` are the input (inputWord).
@@ -119,19 +123,11 @@ Timing summarize(std::vector<double> ms)
     return {ms.size() % 2 ? ms[middle] : (ms[middle - 1] + ms[middle]) / 2, ms.front(), ms.back()};
 }
 
-// GPU milliseconds of one run of `record`, a submission of its own.
-double timeRun(Context& context, GpuTimer& timer, const std::function<void(VkCommandBuffer)>& record)
+// GPU milliseconds of one run of `graph`, a submission of its own.
+double timeRun(RenderGraph& graph)
 {
-    context.submitAndWait([&](VkCommandBuffer cmd) {
-        // The previous run's writes (or the upload) before this run's reads and writes.
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-        timer.reset(cmd);
-        uint32_t scope = timer.begin(cmd, "run");
-        record(cmd);
-        timer.end(cmd, scope);
-    });
-    return timer.read().at(0).second;
+    graph.execute();
+    return graph.frameMs();
 }
 
 } // namespace
@@ -234,32 +230,57 @@ Run addBenchScanCommand(CLI::App& app)
         // 256 invocations where the device allows (lavapipe at subgroup size 4 allows 128).
         uint32_t copyWorkgroup = std::min(256u, info.maxWorkgroupInvocations());
         ComputeProgram copy(context, loadShader("compute/copy_vectors"), {{"WORKGROUP_SIZE", copyWorkgroup}, {"VECTORS", 4}});
-        auto recordScan = [&](VkCommandBuffer cmd) {
-            scan.record(cmd, {input.buffer}, {output.buffer, options->outputOffset}, count, {totals.buffer});
+        // One graph each: the scan, the shader copy, the buffer copy (and,
+        // for the check, the scan with its fallback count copied out).
+        Buffer fallbackWord = allocator.createBuffer(4, usage, MemoryUsage::DeviceLocal, "bench-scan fallbacks");
+        auto scanGraph = [&](bool readFallbacks) {
+            auto graph = std::make_unique<RenderGraph>(context);
+            ResourceId in = graph->importBuffer("input", input.buffer);
+            ResourceId out = graph->importBuffer("output", output.buffer);
+            ResourceId sums = graph->importBuffer("totals", totals.buffer);
+            scan.addPasses(*graph, {in}, {out, options->outputOffset}, count, {sums});
+            if (readFallbacks && singlePass) {
+                ResourceId scratch = scan.lastScratch(), word = graph->importBuffer("fallbacks", fallbackWord.buffer);
+                graph->addPass("read fallbacks", PassKind::Transfer, {{scratch, Use::TransferSrc}, {word, Use::TransferDst}},
+                               [scratch, word](VkCommandBuffer cmd, const RenderGraph& g) {
+                                   VkBufferCopy region{SinglePassScan::kFallbackCountOffset, 0, 4};
+                                   vkCmdCopyBuffer(cmd, g.buffer(scratch), g.buffer(word), 1, &region);
+                               });
+            }
+            graph->compile();
+            return graph;
         };
-        auto recordCopy = [&](VkCommandBuffer cmd) {
-            recordShaderCopy(cmd, context, copy, input, output, options->outputOffset, shaderCopyBytes);
-        };
-        auto recordBufferCopy = [&](VkCommandBuffer cmd) {
-            VkBufferCopy region{0, options->outputOffset, bytes};
-            vkCmdCopyBuffer(cmd, input.buffer, output.buffer, 1, &region);
-        };
+        std::unique_ptr<RenderGraph> scanRun = scanGraph(false), scanCheck = scanGraph(true);
+        RenderGraph copyRun(context), bufferCopyRun(context);
+        addShaderCopy(copyRun, copy, copyRun.importBuffer("input", input.buffer),
+                      copyRun.importBuffer("output", output.buffer), options->outputOffset, shaderCopyBytes);
+        copyRun.compile();
+        {
+            ResourceId in = bufferCopyRun.importBuffer("input", input.buffer);
+            ResourceId out = bufferCopyRun.importBuffer("output", output.buffer);
+            uint64_t offset = options->outputOffset;
+            bufferCopyRun.addPass("buffer copy", PassKind::Transfer, {{in, Use::TransferSrc}, {out, Use::TransferDst}},
+                                  [in, out, offset, bytes](VkCommandBuffer cmd, const RenderGraph& g) {
+                                      VkBufferCopy region{0, offset, bytes};
+                                      vkCmdCopyBuffer(cmd, g.buffer(in), g.buffer(out), 1, &region);
+                                  });
+            bufferCopyRun.compile();
+        }
 
         // Warmed up together, then timed in turn (scan, shader copy, buffer
         // copy, scan, ...), so that each is measured at the clocks the others
         // are: timed one after the other, the first ran at the clocks the GPU
         // had after idling through the upload (core/warm_up.h).
-        GpuTimer timer(context, 1);
         warmUp(options->warmup, options->warmupMs, [&] {
-            timeRun(context, timer, recordScan);
-            timeRun(context, timer, recordCopy);
-            timeRun(context, timer, recordBufferCopy);
+            timeRun(*scanRun);
+            timeRun(copyRun);
+            timeRun(bufferCopyRun);
         });
         std::vector<double> scanRuns, copyRuns, bufferCopyRuns;
         for (uint32_t run = 0; run < options->repeat; ++run) {
-            scanRuns.push_back(timeRun(context, timer, recordScan));
-            copyRuns.push_back(timeRun(context, timer, recordCopy));
-            bufferCopyRuns.push_back(timeRun(context, timer, recordBufferCopy));
+            scanRuns.push_back(timeRun(*scanRun));
+            copyRuns.push_back(timeRun(copyRun));
+            bufferCopyRuns.push_back(timeRun(bufferCopyRun));
         }
         const Timing scanTiming = summarize(scanRuns), shaderCopy = summarize(copyRuns);
         const double scanMs = scanTiming.median, shaderCopyMs = shaderCopy.median;
@@ -269,20 +290,11 @@ Run addBenchScanCommand(CLI::App& app)
         std::fprintf(stderr, "bench-scan: timed the scan at %.3f ms and the shader copy at %.3f ms; checking both\n",
                      scanMs, shaderCopyMs);
         // Each checked after one more run of its own.
-        context.submitAndWait(recordScan);
+        scanCheck->execute();
         verifyScan(context, output, options->outputOffset, totals, count, components);
         // Tiles the last run's look-backs reduced themselves instead of waiting.
-        uint32_t fallbacks = 0;
-        if (singlePass) {
-            BufferSpan counter = scan.singlePass()->fallbackCounter();
-            Buffer word = allocator.createBuffer(4, usage, MemoryUsage::DeviceLocal, "bench-scan fallbacks");
-            context.submitAndWait([&](VkCommandBuffer cmd) {
-                VkBufferCopy region{counter.offset, 0, 4};
-                vkCmdCopyBuffer(cmd, counter.buffer, word.buffer, 1, &region);
-            });
-            fallbacks = downloadBufferAs<uint32_t>(context, word, 1)[0];
-        }
-        context.submitAndWait(recordCopy);
+        uint32_t fallbacks = singlePass ? downloadBufferAs<uint32_t>(context, fallbackWord, 1)[0] : 0;
+        copyRun.execute();
         verifyCopy(context, output, options->outputOffset, shaderCopyBytes / 4);
 
         // The floor: any scan reads its input once and writes its output once,

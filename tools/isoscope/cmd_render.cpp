@@ -11,11 +11,11 @@
 #include "core/text.h"
 #include "extract/extract.h"
 #include "extract/gpu_extractor.h"
-#include "extract/gpu_mesh.h"
+#include "mesh/gpu_mesh.h"
 #include "io/image_io.h"
-#include "raycast/render_raycast.h"
+#include "scene/render_raycast.h"
 #include "volume/gpu_volume.h"
-#include "render/render_mesh.h"
+#include "scene/render_mesh.h"
 #include "volume_options.h"
 
 namespace isoscope::cli {

@@ -5,27 +5,23 @@
 #include <optional>
 #include <string>
 
-#include "core/barrier.h"
 #include "core/context.h"
 #include "core/error.h"
-#include "core/gpu_timer.h"
 #include "core/shader.h"
 #include "core/transfer.h"
-#include "extract/block/block_value_ranges.h"
+#include "extract/block/block_state.h"
+#include "extract/block/compact_blocks.h"
+#include "extract/block/count_vertices.h"
+#include "extract/block/generate_triangles.h"
+#include "extract/block/min_max.h"
+#include "extract/block/prepare_dispatch.h"
 #include "extract/case_table_gpu.h"
+#include "graph/render_graph.h"
 #include "volume/gpu_volume.h"
-#include "volume/synthetic.h"
 
 namespace isoscope {
 
 namespace {
-
-struct State {
-    uint32_t activeCount;
-    VkDispatchIndirectCommand dispatch;      // generate_triangles: a workgroup per listed block
-    uint32_t meshBlockCount;                 // welded: listed blocks with vertices or triangles
-    VkDispatchIndirectCommand countDispatch; // count_vertices: kCountBlocksPerGroup listed blocks a workgroup
-};
 
 // Words per welded list entry in slotVertices (first vertex, the edge-group
 // sizes in bit fields): as groupFieldShift in
@@ -53,21 +49,10 @@ uint32_t slotWords(std::array<uint32_t, 3> block)
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
-void computeToCompute(VkCommandBuffer cmd)
-{
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
-                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
-                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
-}
-
-// Runs of a workgroup's size each compact_blocks workgroup lists.
-constexpr uint32_t kCompactRounds = 8;
-
 class BlockExtractor final : public GpuExtractor {
 public:
     BlockExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
-        : GpuExtractor(*field.volume), context_(context), weld_(options.weld), block_(options.blockSize)
+        : GpuExtractor(context, *field.volume), context_(context), weld_(options.weld), block_(options.blockSize)
     {
         const DeviceInfo& info = context.info();
         uint64_t cellsPerBlock = uint64_t(block_[0]) * block_[1] * block_[2];
@@ -91,7 +76,6 @@ public:
         if (!analytic && !field.gpuVolume)
             fail("the block method needs the volume on the GPU");
         ranges_ = std::make_unique<BlockValueRanges>(context, field, block_, RangeCoverage::Cells, analytic);
-        volume_ = &ranges_->image();
         parameters_ = ranges_->parameters();
         blockCount_ = ranges_->blockCount();
 
@@ -122,107 +106,31 @@ public:
             values.emplace_back("WORKGROUP_SIZE", workgroupSize);
             return values;
         };
-        SpecValues compactValues = with(groupSize);
-        compactValues.emplace_back("COMPACT_ROUNDS", kCompactRounds);
-        compact_.emplace(context, loadShader("extract/block/compact_blocks"), compactValues);
-        prepare_.emplace(context, loadShader("extract/block/prepare_dispatch"), with(1));
-        countVertices_.emplace(context, loadShader("extract/block/count_vertices"), with(countGroupSize));
+        compact_.emplace(context, with(groupSize));
+        prepare_.emplace(context, with(1));
+        if (weld_)
+            countVertices_.emplace(context, with(countGroupSize));
         SpecValues generateValues = with(uint32_t(blockGroupSize));
         generateValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
         generateValues.emplace_back("NON_FINITE_SAMPLES", !analytic && field.volume->stats.nonFinite > 0 ? 1u : 0u);
-        generate_.emplace(context, loadShader("extract/block/generate_triangles"), generateValues);
+        generate_.emplace(context, generateValues);
 
-        Allocator& allocator = context.allocator();
-        listedWords_ = allocator.createBuffer(weld_ ? (blockCount_ + 31) / 32 * 8 : 8, kStorage,
-                                              MemoryUsage::DeviceLocal, "listed block bitmask");
-        state_ = allocator.createBuffer(sizeof(State), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                                        MemoryUsage::DeviceLocal, "active block count");
+        state_ = context.allocator().createBuffer(sizeof(BlockState), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                                  MemoryUsage::DeviceLocal, "block method state");
         caseTable_ = createCaseTableBuffer(context);
-        placeholderWords_ = allocator.createBuffer(4, kStorage, MemoryUsage::DeviceLocal, "unused volume words");
         // Smooth surfaces touch a small share of the blocks; a full list grows
         // (the first extraction is redone). The floor is kept small: on small
         // volumes it would be most of the auxiliary memory.
-        allocateList(std::max<uint64_t>(std::min<uint64_t>(blockCount_, 64), blockCount_ / 8));
+        setListCapacity(std::max<uint64_t>(std::min<uint64_t>(blockCount_, 64), blockCount_ / 8));
     }
 
-    void record(VkCommandBuffer cmd, float iso, const GpuMesh& mesh, GpuTimer* timer) override
-    {
-        parameters_.iso = iso;
-        auto scope = [&](const char* name) { return timer ? timer->begin(cmd, name) : 0u; };
-        auto endScope = [&](uint32_t id) {
-            if (timer)
-                timer->end(cmd, id);
-        };
-        DescriptorInfo words{placeholderWords_.buffer};
-        auto bind = [&](const ComputeProgram& program) {
-            program.bind(cmd,
-                         {{volume_->linearSampler(), volume_->image().view, VK_IMAGE_LAYOUT_GENERAL},
-                          {ranges_->buffer().buffer},
-                          {activeBlocks_.buffer},
-                          {listedWords_.buffer},
-                          {state_.buffer},
-                          {slotVertices_.buffer},
-                          {caseTable_.buffer},
-                          {mesh.vertices.buffer},
-                          {mesh.indices.buffer},
-                          {mesh.counters.buffer},
-                          words},
-                         &parameters_, sizeof(parameters_));
-        };
-
-        vkCmdFillBuffer(cmd, state_.buffer, 0, sizeof(State), 0);
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-
-        // The ranges depend on the samples only: an isovalue change reuses them.
-        uint32_t id = 0;
-        if (!rangesValid_) {
-            id = scope("min_max");
-            ranges_->record(cmd);
-            endScope(id);
-            rangesValid_ = true;
-        }
-        computeToCompute(cmd);
-
-        id = scope("compact_blocks");
-        bind(*compact_);
-        uint32_t groups = groupCount(blockCount_, compact_->localSize()[0] * kCompactRounds);
-        uint32_t groupsX = std::min(groups, context_.info().maxComputeWorkGroupCount[0]);
-        compact_->dispatch(cmd, groupsX, groupCount(groups, groupsX));
-        computeToCompute(cmd);
-        bind(*prepare_);
-        prepare_->dispatch(cmd, 1);
-        computeToCompute(cmd);
-        endScope(id);
-
-        if (weld_) {
-            id = scope("count_vertices");
-            bind(*countVertices_);
-            vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, countDispatch));
-            computeToCompute(cmd);
-            endScope(id);
-        }
-
-        id = scope("generate_triangles");
-        bind(*generate_);
-        vkCmdDispatchIndirect(cmd, state_.buffer, offsetof(State, dispatch));
-        endScope(id);
-    }
-
-    uint64_t auxiliaryBytes() const override
-    {
-        return ranges_->allocatedBytes() + listedWords_.allocated + activeBlocks_.allocated + slotVertices_.allocated +
-               state_.allocated + placeholderWords_.allocated;
-    }
-
+    uint64_t auxiliaryBytes() const override { return ranges_->allocatedBytes() + state_.allocated; }
     uint64_t tableBytes() const override { return caseTable_.allocated; }
-
     void volumeChanged() override { rangesValid_ = false; }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
     {
-        State state = downloadBufferAs<State>(context_, state_, 1)[0];
+        BlockState state = downloadBufferAs<BlockState>(context_, state_, 1)[0];
         std::vector<std::pair<std::string, uint64_t>> counts = {{"blocks", blockCount_},
                                                                 {"listed_blocks", state.activeCount}};
         if (weld_)
@@ -232,38 +140,74 @@ public:
 
     bool growAfterOverflow() override
     {
-        uint32_t active = downloadBufferAs<State>(context_, state_, 1)[0].activeCount;
+        uint32_t active = downloadBufferAs<BlockState>(context_, state_, 1)[0].activeCount;
         if (active <= parameters_.activeCapacity)
             return false;
-        allocateList(active);
+        setListCapacity(active);
         return true;
     }
 
-private:
-    void allocateList(uint64_t capacity)
+protected:
+    // The method's passes (Liu et al. 2016, sections 4.1-4.3).
+    void addPasses(RenderGraph& graph, const MeshBuffers& mesh, const float& iso, const std::string& prefix) override
     {
-        capacity = std::max<uint64_t>(capacity, 1);
-        activeBlocks_ = Buffer{};
-        slotVertices_ = Buffer{};
-        Allocator& allocator = context_.allocator();
-        activeBlocks_ = allocator.createBuffer(capacity * 4, kStorage, MemoryUsage::DeviceLocal, "active block list");
-        slotVertices_ = allocator.createBuffer(weld_ ? capacity * slotWords_ * 4 : 16, kStorage,
-                                               MemoryUsage::DeviceLocal, "active block vertex ranges");
-        parameters_.activeCapacity = uint32_t(capacity);
+        BlockLayout layout;
+        ResourceId* r = layout.resources;
+        r[kBlockVolume] = importVolumeImage(graph, ranges_->image(), prefix + "volume");
+        r[kBlockRanges] = graph.importBuffer(prefix + "block value ranges", ranges_->buffer().buffer);
+        // The list and its maps live for one frame: transients.
+        uint64_t capacity = parameters_.activeCapacity;
+        r[kBlockActiveBlocks] = graph.createBuffer(prefix + "active block list", capacity * 4);
+        r[kBlockListedWords] = graph.createBuffer(prefix + "listed block words", weld_ ? (blockCount_ + 31) / 32 * 8 : 8);
+        r[kBlockSlotVertices] =
+            graph.createBuffer(prefix + "listed block vertices", weld_ ? capacity * slotWords_ * 4 : 16);
+        // Read back after the frame (the list's length, work counts): imported.
+        r[kBlockState] = graph.importBuffer(prefix + "block method state", state_.buffer);
+        r[kBlockCaseTable] = graph.importBuffer(prefix + "case table", caseTable_.buffer);
+        r[kBlockMeshVertices] = mesh.vertices;
+        r[kBlockMeshIndices] = mesh.indices;
+        r[kBlockMeshCounters] = mesh.counters;
+        ResourceId placeholder = graph.importBuffer(prefix + "unused block-layout bindings", ranges_->placeholder().buffer);
+        r[kBlockVolumeWords] = placeholder;
+        layout.sampler = ranges_->image().linearSampler();
+
+        // The ranges depend on the samples only: an isovalue change reuses them.
+        ranges_->addPass(graph, r[kBlockRanges], prefix + "min_max");
+        graph.setCondition([this] { return !rangesValid_; });
+        ResourceId state = r[kBlockState];
+        graph.addPass(prefix + "clear_state", PassKind::Transfer, {{state, Use::TransferDst}},
+                      [this, state](VkCommandBuffer cmd, const RenderGraph& g) {
+                          vkCmdFillBuffer(cmd, g.buffer(state), 0, sizeof(BlockState), 0);
+                          rangesValid_ = true; // min_max, if it ran, was recorded before
+                      });
+        // Before count_vertices writes the listed blocks' vertex ranges (and
+        // without welding, where nothing does) their binding holds a
+        // placeholder: a transient is never read before it is written.
+        BlockLayout noSlots = layout;
+        noSlots.resources[kBlockSlotVertices] = placeholder;
+        compact_->add(graph, noSlots, parameters_, iso, blockCount_);
+        prepare_->add(graph, noSlots, parameters_);
+        if (weld_)
+            countVertices_->add(graph, layout, parameters_, iso);
+        generate_->add(graph, weld_ ? layout : noSlots, parameters_, iso);
     }
 
+private:
+    void setListCapacity(uint64_t capacity) { parameters_.activeCapacity = uint32_t(std::max<uint64_t>(capacity, 1)); }
+
     Context& context_;
-    Buffer placeholderWords_;
     bool weld_;
     std::array<uint32_t, 3> block_;
     uint32_t slotWords_ = 2;
     std::unique_ptr<BlockValueRanges> ranges_;
-    const GpuVolume* volume_ = nullptr;
     BlockParameters parameters_{};
     uint64_t blockCount_ = 0;
     bool rangesValid_ = false;
-    std::optional<ComputeProgram> compact_, prepare_, countVertices_, generate_;
-    Buffer listedWords_, activeBlocks_, slotVertices_, state_, caseTable_;
+    std::optional<CompactBlocksPass> compact_;
+    std::optional<PrepareDispatchPass> prepare_;
+    std::optional<CountVerticesPass> countVertices_;
+    std::optional<GenerateTrianglesPass> generate_;
+    Buffer state_, caseTable_;
 };
 
 } // namespace

@@ -1,11 +1,16 @@
 #pragma once
 // Parallel Marching Blocks (Liu, Wang, Xu, Zhang: "Parallel Marching Blocks:
 // A Practical Isosurfacing Algorithm for Large Data on Many-Core
-// Architectures", 2016) as Vulkan compute passes, `--method block`:
-//   min_max            value range of each block's cells          (section 4.1)
+// Architectures", 2016) as render-graph passes, `--method block`, each in
+// its own file beside its shader:
+//   min_max            value range of each block's cells          (section 4.1; only after the volume changed)
+//   clear_state        the list's length and dispatches to zero   (a transfer)
 //   compact_blocks     list of blocks the surface crosses         (section 4.2)
+//   prepare_dispatch   indirect dispatches from the list's length
 //   count_vertices     welded meshes: vertex ranges per block     (beyond the paper)
 //   generate_triangles vertices and indexed triangles per block   (section 4.3)
+// The ranges and the state survive frames (imported); the list and its maps
+// are the graph's transients.
 // The ranges cover each block's voxels and the one-voxel overlap on its upper
 // faces, so a block is listed exactly when its cells straddle the isovalue.
 // Auxiliary memory: 4 bytes per block for the ranges (2 for 8-bit volumes), 1/4 byte per block for

@@ -53,28 +53,52 @@ layout(push_constant) uniform Parameters {
 const uint kNoSlot = 0xFFFFFFFFu;
 
 // One descriptor layout for every pass of the method (each uses a subset), so
-// the C++ side binds one list.
+// the C++ side binds one list. Every buffer is readonly unless the pass's
+// shader defines its ..._ACCESS as empty before including this file: the
+// render graph reads from the SPIR-V which bindings a pass writes (the mesh:
+// MESH_OUTPUT_WRITTEN, MESH_COUNTERS_WRITTEN).
+#ifndef RANGES_ACCESS
+#define RANGES_ACCESS readonly
+#endif
+#ifndef ACTIVE_BLOCKS_ACCESS
+#define ACTIVE_BLOCKS_ACCESS readonly
+#endif
+#ifndef LISTED_WORDS_ACCESS
+#define LISTED_WORDS_ACCESS readonly
+#endif
+#ifndef STATE_ACCESS
+#define STATE_ACCESS readonly
+#endif
+#ifndef SLOT_VERTICES_ACCESS
+#define SLOT_VERTICES_ACCESS readonly
+#endif
+#ifndef MESH_OUTPUT_WRITTEN
+#define MESH_OUTPUT_READ_ONLY
+#endif
+#ifndef MESH_COUNTERS_WRITTEN
+#define MESH_COUNTERS_READ_ONLY
+#endif
 layout(set = 0, binding = 0) uniform sampler3D volumeTexture;
 // Per block: two halves rounded outward, or (BYTE_RANGES) two bytes.
-layout(set = 0, binding = 1, std430) buffer MinMax { uint blockMinMax[]; };
+layout(set = 0, binding = 1, std430) RANGES_ACCESS buffer MinMax { uint blockMinMax[]; };
 // Per listed block: its block index.
-layout(set = 0, binding = 2, std430) buffer ActiveBlocks { uint activeBlocks[]; };
+layout(set = 0, binding = 2, std430) ACTIVE_BLOCKS_ACCESS buffer ActiveBlocks { uint activeBlocks[]; };
 // Welded: where each block is listed, 8 bytes per 32 blocks instead of a slot
 // per block: per word of 32 consecutive block indices, one bit per listed
 // block and the list slot of its first listed block (listedSlotOf).
-layout(set = 0, binding = 3, std430) buffer ListedWords { uvec2 listedWords[]; };
+layout(set = 0, binding = 3, std430) LISTED_WORDS_ACCESS buffer ListedWords { uvec2 listedWords[]; };
 // The list's length and the indirect dispatch of the triangle pass over it
 // (a workgroup per listed block); (welded) how many listed blocks make
 // vertices or triangles, for benchmarks (generate_triangles counts them); the
 // dispatch of count_vertices (COUNT_BLOCKS_PER_GROUP listed blocks a workgroup).
-layout(set = 0, binding = 4, std430) buffer State {
+layout(set = 0, binding = 4, std430) STATE_ACCESS buffer State {
     uint activeCount; uint dispatchX, dispatchY, dispatchZ;
     uint meshBlockCount;
     uint countDispatchX, countDispatchY, countDispatchZ;
 };
 // Per listed block (welded meshes), SLOT_WORDS words: its first vertex and
 // the sizes of its edge groups packed in bit fields (block_edge_groups.glsl).
-layout(set = 0, binding = 5, std430) buffer SlotVertices { uint slotVertices[]; };
+layout(set = 0, binding = 5, std430) SLOT_VERTICES_ACCESS buffer SlotVertices { uint slotVertices[]; };
 #define CASE_TABLE_BINDING 6
 #include "case_table.glsl"
 #define MESH_VERTICES_BINDING 7

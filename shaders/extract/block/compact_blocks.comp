@@ -18,6 +18,10 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 
+// The bindings this pass writes (block_common.glsl).
+#define ACTIVE_BLOCKS_ACCESS
+#define LISTED_WORDS_ACCESS
+#define STATE_ACCESS
 #include "block_common.glsl"
 #include "subgroup_scan.glsl"
 

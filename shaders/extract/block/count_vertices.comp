@@ -15,6 +15,9 @@
 // up to whole subgroups; block_extractor.cpp sizes both), with two barriers.
 #extension GL_GOOGLE_include_directive : require
 
+// The bindings this pass writes (block_common.glsl).
+#define SLOT_VERTICES_ACCESS
+#define MESH_COUNTERS_WRITTEN
 #include "block_common.glsl"
 #include "block_edge_groups.glsl"
 

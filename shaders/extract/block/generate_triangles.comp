@@ -7,12 +7,11 @@
 // the paper's neighbour mapping, Table 1, here as the edge's lower corner)
 // are worked out once, into shared memory, before any triangle is assembled:
 // a cell's triangles then look each corner up instead of recomputing it, up
-// to 15 times an invocation. On the H100 the pass is bound by how many
-// workgroups a multiprocessor holds, which its registers and shared memory
-// set (writeOwnVertices, block_edges.glsl), not by memory. Normals by
-// central differences of the filtered volume image at the vertex
-// (writeVertex): a cache one voxel wider for the reference's grid gradients
-// made this pass 0.21 ms slower at 1024³ on the H100.
+// to 15 times an invocation. The pass is bound by how many workgroups a
+// multiprocessor holds, which its registers and shared memory set
+// (writeOwnVertices, block_edges.glsl), not by memory. Normals by central
+// differences of the filtered volume image at the vertex (writeVertex): a
+// wider cache for the reference's grid gradients was slower (docs/BENCHMARKS.md).
 // Triangle offsets: a workgroup scan of the counts plus one atomic per
 // workgroup (section 4.3.2), whose round trip overlaps the edge numbering.
 //   WELD: vertex numbers come from count_vertices (block_edges.glsl); the
@@ -26,6 +25,10 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 
+// The bindings this pass writes (block_common.glsl).
+#define STATE_ACCESS
+#define MESH_OUTPUT_WRITTEN
+#define MESH_COUNTERS_WRITTEN
 #include "block_common.glsl"
 #include "block_edges.glsl"
 #include "subgroup_scan.glsl"
@@ -92,8 +95,8 @@ void setBorrowedVertex(uint e, uvec3 c, uint axis)
 }
 
 // The volume holds non-finite samples (block_extractor.cpp knows from its
-// stats): only then is the grid rule for normals compiled in, which took the
-// pass from 32 to 43 registers and 0.89 to 1.07 ms on the H100 at 1024³.
+// stats): only then is the grid rule for normals compiled in, as it costs
+// registers and so occupancy (docs/BENCHMARKS.md).
 layout(constant_id = 20) const bool NON_FINITE_SAMPLES = false;
 
 float gridSample(uvec3 p) { return fieldAt(ivec3(p)); }
@@ -159,9 +162,8 @@ void numberEdges(ivec3 origin, uint i, uint interiorRank)
 }
 
 // WELD: the vertices on the crossed edges leaving own voxel l, after the
-// numbering. Written here rather than while numbering, the pass needed 32
-// registers instead of 47 on the H100, so more workgroups fit a
-// multiprocessor: 0.995 -> 0.892 ms at 1024³ (docs/BENCHMARKS.md).
+// numbering: written here rather than while numbering, the pass needs fewer
+// registers, so more workgroups fit a multiprocessor (docs/BENCHMARKS.md).
 void writeOwnVertices(ivec3 origin, uvec3 l)
 {
     uint i = cacheIndex(l);

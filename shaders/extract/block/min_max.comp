@@ -8,6 +8,8 @@
 // min_max_words.comp reads raw words instead where they are on the device.
 #extension GL_GOOGLE_include_directive : require
 
+// The bindings this pass writes (block_common.glsl).
+#define RANGES_ACCESS
 #include "block_common.glsl"
 #include "range_walk.glsl"
 

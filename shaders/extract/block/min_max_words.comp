@@ -11,6 +11,8 @@
 // min_max.comp. Used where every block row and x-row is whole words.
 #extension GL_GOOGLE_include_directive : require
 
+// The bindings this pass writes (block_common.glsl).
+#define RANGES_ACCESS
 #include "block_common.glsl"
 #include "range_walk.glsl"
 

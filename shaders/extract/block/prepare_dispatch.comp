@@ -2,20 +2,23 @@
 // Turns the list's length into the indirect dispatches of the vertex-count
 // pass (COUNT_BLOCKS_PER_GROUP listed blocks a workgroup) and the triangle
 // pass (one workgroup per listed block), folded into 2D where a count passes
-// the 65535-workgroup limit of one dimension, and raises the mesh's overflow
+// the device's workgroup limit along x, and raises the mesh's overflow
 // flag when the list could not hold every active block.
 #extension GL_GOOGLE_include_directive : require
 
+// The bindings this pass writes (block_common.glsl).
+#define STATE_ACCESS
+#define MESH_COUNTERS_WRITTEN
 #include "block_common.glsl"
 
 layout(local_size_x = 1) in;
 
-const uint kMaxGroupsPerDimension = 65535u;
+// The device's maxComputeWorkGroupCount[0] (prepare_dispatch.cpp).
+layout(constant_id = 19) const uint MAX_GROUPS_X = 65535u;
 
 uvec3 dispatchFor(uint workgroups)
 {
-    return uvec3(min(workgroups, kMaxGroupsPerDimension),
-                 (workgroups + kMaxGroupsPerDimension - 1u) / kMaxGroupsPerDimension, 1u);
+    return uvec3(min(workgroups, MAX_GROUPS_X), (workgroups + MAX_GROUPS_X - 1u) / MAX_GROUPS_X, 1u);
 }
 
 void main()

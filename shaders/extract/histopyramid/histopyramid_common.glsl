@@ -73,7 +73,7 @@ uvec3 nodeOfEntry(uint entry, uvec3 parentDims)
     return 2u * parent + octantOffset(entry & 7u);
 }
 
-// Workgroups are dispatched in 2D: one dimension holds at most 65535 of them.
+// Workgroups are dispatched in 2D (ComputeProgram::dispatchLine).
 uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
 
 // A point's byte at level 0.

@@ -9,6 +9,7 @@
 #define LEVELS_BINDING 1
 #define PYRAMID_BINDING 2
 #define PYRAMID_ACCESS readonly
+#define MESH_OUTPUT_READ_ONLY // the counts only
 #define MESH_VERTICES_BINDING 3
 #define MESH_INDICES_BINDING 4
 #define MESH_COUNTERS_BINDING 5
@@ -21,7 +22,7 @@ layout(local_size_x = 1) in;
 
 layout(constant_id = 0) const uint WORKGROUP_SIZE = 64; // of the vertex and triangle passes
 layout(constant_id = 1) const uint WELD = 1;
-layout(constant_id = 2) const uint MAX_GROUPS_X = 65535;
+layout(constant_id = 2) const uint MAX_GROUPS_X = 65535; // the device's maxComputeWorkGroupCount[0]
 
 uvec3 groupsFor(uint count)
 {

@@ -9,6 +9,7 @@
 
 layout(local_size_x = 1) in;
 
+#define MESH_OUTPUT_READ_ONLY // the counts only
 #define MESH_VERTICES_BINDING 4
 #define MESH_INDICES_BINDING 5
 #define MESH_COUNTERS_BINDING 6
@@ -20,7 +21,7 @@ layout(set = 0, binding = 2, std430) writeonly buffer DispatchArgs { uint dispat
 layout(set = 0, binding = 3, std430) buffer ListNeeded { uint listNeeded; }; // the most entries a slab needed
 layout(push_constant) uniform Push {
     uint workgroupSize; // generate's
-    uint maxGroupsX;    // 65535 on every device seen
+    uint maxGroupsX;    // the device's maxComputeWorkGroupCount[0]
     uint listCapacity;
     uint firstSlab;     // 1: the first slab of this extraction
 } p;

@@ -56,7 +56,7 @@ uvec3 slabPoint(uint local)
 
 uint slabIndex(uvec3 p) { return p.x + grid.nx * (p.y + grid.ny * (p.z - grid.z0)); }
 
-// Workgroups are dispatched in 2D: one dimension holds at most 65535 of them.
+// Workgroups are dispatched in 2D (ComputeProgram::dispatchLine).
 uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
 
 uint invocationIndex() { return flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex; }

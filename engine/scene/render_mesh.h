@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "io/image_io.h"
-#include "extract/gpu_mesh.h"
+#include "mesh/gpu_mesh.h"
 #include "render/mesh_pass.h"
 
 namespace isoscope {

@@ -1,4 +1,4 @@
-#include "extract/gpu_mesh.h"
+#include "mesh/gpu_mesh.h"
 
 #include <algorithm>
 #include <cstring>
@@ -52,13 +52,6 @@ GpuMesh createGpuMesh(Context& context, uint64_t vertexCapacity, uint64_t faceCa
     counters.faceCapacity = mesh.faceCapacity;
     uploadToBuffer(context, mesh.counters, &counters, sizeof(counters));
     return mesh;
-}
-
-void recordResetCounters(VkCommandBuffer cmd, const GpuMesh& mesh)
-{
-    // Draw arguments and the two counts; the capacities after them stay.
-    vkCmdFillBuffer(cmd, mesh.counters.buffer, 0, offsetof(GpuMeshCounters, vertexCapacity), 0);
-    vkCmdFillBuffer(cmd, mesh.counters.buffer, offsetof(GpuMeshCounters, overflow), sizeof(uint32_t), 0);
 }
 
 GpuMeshCounters readCounters(Context& context, const GpuMesh& mesh)

@@ -8,7 +8,7 @@
 // Extractors count every vertex and triangle they want to write, even past
 // the buffers' capacity, and write only those that fit; finalize_mesh then
 // clamps the draw to what was written and raises `overflow`. Outside a frame,
-// the driver (gpu_extract.h) reads the counters, and on overflow it redoes the
+// the driver (extract/extraction_run.h) reads the counters, and on overflow it redoes the
 // extraction with buffers of exactly the counted size: never a silent
 // truncation. shaders/common/mesh_output.glsl is the GLSL side of this file.
 #include <cstdint>
@@ -54,10 +54,6 @@ struct GpuMesh {
 // every buffer is valid to bind). The counters hold the capacities and zero
 // counts. Throws Error, with the numbers, where the device cannot hold them.
 GpuMesh createGpuMesh(Context& context, uint64_t vertexCapacity, uint64_t faceCapacity, uint32_t faceSize = 3);
-
-// Records the reset of the counts (and the draw arguments) before an
-// extraction writes into `mesh`; the caller orders it before the first pass.
-void recordResetCounters(VkCommandBuffer cmd, const GpuMesh& mesh);
 
 // Reads the counters back (submits and waits: outside frames only).
 GpuMeshCounters readCounters(Context& context, const GpuMesh& mesh);

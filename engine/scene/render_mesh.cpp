@@ -1,10 +1,10 @@
-#include "render/render_mesh.h"
+#include "scene/render_mesh.h"
 
 #include <functional>
 
 #include "core/context.h"
 #include "core/error.h"
-#include "extract/extraction_pass.h"
+#include "extract/extraction_run.h"
 #include "extract/gpu_extractor.h"
 #include "render/image_readback.h"
 
@@ -63,11 +63,10 @@ RenderedImage renderExtractionImage(Context& context, GpuExtractor& extractor, f
                                     const MeshDrawParams& params, VkExtent2D extent, GpuMeshCounters& counters)
 {
     Offscreen offscreen(context, extent);
-    ExtractionPass extraction(context, extractor);
     for (int attempt = 0;; ++attempt) {
         RenderedImage image = offscreen.draw(context, params, [&](RenderGraph& graph) {
             MeshBuffers buffers = importMesh(graph, mesh);
-            extraction.add(graph, mesh, buffers, iso);
+            extractor.addToGraph(graph, buffers, iso);
             return buffers;
         });
         counters = readCounters(context, mesh);

@@ -1,10 +1,12 @@
-#include "extract/block/block_value_ranges.h"
+#include "extract/block/min_max.h"
 
 #include <algorithm>
 #include <string>
 
 #include "core/context.h"
 #include "core/error.h"
+#include "extract/block/block_layout.h"
+#include "graph/render_graph.h"
 #include "volume/gpu_volume.h"
 
 namespace isoscope {
@@ -87,6 +89,9 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
         minMax_.emplace(context, loadShader("extract/block/min_max"), walkValues(values, walk_));
     }
 
+    const ComputeProgram& program = minMaxWords_ ? *minMaxWords_ : *minMax_;
+    checkPushLayout(program.name(), program.pushMembers(), blockParameterMembers());
+
     Allocator& allocator = context.allocator();
     uint64_t rangeWords = byteRanges_ ? uint64_t(blockCounts_[0] + 1) / 2 * blockCounts_[1] * blockCounts_[2]
                                       : blockCount();
@@ -141,20 +146,6 @@ void BlockValueRanges::planWordSlabs(const FieldSource& field)
     parameters_.rowWords = uint32_t(rowBytes / 4);
 }
 
-void BlockValueRanges::bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,
-                            const DescriptorInfo& words) const
-{
-    // The block layout (block_common.glsl): this pass uses the image, the
-    // ranges and the volume words; the rest get a placeholder.
-    DescriptorInfo unused{placeholder_.buffer};
-    program.bind(cmd,
-                 {{image_->linearSampler(), image_->image().view, VK_IMAGE_LAYOUT_GENERAL},
-                  {ranges_.buffer},
-                  unused, unused, unused, unused, unused, unused, unused, unused,
-                  words},
-                 &parameters, sizeof(parameters));
-}
-
 // How the range passes (range_walk.glsl) cut the volume: lanes of
 // `laneSamples` samples along x, as many as cover a row, in runs that hold
 // whole blocks (whole pairs with byte ranges); each lane walks `rows` block
@@ -177,13 +168,9 @@ BlockValueRanges::RangeWalk BlockValueRanges::planWalk(uint32_t laneSamples, uin
     walk.chunksPerRow = chunksPerRow;
     walk.lanesX = std::min((chunksPerRow + unit - 1) / unit * unit, groupSize_ / unit * unit);
     walk.lanesY = groupSize_ / walk.lanesX;
-    // Walk lengths (block rows a lane walks, block layers a workgroup walks)
-    // as measured on the H100 (2026-11-24, docs/BENCHMARKS.md, 8x4x4 blocks):
+    // Walk lengths (block rows a lane walks, block layers a workgroup walks):
     // longer walks re-read fewer boundary rows and slices but leave too few
-    // workgroups in flight. Raw words, 1024³ uint8: 4 rows x 8 layers 0.849
-    // ms, 2 x 4 0.570, 1 x 2 0.436, 1 x 1 0.475 (256³: 0.181 / 0.065 / 0.023
-    // / 0.017). The image (float32 1024³): 2.461 / 2.375 / 2.629 / 2.817,
-    // and 2 x 8 2.342; the analytic field likewise best at 2 x 4 or 2 x 8.
+    // workgroups in flight; these were the fastest measured (docs/BENCHMARKS.md).
     uint32_t rowSamples = rawWords ? 4 : 8, layerSamples = rawWords ? 8 : 16;
     walk.rows = std::max<uint32_t>(1, rowSamples / block_[1]);
     walk.layers = std::max<uint32_t>(1, layerSamples / block_[2]);
@@ -206,22 +193,48 @@ void BlockValueRanges::dispatch(VkCommandBuffer cmd, const ComputeProgram& progr
                      groupCount(blockCounts_[1], walk_.lanesY * walk_.rows), groupCount(layers, walk_.layers));
 }
 
-void BlockValueRanges::record(VkCommandBuffer cmd) const
+void BlockValueRanges::addPass(RenderGraph& graph, ResourceId ranges, const std::string& name) const
 {
-    BlockParameters parameters = parameters_;
-    if (minMaxWords_) {
-        for (const WordSlab& slab : wordSlabs_) {
-            parameters.firstBlockLayer = slab.firstBlockLayer;
-            parameters.layerCount = slab.blockLayers;
-            bind(cmd, *minMaxWords_, parameters, DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes));
-            dispatch(cmd, *minMaxWords_, slab.blockLayers);
-        }
-        return;
-    }
-    parameters.firstBlockLayer = 0;
-    parameters.layerCount = blockCounts_[2];
-    bind(cmd, *minMax_, parameters, DescriptorInfo(placeholder_.buffer));
-    dispatch(cmd, *minMax_, blockCounts_[2]);
+    // The block layout (block_layout.h): this pass reads the image or the
+    // volume's words and writes the ranges; the rest get a placeholder.
+    ResourceId placeholder = graph.importBuffer(name + " placeholder", placeholder_.buffer);
+    BlockLayout layout;
+    std::fill(std::begin(layout.resources), std::end(layout.resources), placeholder);
+    layout.resources[kBlockVolume] = importVolumeImage(graph, *image_, name + " volume");
+    layout.resources[kBlockRanges] = ranges;
+    if (minMaxWords_)
+        layout.resources[kBlockVolumeWords] = graph.importBuffer(name + " volume samples", volumeBuffer_);
+    layout.sampler = image_->linearSampler();
+    const ComputeProgram& program = minMaxWords_ ? *minMaxWords_ : *minMax_;
+    graph.addComputePass(name, program, blockUses(layout, {kBlockRanges}),
+                         [this, layout, &program](VkCommandBuffer cmd, const RenderGraph& g) {
+                             BlockParameters parameters = parameters_;
+                             if (!minMaxWords_) {
+                                 parameters.firstBlockLayer = 0;
+                                 parameters.layerCount = blockCounts_[2];
+                                 bindBlockLayout(cmd, g, program, layout, parameters);
+                                 dispatch(cmd, program, blockCounts_[2]);
+                                 return;
+                             }
+                             for (const WordSlab& slab : wordSlabs_) {
+                                 parameters.firstBlockLayer = slab.firstBlockLayer;
+                                 parameters.layerCount = slab.blockLayers;
+                                 bindBlockLayout(cmd, g, program, layout, parameters,
+                                                 DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes));
+                                 dispatch(cmd, program, slab.blockLayers);
+                             }
+                         });
+}
+
+void BlockValueRanges::computeNow() const
+{
+    RenderGraph graph(context_);
+    ResourceId ranges = graph.importBuffer("block value ranges", ranges_.buffer, {},
+                                           ResourceState{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                                         VK_ACCESS_2_MEMORY_READ_BIT});
+    addPass(graph, ranges, "min_max");
+    graph.compile();
+    graph.execute();
 }
 
 } // namespace isoscope

@@ -1,10 +1,10 @@
-#include "raycast/render_raycast.h"
+#include "scene/render_raycast.h"
 
 #include <cstring>
 
 #include "core/context.h"
 #include "core/error.h"
-#include "extract/gpu_mesh.h"
+#include "mesh/gpu_mesh.h"
 #include "render/image_readback.h"
 #include "render/mesh_pass.h"
 

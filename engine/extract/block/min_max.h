@@ -17,21 +17,26 @@
 // the isovalue).
 //
 //   BlockValueRanges ranges(context, field, {8, 8, 8}, RangeCoverage::Voxels);
-//   ranges.record(cmd);   // then a compute-to-compute barrier before reading ranges.buffer()
+//   ResourceId id = graph.importBuffer("ranges", ranges.buffer().buffer);
+//   ranges.addPass(graph, id, "min_max");   // later passes read `id`
+//   ranges.computeNow();                    // or at set-up, on a graph of its own
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/memory.h"
 #include "core/shader.h"
 #include "extract/block/block_parameters.h"
 #include "extract/gpu_extractor.h"
+#include "graph/graph_desc.h"
 
 namespace isoscope {
 
 class GpuVolume;
+class RenderGraph;
 
 enum class RangeCoverage { Voxels, Cells };
 
@@ -46,8 +51,14 @@ public:
     BlockValueRanges(const BlockValueRanges&) = delete;
     BlockValueRanges& operator=(const BlockValueRanges&) = delete;
 
-    // Records the pass (compute writes to buffer()); no barrier after it.
-    void record(VkCommandBuffer cmd) const;
+    // Adds the pass that writes the ranges into `ranges`, the graph's import
+    // of buffer(); it imports what it reads (the volume) itself.
+    void addPass(RenderGraph& graph, ResourceId ranges, const std::string& name) const;
+    // Computes the ranges on a graph of its own and waits: per-volume state
+    // made once at set-up, visible to every later submission.
+    void computeNow() const;
+    // A small buffer for bindings of the block layout a pass does not use.
+    const Buffer& placeholder() const { return placeholder_; }
 
     // Per block two halves rounded outward (4 bytes), or, where byteRanges(),
     // the minimum and maximum byte with pairs of blocks along x in one word
@@ -80,8 +91,6 @@ private:
     RangeWalk planWalk(uint32_t laneSamples, uint32_t chunksPerRow, bool rawWords) const;
     static SpecValues walkValues(SpecValues values, const RangeWalk& walk);
     void dispatch(VkCommandBuffer cmd, const ComputeProgram& program, uint32_t layers) const;
-    void bind(VkCommandBuffer cmd, const ComputeProgram& program, const BlockParameters& parameters,
-              const DescriptorInfo& words) const;
 
     Context& context_;
     std::array<uint32_t, 3> block_;

@@ -1,0 +1,52 @@
+#pragma once
+// The descriptor layout every pass of the block method shares
+// (shaders/extract/block/block_common.glsl): which graph resource each of its
+// eleven bindings holds, how a pass declares them, and how it binds them.
+// A pass says which bindings it writes; it reads the rest, and the graph
+// checks that against what its shader leaves writable.
+#include <initializer_list>
+#include <optional>
+#include <vector>
+
+#include "core/shader.h"
+#include "extract/block/block_parameters.h"
+#include "graph/graph_desc.h"
+
+namespace isoscope {
+
+class RenderGraph;
+
+enum BlockBinding : int32_t {
+    kBlockVolume = 0,    // the 3D image, sampled
+    kBlockRanges,        // per-block value ranges (min_max)
+    kBlockActiveBlocks,  // the list of blocks the surface may cross
+    kBlockListedWords,   // welded: where each block is listed
+    kBlockState,         // list length and indirect dispatches
+    kBlockSlotVertices,  // welded: first vertex and edge-group sizes per listed block
+    kBlockCaseTable,
+    kBlockMeshVertices,
+    kBlockMeshIndices,
+    kBlockMeshCounters,
+    kBlockVolumeWords,   // the volume's bytes (min_max_words)
+    kBlockBindingCount
+};
+
+struct BlockLayout {
+    ResourceId resources[kBlockBindingCount];
+    VkSampler sampler = VK_NULL_HANDLE; // for the volume image
+};
+
+// The uses of a pass: StorageWrite for the bindings in `writes`, reads for
+// the rest (the volume sampled), each with its binding.
+std::vector<ResourceUse> blockUses(const BlockLayout& layout, std::initializer_list<BlockBinding> writes);
+
+// Binds `program` with the layout's resources and the push constants;
+// `volumeWords`, where given, replaces binding 10 (a z-slab of the volume).
+void bindBlockLayout(VkCommandBuffer cmd, const RenderGraph& graph, const ComputeProgram& program,
+                     const BlockLayout& layout, const BlockParameters& parameters,
+                     std::optional<DescriptorInfo> volumeWords = {});
+
+// The push-constant block's members as C++ lays them out (checkPushLayout).
+const std::vector<PushMember>& blockParameterMembers();
+
+} // namespace isoscope

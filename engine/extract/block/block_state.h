@@ -1,0 +1,19 @@
+#pragma once
+// The block method's small state buffer (`State` in
+// shaders/extract/block/block_common.glsl): the list's length and the
+// indirect dispatches the GPU sizes. It survives the frame, so its counts can
+// be read back after it (overflow handling, benchmarks).
+#include <cstdint>
+
+#include <volk.h>
+
+namespace isoscope {
+
+struct BlockState {
+    uint32_t activeCount;
+    VkDispatchIndirectCommand dispatch;      // generate_triangles: a workgroup per listed block
+    uint32_t meshBlockCount;                 // welded: listed blocks with vertices or triangles
+    VkDispatchIndirectCommand countDispatch; // count_vertices: COUNT_BLOCKS_PER_GROUP listed blocks a workgroup
+};
+
+} // namespace isoscope

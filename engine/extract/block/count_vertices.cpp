@@ -1,0 +1,31 @@
+#include "extract/block/count_vertices.h"
+
+#include <cstddef>
+
+#include "extract/block/block_state.h"
+#include "graph/render_graph.h"
+
+namespace isoscope {
+
+CountVerticesPass::CountVerticesPass(Context& context, SpecValues values)
+    : program_(context, loadShader("extract/block/count_vertices"), values)
+{
+    checkPushLayout(program_.name(), program_.pushMembers(), blockParameterMembers());
+}
+
+void CountVerticesPass::add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters,
+                            const float& iso) const
+{
+    std::vector<ResourceUse> uses = blockUses(layout, {kBlockSlotVertices, kBlockMeshCounters});
+    uses.push_back({layout.resources[kBlockState], Use::IndirectArgs});
+    graph.addComputePass("count_vertices", program_, std::move(uses),
+                         [this, layout, &parameters, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
+                             BlockParameters push = parameters;
+                             push.iso = iso;
+                             bindBlockLayout(cmd, g, program_, layout, push);
+                             vkCmdDispatchIndirect(cmd, g.buffer(layout.resources[kBlockState]),
+                                                   offsetof(BlockState, countDispatch));
+                         });
+}
+
+} // namespace isoscope

@@ -1,0 +1,21 @@
+#pragma once
+// Between listing and generating (shaders/extract/block/prepare_dispatch.comp):
+// turns the list's length into the indirect dispatches of count_vertices and
+// generate_triangles, and raises the mesh's overflow flag when the list could
+// not hold every active block.
+#include "extract/block/block_layout.h"
+
+namespace isoscope {
+
+class Context;
+
+class PrepareDispatchPass {
+public:
+    PrepareDispatchPass(Context& context, SpecValues values);
+    void add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters) const;
+
+private:
+    ComputeProgram program_;
+};
+
+} // namespace isoscope

@@ -1,0 +1,36 @@
+#pragma once
+// What the HistoPyramid method's passes share (shaders/extract/histopyramid/
+// histopyramid_common.glsl): the graph resources of its bindings, and the
+// push constants every pass reads.
+#include <cstdint>
+#include <vector>
+
+#include "core/shader.h"
+#include "graph/graph_desc.h"
+
+namespace isoscope {
+
+// `Grid` in histopyramid_common.glsl, member for member.
+struct HistoPyramidPush {
+    uint32_t nx, ny, nz, topLevel, scalarType;
+    float iso;
+    float originX, originY, originZ;
+    float spacingX, spacingY, spacingZ;
+    uint32_t level; // reduce: the level it writes
+};
+const std::vector<PushMember>& histoPyramidPushMembers();
+
+struct HistoPyramidResources {
+    ResourceId volume = kNoResource;    // the samples (storage buffer)
+    ResourceId levels = kNoResource;    // per level: dims and first word (constant)
+    ResourceId pyramid = kNoResource;   // every level's counts (transient)
+    ResourceId caseTable = kNoResource;
+    ResourceId vertices = kNoResource, indices = kNoResource, counters = kNoResource;
+    ResourceId dispatch = kNoResource;  // prepare's indirect dispatches and totals (transient)
+};
+
+// The indirect dispatches prepare.comp writes, and where the triangles' starts.
+constexpr uint64_t kHistoPyramidDispatchBytes = 40;
+constexpr uint64_t kHistoPyramidTriangleDispatchOffset = 16;
+
+} // namespace isoscope

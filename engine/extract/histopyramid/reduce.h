@@ -1,0 +1,22 @@
+#pragma once
+// One pass per pyramid level above the base (shaders/extract/histopyramid/reduce.comp):
+// each entry of level l holds the sums of its node's eight children at level
+// l - 1. Each level reads the one below it, so each is a pass of its own.
+#include "extract/histopyramid/histopyramid_layout.h"
+
+namespace isoscope {
+
+class Context;
+class RenderGraph;
+
+class HistoPyramidReducePass {
+public:
+    explicit HistoPyramidReducePass(Context& context);
+    void add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r, const HistoPyramidPush& push,
+             uint32_t level, uint64_t invocations) const;
+
+private:
+    ComputeProgram program_;
+};
+
+} // namespace isoscope

@@ -1,0 +1,23 @@
+#pragma once
+// One invocation per triangle (shaders/extract/histopyramid/triangles.comp): a
+// traversal from the top finds its cell; welded, its corners are the owners'
+// ranks in the pyramid, otherwise it writes its own three vertices.
+// Dispatched indirectly, as prepare sized it.
+#include "extract/histopyramid/histopyramid_layout.h"
+
+namespace isoscope {
+
+class Context;
+class RenderGraph;
+
+class HistoPyramidTrianglesPass {
+public:
+    HistoPyramidTrianglesPass(Context& context, const SpecValues& values = {});
+    void add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r, const HistoPyramidPush& push,
+             const float& iso) const;
+
+private:
+    ComputeProgram program_;
+};
+
+} // namespace isoscope

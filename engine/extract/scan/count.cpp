@@ -1,0 +1,32 @@
+#include "extract/scan/count.h"
+
+#include "compute/block_sum_scan.h"
+#include "graph/render_graph.h"
+
+namespace isoscope {
+
+ScanCountPass::ScanCountPass(Context& context, const SpecValues& values)
+    : program_(context, loadShader("extract/scan/count"), values)
+{
+    checkPushLayout(program_.name(), program_.pushMembers(), scanGridPushMembers());
+}
+
+void ScanCountPass::add(RenderGraph& graph, const ScanResources& r, const BlockSumScan& sums, const ScanSlab& slab,
+                        const float& iso) const
+{
+    graph.addComputePass(
+        "count", program_,
+        {{r.volume, Use::StorageRead, 0}, {r.caseTable, Use::StorageRead, 1}, {r.blockSums, Use::StorageWrite, 2},
+         {r.volume, Use::StorageRead, 3}, {r.volume, Use::StorageRead, 4}},
+        [this, r, &sums, slab, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
+            ScanGridPush push = slab.push;
+            push.iso = iso;
+            // The volume's planes three times: as words, 16-byte and 8-byte vectors (classify_quads.glsl).
+            DescriptorInfo planes(g.buffer(r.volume), slab.volumeOffset, slab.volumeBytes);
+            program_.bind(cmd, {planes, g.storage(r.caseTable), sums.level0(g, r.blockSums), planes, planes}, &push,
+                          sizeof push);
+            program_.dispatchLine(cmd, slab.tiles);
+        });
+}
+
+} // namespace isoscope

@@ -1,0 +1,24 @@
+#pragma once
+// The scan method's first pass over a slab (shaders/extract/scan/count.comp):
+// each tile of points classifies its points and sums their vertices,
+// triangles and occupied points into one block sum per tile (the block-sum
+// scan's level 0), so no per-point count is stored.
+#include "extract/scan/scan_layout.h"
+
+namespace isoscope {
+
+class BlockSumScan;
+class Context;
+class RenderGraph;
+
+class ScanCountPass {
+public:
+    ScanCountPass(Context& context, const SpecValues& values);
+    void add(RenderGraph& graph, const ScanResources& r, const BlockSumScan& sums, const ScanSlab& slab,
+             const float& iso) const;
+
+private:
+    ComputeProgram program_;
+};
+
+} // namespace isoscope

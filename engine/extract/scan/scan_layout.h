@@ -1,0 +1,47 @@
+#pragma once
+// What the scan method's passes share: the graph resources of one
+// extraction, and the push constants of count, list and generate
+// (`Grid` in shaders/extract/scan/scan_grid.glsl, member for member).
+#include <cstdint>
+#include <vector>
+
+#include "core/shader.h"
+#include "graph/graph_desc.h"
+
+namespace isoscope {
+
+struct ScanGridPush {
+    uint32_t nx, ny, nz, z0, planes, slabFlags, scalarType;
+    float iso;
+    float originX, originY, originZ;
+    float spacingX, spacingY, spacingZ;
+    uint32_t listCapacity;
+    uint32_t volumeFirstPlane, volumeFirstSample; // the bound planes of the volume (SlabVolumeRange)
+};
+const std::vector<PushMember>& scanGridPushMembers();
+
+constexpr uint32_t kSlabFirst = 1, kSlabLast = 2;
+
+struct ScanResources {
+    ResourceId volume = kNoResource;     // the samples (bound a slab's planes at a time)
+    ResourceId caseTable = kNoResource;
+    ResourceId blockSums = kNoResource;  // per tile: vertices, triangles, occupied points; then offsets (transient)
+    ResourceId rowStarts = kNoResource;  // (transient)
+    ResourceId list = kNoResource;       // occupied points of a slab (transient)
+    ResourceId slabTotals = kNoResource; // (transient)
+    ResourceId slabBase = kNoResource;   // first vertex and triangle of a slab (transient)
+    ResourceId dispatch = kNoResource;   // generate's indirect dispatch (transient)
+    ResourceId listNeeded = kNoResource; // read back after the frame: imported
+    ResourceId seams[2] = {kNoResource, kNoResource}; // vertex numbers of a shared plane (transient)
+    ResourceId vertices = kNoResource, indices = kNoResource, counters = kNoResource;
+};
+
+// One slab as the passes see it: its push constants and the volume's bytes bound for it.
+struct ScanSlab {
+    uint32_t index = 0;
+    ScanGridPush push{};
+    VkDeviceSize volumeOffset = 0, volumeBytes = 0;
+    uint64_t tiles = 0;
+};
+
+} // namespace isoscope
