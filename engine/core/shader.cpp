@@ -464,7 +464,7 @@ void ComputeProgram::destroy() noexcept
     vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
 }
 
-void ComputeProgram::bind(VkCommandBuffer cmd, std::initializer_list<DescriptorInfo> descriptors,
+void ComputeProgram::bind(VkCommandBuffer cmd, std::span<const DescriptorInfo> descriptors,
                           const void* pushConstants, uint32_t pushConstantBytes) const
 {
     if (descriptors.size() != bindings_.size())
@@ -475,7 +475,7 @@ void ComputeProgram::bind(VkCommandBuffer cmd, std::initializer_list<DescriptorI
              std::to_string(pushConstantBytes) + " (engine bug)");
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
     if (updateTemplate_)
-        vkCmdPushDescriptorSetWithTemplateKHR(cmd, updateTemplate_, layout_, 0, descriptors.begin());
+        vkCmdPushDescriptorSetWithTemplateKHR(cmd, updateTemplate_, layout_, 0, descriptors.data());
     if (pushConstantSize_)
         vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstantSize_, pushConstants);
 }

@@ -105,6 +105,12 @@ public:
     // Binds the pipeline, pushes one descriptor per binding (in binding order)
     // and the push constants (their size must match the shader's).
     void bind(VkCommandBuffer cmd, std::initializer_list<DescriptorInfo> descriptors, const void* pushConstants = nullptr,
+              uint32_t pushConstantBytes = 0) const
+    {
+        bind(cmd, std::span<const DescriptorInfo>(descriptors.begin(), descriptors.size()), pushConstants,
+             pushConstantBytes);
+    }
+    void bind(VkCommandBuffer cmd, std::span<const DescriptorInfo> descriptors, const void* pushConstants = nullptr,
               uint32_t pushConstantBytes = 0) const;
     void dispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y = 1, uint32_t z = 1) const;
     // `groups` workgroups in a line, folded into y past the device's

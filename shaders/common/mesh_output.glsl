@@ -9,9 +9,17 @@ struct MeshVertex {
     float nx, ny, nz;
 };
 
-// A pass of a method whose shared layout holds the mesh buffers without
-// writing them defines MESH_OUTPUT_READ_ONLY (and MESH_COUNTERS_READ_ONLY),
-// so the render graph sees from the SPIR-V that it only reads them.
+// What a pass does with the mesh, so that the render graph sees it from the
+// SPIR-V: MESH_OUTPUT_READ_ONLY, a pass of a method whose shared layout holds
+// the vertices and indices without writing them; MESH_COUNTERS_READ_ONLY, one
+// that only reads the counters (the capacities); MESH_NO_VERTICES and
+// MESH_NO_INDICES leave that buffer out (no binding: a pass writing only
+// vertices and one writing only indices then run without a barrier between
+// them); MESH_COUNTERS_ONLY, both left out.
+#ifdef MESH_COUNTERS_ONLY
+#define MESH_NO_VERTICES
+#define MESH_NO_INDICES
+#endif
 #ifdef MESH_OUTPUT_READ_ONLY
 #define MESH_OUTPUT_ACCESS readonly
 #else
@@ -22,11 +30,10 @@ struct MeshVertex {
 #else
 #define MESH_COUNTERS_ACCESS
 #endif
-// MESH_COUNTERS_ONLY: a pass that reads and writes the counters alone.
-#ifdef MESH_COUNTERS_ONLY
-#define MESH_OUTPUT_READ_ONLY
-#else
+#ifndef MESH_NO_VERTICES
 layout(set = 0, binding = MESH_VERTICES_BINDING, std430) MESH_OUTPUT_ACCESS buffer MeshVertices { MeshVertex meshVertices[]; };
+#endif
+#ifndef MESH_NO_INDICES
 layout(set = 0, binding = MESH_INDICES_BINDING, std430) MESH_OUTPUT_ACCESS buffer MeshIndices { uint meshIndices[]; };
 #endif
 layout(set = 0, binding = MESH_COUNTERS_BINDING, std430) MESH_COUNTERS_ACCESS buffer MeshCounters {
@@ -43,13 +50,16 @@ layout(set = 0, binding = MESH_COUNTERS_BINDING, std430) MESH_COUNTERS_ACCESS bu
     uint meshReserved[2];
 };
 
-#ifndef MESH_OUTPUT_READ_ONLY
+#if !defined(MESH_OUTPUT_READ_ONLY) && !defined(MESH_NO_VERTICES)
 void writeMeshVertex(uint index, vec3 position, vec3 normal)
 {
     if (index < meshVertexCapacity)
         meshVertices[index] = MeshVertex(position.x, position.y, position.z, normal.x, normal.y, normal.z);
 }
 
+#endif
+
+#if !defined(MESH_OUTPUT_READ_ONLY) && !defined(MESH_NO_INDICES)
 void writeMeshTriangle(uint face, uint a, uint b, uint c)
 {
     if (face < meshFaceCapacity) {

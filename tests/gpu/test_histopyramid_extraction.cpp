@@ -10,6 +10,8 @@
 
 #include "extract/cpu/marching_cubes.h"
 #include "extract/extract.h"
+#include "extract/extraction_run.h"
+#include "extract/gpu_extractor.h"
 #include "extract/histopyramid/histopyramid_levels.h"
 #include "extract_test_support.h"
 #include "gpu_test_context.h"
@@ -151,5 +153,31 @@ TEST_CASE("histopyramid extraction refuses a volume larger than one storage bind
     REQUIRE(volume.byteSize() > range);
     REQUIRE_THROWS_WITH(extractIsosurface(context, volume, 0.5f, pyramidOptions(true)),
                         Catch::Contains("--method scan") && Catch::Contains("--method block"));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("welded histopyramid: the vertex and triangle passes write different buffers, so no barrier between them",
+          "[gpu][histopyramid][graph]")
+{
+    Context& context = test::gpuContext();
+    Volume volume = makeSyntheticVolume("sphere:24");
+    ExtractOptions options;
+    options.method = "histopyramid";
+    PreparedExtraction prepared = prepareGpuExtraction(context, volume, options);
+    GraphExtraction extraction(context, *prepared.extractor, 0.5f);
+    const GraphDesc& desc = extraction.graph().desc();
+    const CompiledGraph& compiled = extraction.graph().compiled();
+    size_t checked = 0;
+    for (size_t p = 1; p < compiled.passes.size(); ++p) {
+        if (desc.passes[compiled.passes[p].pass].name != "triangles")
+            continue;
+        REQUIRE(desc.passes[compiled.passes[p - 1].pass].name == "vertices");
+        for (const Barrier& barrier : compiled.passes[p].barriers)
+            UNSCOPED_INFO("barrier on " << desc.resources[barrier.resource].name);
+        REQUIRE(compiled.passes[p].barriers.empty());
+        ++checked;
+    }
+    REQUIRE(checked == 1);
+    REQUIRE(extraction.run(0.5f).faceCount > 0);
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

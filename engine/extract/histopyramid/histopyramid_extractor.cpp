@@ -33,7 +33,7 @@ public:
                              {"WELD", weld_ ? 1u : 0u},
                              {"MAX_GROUPS_X", context.info().maxComputeWorkGroupCount[0]}}),
           vertices_(context, {{"WORKGROUP_SIZE", kWorkgroupSize}}),
-          triangles_(context, {{"WORKGROUP_SIZE", kWorkgroupSize}, {"WELD", weld_ ? 1u : 0u}})
+          triangles_(context, weld_, {{"WORKGROUP_SIZE", kWorkgroupSize}})
     {
         if (!gpuVolume_.buffer())
             fail("the histopyramid method reads the volume's storage buffer, which was not uploaded (engine bug)");

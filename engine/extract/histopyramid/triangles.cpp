@@ -4,8 +4,10 @@
 
 namespace isoscope {
 
-HistoPyramidTrianglesPass::HistoPyramidTrianglesPass(Context& context, const SpecValues& values)
-    : program_(context, loadShader("extract/histopyramid/triangles"), values)
+HistoPyramidTrianglesPass::HistoPyramidTrianglesPass(Context& context, bool weld, const SpecValues& values)
+    : weld_(weld),
+      program_(context, loadShader(weld ? "extract/histopyramid/triangles" : "extract/histopyramid/triangle_soup"),
+               values)
 {
     checkPushLayout(program_.name(), program_.pushMembers(), histoPyramidPushMembers());
 }
@@ -13,19 +15,30 @@ HistoPyramidTrianglesPass::HistoPyramidTrianglesPass(Context& context, const Spe
 void HistoPyramidTrianglesPass::add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r,
                      const HistoPyramidPush& push, const float& iso) const
 {
-    graph.addComputePass(name, program_,
-        {{r.volume, Use::StorageRead, 0},    {r.levels, Use::StorageRead, 1},   {r.pyramid, Use::StorageRead, 2},
-         {r.vertices, Use::StorageWrite, 3}, {r.indices, Use::StorageWrite, 4}, {r.counters, Use::StorageWrite, 5},
-         {r.dispatch, Use::StorageRead, 6},  {r.dispatch, Use::IndirectArgs},   {r.caseTable, Use::StorageRead, 7}},
-        [this, r, &push, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
-            HistoPyramidPush constants = push;
-            constants.iso = iso;
-            program_.bind(cmd, {g.storage(r.volume), g.storage(r.levels), g.storage(r.pyramid), g.storage(r.vertices),
-                                        g.storage(r.indices), g.storage(r.counters), g.storage(r.dispatch),
-                                        g.storage(r.caseTable)},
-                          &constants, sizeof constants);
-            vkCmdDispatchIndirect(cmd, g.buffer(r.dispatch), kHistoPyramidTriangleDispatchOffset);
-        });
+    // Welded, the pass writes indices only (triangles.comp); as a soup its
+    // own vertices too (triangle_soup.comp).
+    std::vector<ResourceUse> uses = {{r.volume, Use::StorageRead, 0}, {r.levels, Use::StorageRead, 1},
+                                     {r.pyramid, Use::StorageRead, 2}, {r.dispatch, Use::IndirectArgs}};
+    std::vector<ResourceId> bound = {r.volume, r.levels, r.pyramid};
+    if (!weld_) {
+        uses.push_back({r.vertices, Use::StorageWrite, int32_t(bound.size())});
+        bound.push_back(r.vertices);
+    }
+    for (auto [resource, use] : {std::pair{r.indices, Use::StorageWrite}, std::pair{r.counters, Use::StorageRead},
+                                 std::pair{r.dispatch, Use::StorageRead}, std::pair{r.caseTable, Use::StorageRead}}) {
+        uses.push_back({resource, use, int32_t(bound.size())});
+        bound.push_back(resource);
+    }
+    graph.addComputePass(name, program_, std::move(uses),
+                         [this, bound, r, &push, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
+                             HistoPyramidPush constants = push;
+                             constants.iso = iso;
+                             std::vector<DescriptorInfo> descriptors;
+                             for (ResourceId id : bound)
+                                 descriptors.push_back(g.storage(id));
+                             program_.bind(cmd, std::span<const DescriptorInfo>(descriptors), &constants, sizeof constants);
+                             vkCmdDispatchIndirect(cmd, g.buffer(r.dispatch), kHistoPyramidTriangleDispatchOffset);
+                         });
 }
 
 } // namespace isoscope

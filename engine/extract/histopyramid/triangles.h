@@ -12,11 +12,12 @@ class RenderGraph;
 
 class HistoPyramidTrianglesPass {
 public:
-    HistoPyramidTrianglesPass(Context& context, const SpecValues& values = {});
+    HistoPyramidTrianglesPass(Context& context, bool weld, const SpecValues& values = {});
     void add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r, const HistoPyramidPush& push,
              const float& iso) const;
 
 private:
+    bool weld_;
     ComputeProgram program_;
 };
 

@@ -32,13 +32,11 @@ void ScanPreparePass::add(RenderGraph& graph, const ScanResources& r, const Scan
     graph.addComputePass("prepare", program_,
                          {{r.slabTotals, Use::StorageRead, 0}, {r.slabBase, Use::StorageWrite, 1},
                           {r.dispatch, Use::StorageWrite, 2}, {r.listNeeded, Use::StorageWrite, 3},
-                          {r.vertices, Use::StorageRead, 4}, {r.indices, Use::StorageRead, 5},
-                          {r.counters, Use::StorageWrite, 6}},
+                          {r.counters, Use::StorageWrite, 4}},
                          [this, r, push](VkCommandBuffer cmd, const RenderGraph& g) {
                              program_.bind(cmd,
                                            {g.storage(r.slabTotals), g.storage(r.slabBase), g.storage(r.dispatch),
-                                            g.storage(r.listNeeded), g.storage(r.vertices), g.storage(r.indices),
-                                            g.storage(r.counters)},
+                                            g.storage(r.listNeeded), g.storage(r.counters)},
                                            &push, sizeof push);
                              program_.dispatch(cmd, 1);
                          });

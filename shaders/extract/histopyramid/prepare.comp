@@ -9,11 +9,9 @@
 #define LEVELS_BINDING 1
 #define PYRAMID_BINDING 2
 #define PYRAMID_ACCESS readonly
-#define MESH_OUTPUT_READ_ONLY // the counts only
-#define MESH_VERTICES_BINDING 3
-#define MESH_INDICES_BINDING 4
-#define MESH_COUNTERS_BINDING 5
-#define DISPATCH_BINDING 6
+#define MESH_COUNTERS_ONLY // the counts only: no binding for the vertex and triangle passes to wait on
+#define MESH_COUNTERS_BINDING 3
+#define DISPATCH_BINDING 4
 #define DISPATCH_ACCESS writeonly
 #include "histopyramid_common.glsl"
 #include "mesh_output.glsl"

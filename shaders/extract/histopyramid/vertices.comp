@@ -8,10 +8,13 @@
 #define LEVELS_BINDING 1
 #define PYRAMID_BINDING 2
 #define PYRAMID_ACCESS readonly
+// Vertices only, the counters read (their capacities): no barrier to the
+// triangle pass, which writes only indices.
+#define MESH_NO_INDICES
+#define MESH_COUNTERS_READ_ONLY
 #define MESH_VERTICES_BINDING 3
-#define MESH_INDICES_BINDING 4
-#define MESH_COUNTERS_BINDING 5
-#define DISPATCH_BINDING 6
+#define MESH_COUNTERS_BINDING 4
+#define DISPATCH_BINDING 5
 #define DISPATCH_ACCESS readonly
 #include "histopyramid_common.glsl"
 #include "mesh_output.glsl"

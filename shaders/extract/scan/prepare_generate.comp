@@ -9,10 +9,8 @@
 
 layout(local_size_x = 1) in;
 
-#define MESH_OUTPUT_READ_ONLY // the counts only
-#define MESH_VERTICES_BINDING 4
-#define MESH_INDICES_BINDING 5
-#define MESH_COUNTERS_BINDING 6
+#define MESH_COUNTERS_ONLY // the counts only
+#define MESH_COUNTERS_BINDING 4
 #include "mesh_output.glsl"
 
 layout(set = 0, binding = 0, std430) readonly buffer SlabTotals { uvec2 slabTotals[3]; }; // uint64 vertices, triangles, occupied
