@@ -11,6 +11,7 @@
 #include "extract/extract.h"
 #include "mesh/gpu_mesh.h"
 #include "method_options.h"
+#include "params.h"
 #include "volume/quantize.h"
 #include "volume/synthetic.h"
 #include "volume_options.h"
@@ -32,7 +33,9 @@ Run addBenchCommand(CLI::App& app)
         std::string output;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8 or --int16)")->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8 or --int16)")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
+        ->required();
     auto method = addMethodArguments(command, "block", 20, 5, kWarmUpMs);
     command->add_flag("--analytic", options->analytic,
                       "Evaluate the synthetic field in the shader instead of storing it (block method, cayley)");
@@ -45,6 +48,7 @@ Run addBenchCommand(CLI::App& app)
     addPipelineStatsFlag(*command, options->pipelineStats);
     command->add_option("--bandwidth", options->bandwidth,
                         "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
+        ->check(finiteNumber(kMinBandwidth, kMaxBandwidth))
         ->capture_default_str();
     command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
     return [args, options, method]() {

@@ -9,6 +9,7 @@
 #include "extract/extract.h"
 #include "io/mesh_io.h"
 #include "method_options.h"
+#include "params.h"
 #include "volume_options.h"
 
 namespace isoscope::cli {
@@ -23,7 +24,9 @@ Run addExtractCommand(CLI::App& app)
         std::string stats;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
+        ->required();
     auto method = addMethodArguments(command, "cpu", 1, 0);
     command->add_option("-o,--output", options->output, "Mesh file to write: .ply (binary) or .obj");
     command->add_option("--stats", options->stats, "Write statistics as JSON to this file ('-' for stdout)");

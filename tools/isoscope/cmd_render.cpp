@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "image_size_option.h"
+#include "params.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -90,7 +91,9 @@ Run addRenderCommand(CLI::App& app)
     auto* command = app.add_subcommand("render", "Extract an isosurface and render it to a PNG image");
     auto args = addVolumeArguments(command);
     auto options = std::make_shared<RenderOptions>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
+        ->required();
     command->add_option("--method", options->method, "Extraction method: " + methods)
         ->check(CLI::IsMember(extractionMethods()))
         ->capture_default_str();
@@ -99,13 +102,16 @@ Run addRenderCommand(CLI::App& app)
                      "AZ,EL[,DIST]: azimuth about +z from +x and elevation in degrees, distance to the volume's "
                      "centre in world units (default: 30,20 and framed to fit the volume)")
         ->delimiter(',')
-        ->expected(2, 3);
+        ->expected(2, 3)
+        ->check(finiteNumber(-360.0, 360.0, "azimuth").application_index(0))
+        ->check(finiteNumber(-90.0, 90.0, "elevation").application_index(1))
+        ->check(finiteNumber(kMinCameraDistance, kMaxCameraDistance, "distance").application_index(2));
     command->add_option("--size", options->size, "Image size WxH in pixels")
-        ->check(CLI::Validator(checkImageSize, "WxH"))
+        ->check(imageSizeValidator())
         ->capture_default_str();
     command->add_flag("--ortho", options->ortho, "Orthographic projection (same framing as perspective)");
     command->add_option("--fov", options->fov, "Vertical field of view in degrees")
-        ->check(CLI::Range(1.0, 170.0))
+        ->check(finiteNumber(1.0, 170.0))
         ->capture_default_str();
     command->add_option("-o,--output", options->output, "PNG file to write")->required();
     command
@@ -115,12 +121,13 @@ Run addRenderCommand(CLI::App& app)
         ->check(CLI::IsMember({"mesh", "iso-standard", "iso-warp", "iso-auto"}))
         ->capture_default_str();
     command->add_option("--step", options->step, "Raycast: distance between samples along a ray, in voxels")
-        ->check(CLI::Range(0.01, 64.0))
+        ->check(finiteNumber(0.01, 64.0))
         ->capture_default_str();
     command->add_flag("--no-skip", options->noSkip, "Raycast: march every sample (no empty-space skipping)");
     command->add_option("--mesh-iso", options->meshIso,
                         "Raycast: also draw the mesh of this isovalue (extracted with --method) and composite the "
-                        "raycast surface with it by depth");
+                        "raycast surface with it by depth")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue));
     return [args, options]() {
         Volume volume = args->load();
         VkExtent2D extent = parseImageSize(options->size);

@@ -83,6 +83,10 @@ int main(int argc, char** argv)
         for (auto& [command, run] : commands)
             if (command->parsed())
                 return run();
+    } catch (const CLI::ParseError& e) {
+        // A usage error found once the options are read together (params.h usageError).
+        std::fprintf(stderr, "isoscope: %s (see isoscope --help)\n", e.what());
+        return 2;
     } catch (const Error& e) {
         std::fprintf(stderr, "isoscope: %s\n", e.what());
         return 1;
