@@ -11,6 +11,7 @@
 #include "extract/extract.h"
 #include "mesh/gpu_mesh.h"
 #include "method_options.h"
+#include "output_options.h"
 #include "params.h"
 #include "volume/quantize.h"
 #include "volume/synthetic.h"
@@ -31,6 +32,7 @@ Run addBenchCommand(CLI::App& app)
         bool pipelineStats = false;
         double bandwidth = 3.09e12;
         std::string output;
+        bool force = false;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8 or --int16)")
@@ -50,8 +52,11 @@ Run addBenchCommand(CLI::App& app)
                         "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
         ->check(finiteNumber(kMinBandwidth, kMaxBandwidth))
         ->capture_default_str();
-    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
+    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout")
+        ->check(outputName(Stdout::Allowed));
+    addForceFlag(command, options->force);
     return [args, options, method]() {
+        checkOutputs({options->output == "-" ? "" : options->output}, options->force);
         ExtractOptions extractOptions = method->options();
         if (extractOptions.method == "cpu")
             fail("bench times GPU methods; use `isoscope extract --method cpu --stats -` for the CPU reference");
@@ -99,7 +104,7 @@ Run addBenchCommand(CLI::App& app)
         json.erase("cpu_ms");
         if (options->pipelineStats)
             json["pipelines"] = pipelineStatisticsJson(context);
-        writeJson(json, options->output);
+        writeJson(json, options->output, options->force);
         std::fprintf(stderr, "%s %s: %llu triangles, %.3f ms GPU (floor %.3f ms)\n", report.method.c_str(),
                      volume.source.c_str(), (unsigned long long)report.faceCount, report.totalGpuMs.value_or(0.0),
                      json["floor_ms"].get<double>());

@@ -16,6 +16,7 @@
 #include "core/warm_up.h"
 #include "extract/extract.h"
 #include "image_size_option.h"
+#include "output_options.h"
 #include "params.h"
 #include "raycast/iso_raycaster.h"
 #include "scene/render_raycast.h"
@@ -92,6 +93,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         double warmupMs = kWarmUpMs;
         double bandwidth = 3.09e12;
         std::string output;
+        bool force = false;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8)")
@@ -155,8 +157,11 @@ Run addBenchRaycastCommand(CLI::App& app)
     command->add_option("--bandwidth", options->bandwidth, "Bytes/s for the floor estimate")
         ->check(finiteNumber(kMinBandwidth, kMaxBandwidth))
         ->capture_default_str();
-    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
+    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout")
+        ->check(outputName(Stdout::Allowed));
+    addForceFlag(command, options->force);
     return [args, options]() {
+        checkOutputs({options->output == "-" ? "" : options->output}, options->force);
         Volume volume = args->load();
         double iso = options->iso;
         if (options->resample)
@@ -339,7 +344,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         }
         if (options->pipelineStats)
             json["pipelines"] = pipelineStatisticsJson(context);
-        writeJson(json, options->output);
+        writeJson(json, options->output, options->force);
         for (const auto& [mode, ms] : msByMode) {
             nlohmann::json s = summary(ms);
             std::fprintf(stderr, "%s %s %s: min %.3f median %.3f max %.3f ms over %zu directions\n", mode.c_str(),

@@ -18,6 +18,7 @@
 #include "core/shader.h"
 #include "core/transfer.h"
 #include "core/warm_up.h"
+#include "output_options.h"
 #include "params.h"
 
 namespace isoscope::cli {
@@ -151,6 +152,7 @@ Run addBenchScanCommand(CLI::App& app)
         bool pipelineStats = false;
         bool wordStates = false;
         std::string output;
+        bool force = false;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--count", options->count, "Elements to scan")->required()->check(wholeNumber(1, UINT64_MAX / 8));
@@ -196,8 +198,11 @@ Run addBenchScanCommand(CLI::App& app)
                       "Single pass: keep its tile states in 32-bit words even where the device has 64-bit "
                       "buffer atomics (to compare the two)");
     addPipelineStatsFlag(*command, options->pipelineStats);
-    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
+    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout")
+        ->check(outputName(Stdout::Allowed));
+    addForceFlag(command, options->force);
     return [options]() {
+        checkOutputs({options->output == "-" ? "" : options->output}, options->force);
         const uint64_t count = options->count;
         const uint32_t components = options->components;
         const uint64_t bytes = count * components * 4;
@@ -348,7 +353,7 @@ Run addBenchScanCommand(CLI::App& app)
                                {"ratio_to_copy", scanMs / copyMs}};
         if (options->pipelineStats)
             json["pipelines"] = pipelineStatisticsJson(context);
-        writeJson(json, options->output);
+        writeJson(json, options->output, options->force);
         std::fprintf(stderr,
                      "%s scan of %llu x %u words: %.3f ms GPU, %.3g elements/s, %.2f of bandwidth, %.2fx a shader copy, "
                      "%.2fx vkCmdCopyBuffer\n",
