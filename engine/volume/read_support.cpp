@@ -203,7 +203,10 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
     z_stream stream{};
     if (inflateInit2(&stream, 15 + 32) != Z_OK) // +32: detect zlib or gzip header
         failFile(path, "zlib could not start");
-    std::vector<std::byte> output(static_cast<size_t>(expected));
+    // Grown as the data arrive, never sized from the header alone: 4 MB that
+    // claim a 4 GiB volume fail when their data end, having allocated about
+    // what they held rather than what they claimed.
+    std::vector<std::byte> output;
     uint64_t inputDone = 0, outputDone = 0;
     int status = Z_OK;
     constexpr uint64_t chunk = uint64_t(1) << 30; // avail_in/avail_out are 32-bit
@@ -217,7 +220,9 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
         // One spare byte beyond `expected` reveals data that is too long.
         std::byte spare{};
         bool full = outputDone == expected;
-        uint64_t room = full ? 1 : std::min<uint64_t>(chunk, expected - outputDone);
+        if (!full && outputDone == output.size())
+            output.resize(size_t(std::min<uint64_t>(expected, std::max<uint64_t>(2 * output.size(), uint64_t(1) << 22))));
+        uint64_t room = full ? 1 : std::min<uint64_t>(chunk, output.size() - outputDone);
         stream.next_out = reinterpret_cast<Bytef*>(full ? &spare : output.data() + outputDone);
         stream.avail_out = uInt(room);
         status = inflate(&stream, Z_NO_FLUSH);
