@@ -2,11 +2,14 @@
 """Bad input files through every command that reads them (issue 21): meshes
 that are folders, devices, FIFOs or NUL bytes; a NRRD with a NaN origin; a
 gzip NRRD that claims 4 GiB from 4 MB. Each is exit 1 with one line naming
-the file, promptly, within bounded memory, never 'internal error'."""
+the file, promptly, within bounded memory, never 'internal error'. And a
+volume flat at the isovalue, which has no surface for any extractor or
+raycaster."""
 import gzip
 import os
 import random
 import resource
+import struct
 import subprocess
 import sys
 import tempfile
@@ -31,7 +34,7 @@ def run(args, cwd, memory_limit=None, timeout=60):
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
     start = time.monotonic()
     try:
-        r = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd,
+        r = subprocess.run([BIN, *args], capture_output=True, text=True, errors="replace", timeout=timeout, cwd=cwd,
                            preexec_fn=limit if memory_limit else None)
     except subprocess.TimeoutExpired:
         return None, timeout
@@ -92,6 +95,21 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
         check(refused(r, "bomb.raw.gz") and "4294967296" in r.stderr and seconds < 10,
               f"{command} refuses the gzip bomb from its data, in {seconds:.1f} s within 2 GiB: "
               f"{r and (r.returncode, r.stderr.strip())!r}")
+    # A volume flat at the isovalue: no surface, for the extractors and the raycasters alike.
+    with open(os.path.join(tmp, "flat_12x10x8_float32.raw"), "wb") as f:
+        f.write(struct.pack("<f", 0.5) * (12 * 10 * 8))
+    for method in ["cpu", "block", "scan", "histopyramid"]:
+        r, _ = run(["extract", "flat_12x10x8_float32.raw", "--iso", "0.5", "--method", method], tmp)
+        check(r is not None and r.returncode == 0 and " 0 triangles" in r.stdout,
+              f"extract --method {method} of a flat volume at its value: no triangles: {r and r.stdout.strip()!r}")
+    for mode in ["iso-standard", "iso-warp"]:
+        for extra in [[], ["--no-skip"]]:
+            r, _ = run(["render", "flat_12x10x8_float32.raw", "--iso", "0.5", "--mode", mode, "--size", "32x32",
+                        "-o", "-", *extra], tmp)
+            check(r is not None and r.returncode == 0 and ": 0 of 1024 pixels hit" in r.stderr,
+                  f"render --mode {mode} {' '.join(extra)} of a flat volume at its value: no pixel hit: "
+                  f"{r and r.stderr.strip()!r}")
+
     leftovers = [name for name in os.listdir(tmp) if name.startswith("never")]
     check(leftovers == [], f"no output was written for a refused input: {leftovers}")
 
