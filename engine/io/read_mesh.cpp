@@ -329,6 +329,10 @@ Mesh readPly(const std::filesystem::path& path)
             failFile(path, "the vertex element has no x, y and z properties");
         bool hasNormals = isVertex && columns[3] >= 0 && columns[4] >= 0 && columns[5] >= 0;
         if (isVertex) {
+            // A second vertex element would append positions with or without
+            // normals of its own: found by fuzzing (tests/fuzz), refused.
+            if (vertexSeen)
+                failFile(path, "the PLY header has two vertex elements; a mesh has one");
             vertexSeen = true;
             mesh.positions.reserve(element.count);
             if (hasNormals)

@@ -118,3 +118,15 @@ TEST_CASE("mesh parse errors are one line, whatever bytes the file holds", "[mes
     CHECK_THAT(message, Catch::Contains("long.obj") && Catch::Contains("line 1"));
     CHECK(message.size() < 300);
 }
+
+TEST_CASE("a PLY with two vertex elements is refused, not read with normals for only some vertices", "[mesh][robustness]")
+{
+    // Found by fuzz_ply (tests/fuzz): the positions of both elements were
+    // kept, the normals of one, and the mesh broke its own invariant.
+    fs::path path = freshPath("two_vertex_elements.ply");
+    writeBytes(path, "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
+                     "property float nx\nproperty float ny\nproperty float nz\nelement vertex 1\nproperty float x\n"
+                     "property float y\nproperty float z\nend_header\n0 0 0 0 0 1\n1 1 1\n");
+    CHECK_THAT(errorOf([&] { readMesh(path); }), Catch::Contains("two_vertex_elements.ply") &&
+                                                     Catch::Contains("two vertex elements"));
+}
