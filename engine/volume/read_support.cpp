@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "core/host_memory.h"
 #include "core/text.h"
 
 namespace isoscope::readsupport {
@@ -44,6 +45,9 @@ std::vector<std::byte> readBytes(const fs::path& path, uint64_t offset, uint64_t
         failFile(path, "truncated: needs " + std::to_string(count) + " bytes of data at offset " +
                            std::to_string(offset) + " but the file has " + std::to_string(size) +
                            " bytes; check the sizes and type in the header, or re-copy the file");
+    // After the file was found to hold them: a header that does not match
+    // its data is reported as such, on any machine.
+    checkHostMemory(count, "'" + path.string() + "': the volume's data");
     std::ifstream file(path, std::ios::binary);
     if (!file)
         failFile(path, "cannot open for reading");
@@ -199,6 +203,7 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
     if (expected / 1032 > compressed.size())
         failFile(path, std::to_string(compressed.size()) + " bytes of compressed data cannot hold the " +
                            std::to_string(expected) + " bytes the header describes (truncated data or wrong sizes)");
+    checkHostMemory(expected, "'" + path.string() + "': the volume's decompressed data");
 
     z_stream stream{};
     if (inflateInit2(&stream, 15 + 32) != Z_OK) // +32: detect zlib or gzip header

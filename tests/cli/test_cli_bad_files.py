@@ -110,6 +110,13 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
                   f"render --mode {mode} {' '.join(extra)} of a flat volume at its value: no pixel hit: "
                   f"{r and r.stderr.strip()!r}")
 
+    # A volume larger than the machine's memory (804 GiB, under the 1 TiB limit) is refused with the numbers
+    # before anything is allocated, not with std::bad_alloc's "out of host memory".
+    for command, args in commands.items():
+        r, seconds = run([a.replace("VOLUME", "cayley:6000") for a in args], tmp, memory_limit=2 << 30)
+        check(r is not None and r.returncode == 1 and "804.7 GiB of host memory, this machine has" in r.stderr and
+              seconds < 10, f"{command} cayley:6000: refused with the sizes: {r and r.stderr.strip()!r}")
+
     leftovers = [name for name in os.listdir(tmp) if name.startswith("never")]
     check(leftovers == [], f"no output was written for a refused input: {leftovers}")
 
