@@ -91,6 +91,10 @@ for value in ["-1", "0", "18446744073709551617"]:
     cases.append((BASE["bench-scan"][:1] + ["--count", value], "--count", value))
 for value in ["abc", "-256", "100"]:
     cases.append((BASE["bench-scan"] + ["--output-offset", value], "--output-offset", value))
+for value in ["3", "0", "-1", "4294967297", "1.0"]:
+    cases.append((BASE["bench-scan"] + ["--components", value], "--components", value))
+for value in ["5", "6", "68", "0", "-4"]:  # a multiple of 4 from 4 to 64 (once exit 1 for 5 and 6)
+    cases.append((BASE["bench-scan"] + ["--items", value], "--items", value))
 # The raw-file options of every command that reads a VOLUME.
 for command in ["extract", "render", "bench", "bench-raycast", "convert", "volinfo"]:
     cases.append((BASE[command] + ["--header-bytes", "-1"], "--header-bytes", "-1"))

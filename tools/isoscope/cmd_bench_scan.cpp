@@ -157,7 +157,7 @@ Run addBenchScanCommand(CLI::App& app)
     auto options = std::make_shared<Options>();
     command->add_option("--count", options->count, "Elements to scan")->required()->check(wholeNumber(1, UINT64_MAX / 8));
     command->add_option("--components", options->components, "uint32 words per element: 1 (uint) or 2 (uvec2)")
-        ->check(CLI::IsMember({1, 2}))
+        ->check(wholeNumber(1, 2))
         ->capture_default_str();
     command->add_option("--repeat", options->repeat, "Timed runs; timings are medians")
         ->check(wholeNumber(1, kMaxRuns))
@@ -177,7 +177,8 @@ Run addBenchScanCommand(CLI::App& app)
     command->add_option("--items", options->items,
                         "Elements per invocation (a multiple of 4 up to 64; default 16 one-word, 8 two-word): "
                         "the tile size")
-        ->check(wholeNumber(4, 64));
+        ->check(wholeNumber(4, 64))
+        ->check(multipleOf(4, "from 4 to 64"));
     command->add_option("--workgroup", options->workgroup,
                         "Invocations per workgroup of the element passes (default 512 for the single pass, 256 "
                         "for its two-word scans with 64-bit tile states and for reduce-then-scan)")
@@ -186,10 +187,7 @@ Run addBenchScanCommand(CLI::App& app)
                         "Bytes (a multiple of 256) before the output in its buffer: moves where the output lies "
                         "in memory relative to the input")
         ->check(wholeNumber(0, uint64_t(1) << 40))
-        ->check([](const std::string& text) {
-            return std::stoull(text) % 256 == 0 ? std::string()
-                                                 : "'" + text + "' is not a multiple of 256 from 0 to 2^40";
-        });
+        ->check(multipleOf(256, "from 0 to 2^40"));
     command->add_option("--warmup-ms", options->warmupMs,
                         "And untimed runs for at least this many milliseconds (GPU clocks rise under load)")
         ->check(finiteNumber(0, kMaxWarmUpMs))

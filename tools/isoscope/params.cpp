@@ -20,6 +20,18 @@ CLI::Validator wholeNumber(uint64_t min, uint64_t max)
                           "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
 }
 
+CLI::Validator multipleOf(uint64_t step, const std::string& range)
+{
+    return CLI::Validator(
+        [step, range](std::string& text) -> std::string {
+            uint64_t value = 0;
+            if (parseUnsignedInteger(text, UINT64_MAX, value) && value % step == 0)
+                return "";
+            return "'" + text + "' is not a multiple of " + std::to_string(step) + " " + range;
+        },
+        "");
+}
+
 CLI::Validator blockSize()
 {
     constexpr uint64_t kMaxBlockSide = 1024;

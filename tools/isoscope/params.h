@@ -34,6 +34,8 @@ CLI::Validator finiteNumber(double min, double max, const std::string& part = ""
 // A decimal whole number from min to max: "-1", "0x10", "1.5" and values past
 // max (even past 2^64) are refused, never wrapped.
 CLI::Validator wholeNumber(uint64_t min, uint64_t max);
+// After wholeNumber: a multiple of `step`; `range` words the whole range for the message.
+CLI::Validator multipleOf(uint64_t step, const std::string& range);
 // --block: three sizes XxYxZ, each 1 to 1024.
 CLI::Validator blockSize();
 
