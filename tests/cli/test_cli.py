@@ -190,7 +190,7 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
               all(p["program"].startswith("extract/") and int(p["statistics"]["workgroup size"]) > 0 for p in pipelines),
               f"bench --pipeline-stats lists the method's pipelines, or none where the driver cannot: {pipelines}")
     r = run("bench", "cayley:24", "--iso", "0", "--method", "cpu")
-    check(r.returncode == 1 and "GPU methods" in r.stderr, f"bench refuses the CPU method: {r.stderr.strip()!r}")
+    check(r.returncode == 2 and "GPU methods" in r.stderr, f"bench refuses the CPU method (a usage error): {r.stderr.strip()!r}")
 
     # Raycasting: each mode draws the surface where the raster pass draws it.
     mesh_png = os.path.join(tmp, "mesh.png")

@@ -116,6 +116,17 @@ for args, option, value in cases:
           len(line) < 200, f"{what}: exit 2, one line naming {option}, '{value}' and the range: rc={r.returncode} "
           f"{r.stderr.strip()!r}")
 
+# Options that contradict each other are usage errors too (once exit 1).
+for args, option in [(BASE["bench"] + ["--method", "cpu"], "--method"),
+                     (BASE["bench"] + ["--uint8", "--int16"], "--uint8"),
+                     (["bench", "missing_8x8x8_uint8.raw", "--iso", "0.5", "--analytic"], "--analytic"),
+                     (BASE["bench"] + ["--analytic", "--uint8"], "--analytic"),
+                     (BASE["render"] + ["--mesh-iso", "0.3"], "--mesh-iso")]:
+    r = run(args)
+    lines = [line for line in r.stderr.splitlines() if line.strip()] if r else []
+    check(r is not None and r.returncode == 2 and len(lines) == 1 and option in lines[0],
+          f"`isoscope {' '.join(args)}`: exit 2, one line naming {option}: {r and (r.returncode, r.stderr.strip())!r}")
+
 # --repeat 0 once printed a 392-character line that contradicted itself
 # ("not in range 2.2e-308 to 1.8e308"); the range given now is the one meant.
 r = run(BASE["extract"] + ["--repeat", "0"])

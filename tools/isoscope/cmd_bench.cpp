@@ -56,23 +56,25 @@ Run addBenchCommand(CLI::App& app)
         ->check(outputName(Stdout::Allowed));
     addForceFlag(command, options->force);
     return [args, options, method]() {
+        // Usage errors (exit 2) before anything is checked on disk or loaded.
+        if (method->method == "cpu")
+            usageError("--method", "bench times GPU methods; use `isoscope extract --method cpu --stats -` for the CPU "
+                                   "reference");
+        if (options->uint8 && options->int16)
+            usageError("--uint8", "and --int16 both given: pick one");
+        if (options->analytic && (!isSyntheticSpec(args->volume) || options->uint8 || options->int16))
+            usageError("--analytic", "needs a synthetic volume such as cayley:1024, without --uint8 or --int16");
         checkOutputs({options->output == "-" ? "" : options->output}, options->force);
         ExtractOptions extractOptions = method->options();
-        if (extractOptions.method == "cpu")
-            fail("bench times GPU methods; use `isoscope extract --method cpu --stats -` for the CPU reference");
         extractOptions.readBack = false;
         extractOptions.volumeChangesEachRun = !options->staticVolume;
         double iso = options->iso;
         Volume volume;
         if (options->analytic) {
-            if (!isSyntheticSpec(args->volume) || options->uint8 || options->int16)
-                fail("--analytic needs a synthetic volume such as cayley:1024, without --uint8 or --int16");
             volume = makeSyntheticGrid(args->volume);
             extractOptions.analyticField = args->volume.substr(0, args->volume.find(':'));
         } else {
             volume = args->load();
-            if (options->uint8 && options->int16)
-                fail("--uint8 and --int16 both given: pick one");
             if (options->uint8 || options->int16) {
                 ScalarType type = options->uint8 ? ScalarType::UInt8 : ScalarType::Int16;
                 iso = quantizedIsovalue(volume, iso, type);
