@@ -22,12 +22,16 @@ namespace fuzz {
 
 namespace fs = std::filesystem;
 
-// A private scratch folder, in memory where the system has one.
+// The folder the inputs are written to: ISOSCOPE_FUZZ_SCRATCH (ctest gives
+// each target its own in the build tree, reused by every run), else one per
+// process in memory (/dev/shm) for a run by hand. libFuzzer may end the
+// process without running atexit handlers, so nothing is removed at exit.
 inline const fs::path& scratchFolder()
 {
     static const fs::path folder = [] {
+        const char* given = std::getenv("ISOSCOPE_FUZZ_SCRATCH");
         fs::path base = fs::exists("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
-        fs::path path = base / ("isoscope-fuzz-" + std::to_string(getpid()));
+        fs::path path = given && *given ? fs::path(given) : base / ("isoscope-fuzz-" + std::to_string(getpid()));
         fs::create_directories(path);
         return path;
     }();
