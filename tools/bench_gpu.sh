@@ -19,21 +19,21 @@ run() {
   local name=$1
   shift
   echo "== $name: isoscope bench $*" | tee -a "$out/bench.log"
-  timeout 120 "$bin/isoscope" bench "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+  timeout 120 "$bin/isoscope" bench "$@" --force -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
 }
 
 run_raycast() {
   local name=$1
   shift
   echo "== $name: isoscope bench-raycast $*" | tee -a "$out/bench.log"
-  timeout 120 "$bin/isoscope" bench-raycast "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+  timeout 120 "$bin/isoscope" bench-raycast "$@" --force -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
 }
 
 run_scan() {
   local name=$1
   shift
   echo "== $name: isoscope bench-scan $*" | tee -a "$out/bench.log"
-  timeout 120 "$bin/isoscope" bench-scan "$@" -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+  timeout 120 "$bin/isoscope" bench-scan "$@" --force -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
 }
 
 cayley=-0.012

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/device_info.h"
+#include "core/fault_injection.h"
 #include "core/vk_check.h"
 
 namespace isoscope {
@@ -138,7 +139,9 @@ VkDeviceMemory Allocator::allocate(const VkMemoryRequirements& requirements, Mem
     allocateInfo.allocationSize = requirements.size;
     allocateInfo.memoryTypeIndex = chosen;
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkResult result = vkAllocateMemory(device_, &allocateInfo, nullptr, &memory);
+    VkResult result = injectedFault(FaultSite::Allocate);
+    if (result == VK_SUCCESS)
+        result = vkAllocateMemory(device_, &allocateInfo, nullptr, &memory);
     if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY)
         fail("out of memory allocating the " + what + " (" + formatBytes(requirements.size) + "; " +
              formatBytes(currentDevice_) + " already in use on the device, budget " +

@@ -10,13 +10,21 @@
 #include <chrono>
 #include <cstdint>
 
+#include "core/parameter_check.h"
+
 namespace isoscope {
 
+// The longest least warm-up accepted: ten minutes. More is a typo, and a
+// NaN or infinite time would never be reached (a benchmark that hangs).
+constexpr double kMaxWarmUpMs = 600000.0;
+
 // Calls `run` (which submits and waits) at least `minRuns` times and until
-// `minMs` of wall-clock time have passed.
+// `minMs` of wall-clock time have passed. Throws Error, before any run,
+// unless minMs is finite and from 0 to kMaxWarmUpMs.
 template <typename Run>
 void warmUp(uint32_t minRuns, double minMs, Run&& run)
 {
+    checkParameter("warm-up milliseconds", minMs, 0.0, kMaxWarmUpMs);
     using Clock = std::chrono::steady_clock;
     const Clock::time_point start = Clock::now();
     for (uint32_t done = 0;; ++done) {

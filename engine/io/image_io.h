@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "io/output_file.h"
+
 namespace isoscope {
 
 struct RgbaImage {
@@ -14,7 +16,8 @@ struct RgbaImage {
     const uint8_t* at(uint32_t x, uint32_t y) const { return &pixels[(size_t(y) * width + x) * 4]; }
 };
 
-// Throws Error naming the file when it cannot be written.
-void writePng(const RgbaImage& image, const std::filesystem::path& path);
+// Throws Error naming the file when it cannot be written, leaving no partial
+// file (io/output_file.h; "-" is standard output).
+void writePng(const RgbaImage& image, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
 
 } // namespace isoscope

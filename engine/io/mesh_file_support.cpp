@@ -1,9 +1,66 @@
 #include "io/mesh_file_support.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "core/error.h"
 #include "core/text.h"
 
 namespace isoscope {
+
+namespace {
+
+[[noreturn]] void failRead(const std::filesystem::path& path, const std::string& problem)
+{
+    fail("cannot read mesh " + path.string() + ": " + problem);
+}
+
+} // namespace
+
+std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes)
+{
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+    int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        failRead(path, std::strerror(errno));
+    std::unique_ptr<int, void (*)(int*)> closer(&fd, [](int* f) { close(*f); });
+    struct stat status {};
+    if (fstat(fd, &status) != 0)
+        failRead(path, std::strerror(errno));
+    if (S_ISDIR(status.st_mode))
+        failRead(path, "it is a folder, not a mesh file");
+    if (!S_ISREG(status.st_mode))
+        failRead(path, "it is not a regular file (a device, pipe or socket); isoscope reads meshes from files");
+    uint64_t size = uint64_t(status.st_size);
+    if (size > maxBytes)
+        failRead(path, "it has " + std::to_string(size) + " bytes, more than the " + std::to_string(maxBytes) +
+                           " isoscope reads as a mesh; a corrupt or wrong file?");
+    std::string text(size_t(size), '\0');
+    for (size_t done = 0; done < text.size();) {
+        ssize_t got = read(fd, text.data() + done, text.size() - done);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            failRead(path, "reading failed after " + std::to_string(done) + " bytes: " + std::strerror(errno));
+        if (got == 0)
+            failRead(path, "the file shrank to " + std::to_string(done) + " bytes while being read");
+        done += size_t(got);
+    }
+    return text;
+}
+
+std::string printableExcerpt(std::string_view text)
+{
+    std::string shown(text.substr(0, 60));
+    for (char& c : shown)
+        if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126)
+            c = '?';
+    return text.size() > 60 ? shown + "..." : shown;
+}
 
 std::string lowerExtension(const std::filesystem::path& path)
 {

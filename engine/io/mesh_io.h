@@ -2,9 +2,11 @@
 // Reading and writing meshes: PLY and Wavefront OBJ.
 //
 // Every function throws Error naming the file and the problem (cannot open,
-// unknown extension, bad header, truncated data, index out of range).
+// unknown extension, bad header, truncated data, index out of range). The
+// writers leave no partial file (io/output_file.h).
 #include <filesystem>
 
+#include "io/output_file.h"
 #include "mesh/mesh.h"
 
 namespace isoscope {
@@ -12,15 +14,15 @@ namespace isoscope {
 // Binary little-endian PLY: vertex `float x y z` (+ `float nx ny nz` when the
 // mesh has normals), face `property list uchar uint vertex_indices` with
 // faceSize (3 or 4) indices each. What VTK, MeshLab and Blender read.
-void writePly(const Mesh& mesh, const std::filesystem::path& path);
+void writePly(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
 
 // OBJ: `v x y z`, `vn x y z` (when the mesh has normals), faces with 1-based
 // indices, `f a//a b//b c//c` (or `f a b c` without normals). Floats are
 // written with 9 significant digits, so they read back bit-exact.
-void writeObj(const Mesh& mesh, const std::filesystem::path& path);
+void writeObj(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
 
 // writePly or writeObj by the extension (.ply, .obj, any case).
-void writeMesh(const Mesh& mesh, const std::filesystem::path& path);
+void writeMesh(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
 
 // Reads PLY (ascii or binary_little_endian, any scalar types, other elements
 // and properties skipped) or OBJ (v, vn, f with a, a/b, a//c, a/b/c and

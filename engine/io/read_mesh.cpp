@@ -4,8 +4,6 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -24,12 +22,16 @@ namespace {
     fail("cannot read mesh " + path.string() + ": " + problem);
 }
 
-std::string readWholeFile(const std::filesystem::path& path)
+// Fails unless text is text: a NUL or other control byte (a binary or
+// zeroed file given an .obj name) would otherwise read as an empty mesh.
+void requireText(const std::string& text, const std::filesystem::path& path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        failFile(path, std::strerror(errno));
-    return std::string(std::istreambuf_iterator<char>(file), {});
+    for (size_t i = 0; i < text.size(); ++i) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c < 32 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f')
+            failFile(path, "byte " + std::to_string(i) + " is a control character (" + std::to_string(c) +
+                               "): an OBJ file is text; this one is binary or corrupt");
+    }
 }
 
 // The faces as read, before choosing faceSize: polygons of any size.
@@ -145,7 +147,7 @@ PlyHeader parsePlyHeader(const std::string& text, const std::filesystem::path& p
         std::string keyword;
         words >> keyword;
         auto bad = [&](const std::string& problem) {
-            failFile(path, "PLY header line " + std::to_string(lineNumber) + " '" + line + "': " + problem);
+            failFile(path, "PLY header line " + std::to_string(lineNumber) + " '" + printableExcerpt(line) + "': " + problem);
         };
         if (lineNumber == 1) {
             if (keyword != "ply")
@@ -279,7 +281,8 @@ private:
         double value = std::strtod(start, &end);
         if (end == start)
             failFile(path_, "cannot read a number at byte " + std::to_string(position_) + ": '" +
-                                std::string(start, std::min<size_t>(20, text_.size() - position_)) + "'");
+                                printableExcerpt(std::string_view(start, std::min<size_t>(20, text_.size() - position_))) +
+                                "'");
         position_ += size_t(end - start);
         return value;
     }
@@ -308,7 +311,7 @@ int findProperty(const PlyElement& element, std::string_view name)
 
 Mesh readPly(const std::filesystem::path& path)
 {
-    std::string text = readWholeFile(path);
+    std::string text = readRegularFile(path);
     PlyHeader header = parsePlyHeader(text, path);
     checkElementCounts(header, text.size() - header.dataOffset, path);
     PlyValues values(text, header.dataOffset, header.binary, path);
@@ -326,6 +329,10 @@ Mesh readPly(const std::filesystem::path& path)
             failFile(path, "the vertex element has no x, y and z properties");
         bool hasNormals = isVertex && columns[3] >= 0 && columns[4] >= 0 && columns[5] >= 0;
         if (isVertex) {
+            // A second vertex element would append positions with or without
+            // normals of its own: found by fuzzing (tests/fuzz), refused.
+            if (vertexSeen)
+                failFile(path, "the PLY header has two vertex elements; a mesh has one");
             vertexSeen = true;
             mesh.positions.reserve(element.count);
             if (hasNormals)
@@ -389,7 +396,8 @@ bool resolveObjIndex(std::string_view text, size_t count, uint32_t& index)
 
 Mesh readObj(const std::filesystem::path& path)
 {
-    std::string text = readWholeFile(path);
+    std::string text = readRegularFile(path);
+    requireText(text, path);
     Mesh mesh;
     std::vector<glm::vec3> normals;
     Polygons polygons;
@@ -401,7 +409,7 @@ Mesh readObj(const std::filesystem::path& path)
         std::string keyword;
         words >> keyword;
         auto bad = [&](const std::string& problem) {
-            failFile(path, "line " + std::to_string(lineNumber) + " '" + line + "': " + problem);
+            failFile(path, "line " + std::to_string(lineNumber) + " '" + printableExcerpt(line) + "': " + problem);
         };
         if (keyword == "v" || keyword == "vn") {
             glm::vec3 value;

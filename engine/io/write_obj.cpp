@@ -1,7 +1,4 @@
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <memory>
 #include <string>
 
 #include "core/error.h"
@@ -10,16 +7,14 @@
 
 namespace isoscope {
 
-void writeObj(const Mesh& mesh, const std::filesystem::path& path)
+void writeObj(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists)
 {
     checkMeshForWriting(mesh, path);
     bool hasNormals = !mesh.normals.empty();
 
     // stdio rather than iostreams: several times faster for millions of lines.
-    std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.string().c_str(), "wb"), std::fclose);
-    if (!file)
-        fail("cannot write " + path.string() + ": " + std::strerror(errno));
-    FILE* out = file.get();
+    OutputFile file(path, ifExists);
+    FILE* out = file.stream();
     std::fprintf(out, "# written by isoscope: %zu vertices, %llu faces\n", mesh.positions.size(),
                  static_cast<unsigned long long>(mesh.faceCount()));
     // %.9g: 9 significant digits round-trip every float exactly.
@@ -39,8 +34,7 @@ void writeObj(const Mesh& mesh, const std::filesystem::path& path)
         }
         std::fputc('\n', out);
     }
-    if (std::ferror(out) || std::fflush(out) != 0)
-        fail("cannot write " + path.string() + ": " + std::strerror(errno) + " (disk full?)");
+    file.commit(); // checks what fprintf could not report
 }
 
 } // namespace isoscope

@@ -1,7 +1,4 @@
 #include <bit>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -24,7 +21,7 @@ void append(std::vector<char>& bytes, const T& value)
 
 } // namespace
 
-void writePly(const Mesh& mesh, const std::filesystem::path& path)
+void writePly(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists)
 {
     checkMeshForWriting(mesh, path);
     bool hasNormals = !mesh.normals.empty();
@@ -50,23 +47,19 @@ void writePly(const Mesh& mesh, const std::filesystem::path& path)
             append(body, mesh.indices[face * mesh.faceSize + i]);
     }
 
-    std::ofstream file(path, std::ios::binary);
-    if (!file)
-        fail("cannot write " + path.string() + ": " + std::strerror(errno));
-    file.write(header.data(), std::streamsize(header.size()));
-    file.write(body.data(), std::streamsize(body.size()));
-    if (!file)
-        fail("cannot write " + path.string() + ": writing " + std::to_string(header.size() + body.size()) +
-             " bytes failed (disk full?)");
+    OutputFile file(path, ifExists);
+    file.write(header);
+    file.write(body.data(), body.size());
+    file.commit();
 }
 
-void writeMesh(const Mesh& mesh, const std::filesystem::path& path)
+void writeMesh(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists)
 {
     std::string extension = lowerExtension(path);
     if (extension == ".ply")
-        writePly(mesh, path);
+        writePly(mesh, path, ifExists);
     else if (extension == ".obj")
-        writeObj(mesh, path);
+        writeObj(mesh, path, ifExists);
     else
         fail("cannot write " + path.string() + ": unknown mesh extension '" + extension + "'; use .ply or .obj");
 }

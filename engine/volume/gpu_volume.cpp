@@ -118,10 +118,18 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
         VK_CHECK(vkCreateSampler(context.device(), &samplerInfo, nullptr, &sampler_));
     }
     if (usage.buffer) {
-        buffer_ = context.allocator().createBuffer(storageBufferBytes(volume),
-                                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                   MemoryUsage::DeviceLocal, describe(volume) + " buffer");
-        uploadToBuffer(context, buffer_, volume.data.data(), volume.data.size());
+        // A failure here (out of device memory, a lost device) skips the
+        // destructor: the sampler made above is destroyed on the way out, or
+        // the device is destroyed with it alive (found by fault injection).
+        try {
+            buffer_ = context.allocator().createBuffer(
+                storageBufferBytes(volume), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                MemoryUsage::DeviceLocal, describe(volume) + " buffer");
+            uploadToBuffer(context, buffer_, volume.data.data(), volume.data.size());
+        } catch (...) {
+            vkDestroySampler(context.device(), sampler_, nullptr);
+            throw;
+        }
     }
 }
 

@@ -160,6 +160,12 @@ std::array<double, 3> originOf(const fs::path& path, const NrrdHeader& header)
     std::vector<std::vector<double>> vectors = parseVectors(path, "space origin", *text);
     if (vectors.size() != 1 || vectors[0].size() != 3)
         failFile(path, "space origin: expected one (x,y,z) vector, got '" + printable(*text) + "'");
+    // Refused, as the MetaImage and VTK readers refuse theirs: a NaN origin
+    // would make every vertex of a mesh NaN.
+    for (double component : vectors[0])
+        if (!std::isfinite(component))
+            failFile(path, "space origin '" + printable(*text) + "' is not finite; give the position of the first "
+                           "sample, e.g. (0,0,0)");
     return {vectors[0][0], vectors[0][1], vectors[0][2]};
 }
 

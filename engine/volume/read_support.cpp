@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "core/host_memory.h"
 #include "core/text.h"
 
 namespace isoscope::readsupport {
@@ -44,6 +45,9 @@ std::vector<std::byte> readBytes(const fs::path& path, uint64_t offset, uint64_t
         failFile(path, "truncated: needs " + std::to_string(count) + " bytes of data at offset " +
                            std::to_string(offset) + " but the file has " + std::to_string(size) +
                            " bytes; check the sizes and type in the header, or re-copy the file");
+    // After the file was found to hold them: a header that does not match
+    // its data is reported as such, on any machine.
+    checkHostMemory(count, "'" + path.string() + "': the volume's data");
     std::ifstream file(path, std::ios::binary);
     if (!file)
         failFile(path, "cannot open for reading");
@@ -199,11 +203,15 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
     if (expected / 1032 > compressed.size())
         failFile(path, std::to_string(compressed.size()) + " bytes of compressed data cannot hold the " +
                            std::to_string(expected) + " bytes the header describes (truncated data or wrong sizes)");
+    checkHostMemory(expected, "'" + path.string() + "': the volume's decompressed data");
 
     z_stream stream{};
     if (inflateInit2(&stream, 15 + 32) != Z_OK) // +32: detect zlib or gzip header
         failFile(path, "zlib could not start");
-    std::vector<std::byte> output(static_cast<size_t>(expected));
+    // Grown as the data arrive, never sized from the header alone: 4 MB that
+    // claim a 4 GiB volume fail when their data end, having allocated about
+    // what they held rather than what they claimed.
+    std::vector<std::byte> output;
     uint64_t inputDone = 0, outputDone = 0;
     int status = Z_OK;
     constexpr uint64_t chunk = uint64_t(1) << 30; // avail_in/avail_out are 32-bit
@@ -217,7 +225,9 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
         // One spare byte beyond `expected` reveals data that is too long.
         std::byte spare{};
         bool full = outputDone == expected;
-        uint64_t room = full ? 1 : std::min<uint64_t>(chunk, expected - outputDone);
+        if (!full && outputDone == output.size())
+            output.resize(size_t(std::min<uint64_t>(expected, std::max<uint64_t>(2 * output.size(), uint64_t(1) << 22))));
+        uint64_t room = full ? 1 : std::min<uint64_t>(chunk, output.size() - outputDone);
         stream.next_out = reinterpret_cast<Bytef*>(full ? &spare : output.data() + outputDone);
         stream.avail_out = uInt(room);
         status = inflate(&stream, Z_NO_FLUSH);

@@ -68,7 +68,8 @@ uint64_t checkedByteSize(const std::filesystem::path& path, const std::array<uin
 
 // Inflates a zlib or gzip stream (detected from its header; concatenated gzip
 // members are joined) into exactly `expected` bytes, failing on corrupt,
-// short or long data.
+// short or long data. The output grows with the data decoded (in chunks),
+// so short data fail having allocated little, whatever `expected` says.
 std::vector<std::byte> inflateExactly(const std::filesystem::path& path, std::span<const std::byte> compressed,
                                       uint64_t expected);
 

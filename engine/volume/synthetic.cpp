@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "core/error.h"
+#include "core/host_memory.h"
 #include "core/text.h"
 
 namespace isoscope {
@@ -180,6 +181,7 @@ Volume makeSyntheticVolume(std::string_view spec)
     Volume volume = makeSyntheticGrid(spec);
     FieldFunction function = findField(spec.substr(0, spec.find(':')));
     std::array<uint32_t, 3> dims = volume.dims;
+    checkHostMemory(volume.byteSize(), "synthetic volume '" + std::string(spec) + "'");
     volume.data.resize(size_t(volume.byteSize()));
 
     std::vector<double> xs = axisCoordinates(dims[0]), ys = axisCoordinates(dims[1]), zs = axisCoordinates(dims[2]);

@@ -2,7 +2,6 @@
 
 #include <bit>
 #include <cstdio>
-#include <fstream>
 #include <system_error>
 
 #include "core/error.h"
@@ -65,18 +64,6 @@ std::string header(const Volume& volume, const std::string& dataFile)
     return text + "\n";
 }
 
-void writeFile(const fs::path& path, const std::string& text, const std::vector<std::byte>* data)
-{
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file)
-        fail("cannot write '" + path.string() + "': check that the folder exists and is writable");
-    file.write(text.data(), std::streamsize(text.size()));
-    if (data)
-        file.write(reinterpret_cast<const char*>(data->data()), std::streamsize(data->size()));
-    file.close();
-    if (!file)
-        fail("writing '" + path.string() + "' failed (disk full?)");
-}
 
 // Whether path names the file the volume was read from: writing the .raw of
 // an .nhdr must not overwrite its own input (a raw volume named like the
@@ -91,22 +78,45 @@ bool isSourceFile(const Volume& volume, const fs::path& path)
 
 } // namespace
 
-void writeNrrd(const Volume& volume, const fs::path& path)
+std::vector<fs::path> nrrdOutputFiles(const fs::path& path)
+{
+    if (path.extension() == ".nhdr")
+        return {path, fs::path(path).replace_extension(".raw")};
+    return {path};
+}
+
+void writeNrrd(const Volume& volume, const fs::path& path, IfExists ifExists)
 {
     if (volume.data.size() != volume.byteSize())
         fail("cannot write '" + path.string() + "': the volume holds " + std::to_string(volume.data.size()) +
              " bytes, its sizes and type call for " + std::to_string(volume.byteSize()));
     std::string extension = path.extension().string();
     if (extension == ".nrrd") {
-        writeFile(path, header(volume, ""), &volume.data);
+        OutputFile file(path, ifExists);
+        file.write(header(volume, ""));
+        file.write(volume.data.data(), volume.data.size());
+        file.commit();
     } else if (extension == ".nhdr") {
         fs::path dataPath = fs::path(path).replace_extension(".raw");
         if (isSourceFile(volume, dataPath))
             fail("cannot write '" + path.string() + "': its data file '" + dataPath.string() +
                  "' is the volume's own source file and would be overwritten; write the .nhdr under another name, "
                  "or as one .nrrd");
-        writeFile(dataPath, "", &volume.data);
-        writeFile(path, header(volume, dataPath.filename().string()), nullptr);
+        // Both files are checked, and both written, before either appears:
+        // a refused or failed header leaves no .raw behind, nor the reverse.
+        checkOutputPath(path, ifExists);
+        OutputFile data(dataPath, ifExists);
+        data.write(volume.data.data(), volume.data.size());
+        OutputFile headerFile(path, ifExists);
+        headerFile.write(header(volume, dataPath.filename().string()));
+        data.commit();
+        try {
+            headerFile.commit();
+        } catch (const Error&) {
+            std::error_code ignored;
+            fs::remove(dataPath, ignored); // written by this call just now
+            throw;
+        }
     } else {
         fail("cannot write '" + path.string() + "': NRRD output must end in .nrrd (one file) or .nhdr (header + .raw)");
     }

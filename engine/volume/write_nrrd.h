@@ -2,7 +2,9 @@
 // Writing a volume as NRRD, so that other tools (VTK, teem, Slicer, the
 // Python tests) see exactly the samples isoscope uses, synthetic ones included.
 #include <filesystem>
+#include <vector>
 
+#include "io/output_file.h"
 #include "volume/volume.h"
 
 namespace isoscope {
@@ -11,11 +13,16 @@ namespace isoscope {
 // data in a `.raw` of the same stem beside it. Little-endian, raw encoding;
 // spacing and origin as `space directions` (diagonal) and `space origin`,
 // printed with 17 significant digits so readVolumeFile round-trips exactly.
-// An .nhdr's .raw replaces any file of that name, except the volume's own
-// source (volume.source, compared with std::filesystem::equivalent): writing
-// `scan.nhdr` from `scan.raw` is refused rather than overwriting its input.
-// Throws Error for another extension, for that case, or when a file cannot
-// be written.
-void writeNrrd(const Volume& volume, const std::filesystem::path& path);
+// With IfExists::Replace an .nhdr's .raw replaces any file of that name,
+// except the volume's own source (volume.source, compared with
+// std::filesystem::equivalent): writing `scan.nhdr` from `scan.raw` is
+// refused rather than overwriting its input. With IfExists::Refuse neither
+// file may exist: the .raw beside an .nhdr is checked before anything is
+// written. Throws Error for another extension, for those cases, or when a
+// file cannot be written (then neither file is left: io/output_file.h).
+void writeNrrd(const Volume& volume, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+
+// The files writeNrrd(path) writes: path, and for an .nhdr the .raw beside it.
+std::vector<std::filesystem::path> nrrdOutputFiles(const std::filesystem::path& path);
 
 } // namespace isoscope

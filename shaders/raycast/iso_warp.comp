@@ -41,8 +41,11 @@ float march(Ray ray, int start)
     if (ray.samples == 0)
         return -1.0;
     float first = sampleAt(ray, 0);
-    if (first == params.iso)
-        return ray.s0;
+    // A first sample equal to the isovalue is inside, as in the extractors,
+    // not a hit by itself: a volume flat at the isovalue has no surface
+    // (no triangles from any extractor), so no ray may hit its bounding box.
+    // Where the field leaves the inside after it, the crossing is
+    // interpolated at it (f = 0) like any other.
     bool inside = isInside(first);
     int lane = int(gl_SubgroupInvocationID);
     int width = int(gl_SubgroupSize);

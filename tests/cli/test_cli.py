@@ -190,7 +190,7 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
               all(p["program"].startswith("extract/") and int(p["statistics"]["workgroup size"]) > 0 for p in pipelines),
               f"bench --pipeline-stats lists the method's pipelines, or none where the driver cannot: {pipelines}")
     r = run("bench", "cayley:24", "--iso", "0", "--method", "cpu")
-    check(r.returncode == 1 and "GPU methods" in r.stderr, f"bench refuses the CPU method: {r.stderr.strip()!r}")
+    check(r.returncode == 2 and "GPU methods" in r.stderr, f"bench refuses the CPU method (a usage error): {r.stderr.strip()!r}")
 
     # Raycasting: each mode draws the surface where the raster pass draws it.
     mesh_png = os.path.join(tmp, "mesh.png")
@@ -215,7 +215,7 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
             "--size", "48x48", "-o", composite)
     check(r.returncode == 0 and "triangles" in r.stdout, f"render --mesh-iso composites a mesh: {r.stdout.strip()} {r.stderr.strip()}")
     r = run("render", "sphere:8", "--iso", "0.5", "--mesh-iso", "0.3", "-o", composite)
-    check(r.returncode == 1 and "--mode" in r.stderr, f"--mesh-iso without a raycast mode is refused: {r.stderr.strip()!r}")
+    check(r.returncode == 2 and "--mode" in r.stderr, f"--mesh-iso without a raycast mode is a usage error: {r.stderr.strip()!r}")
     ray_json = os.path.join(tmp, "raycast.json")
     r = run("bench-raycast", "sphere:16", "--iso", "0.6", "--size", "24x16", "--sweep", "90", "--repeat", "2",
             "--warmup", "1", "-o", ray_json)

@@ -1,5 +1,7 @@
 // Bad files: every reader answers with an Error that names the file and the
 // problem, never a crash, a hang or a read past the end.
+#include <chrono>
+
 #include "volume/readers.h"
 #include "volume_test_support.h"
 
@@ -386,4 +388,40 @@ TEST_CASE("every prefix of a valid file is an Error or the full volume, never a 
         writeFile(path, "", bytes);
         CHECK(readVolumeFile(path).sampleCount() == 24);
     }
+}
+
+TEST_CASE("a NRRD whose space origin is not finite is refused, as MetaImage and VTK refuse theirs", "[volume][robustness]")
+{
+    for (const char* origin : {"(nan,nan,nan)", "(0,inf,0)", "(0,0,-inf)", "(1e400,0,0)"}) {
+        INFO(origin);
+        fs::path nrrd = tmpPath("nan_origin.nrrd");
+        writeFile(nrrd, nrrdHeader(goodNrrdFields + "space dimension: 3\nspace origin: " + origin + "\n\n"),
+                  sample().data);
+        std::string message = errorMessage([&] { readVolumeFile(nrrd); });
+        CHECK_THAT(message, Contains("nan_origin.nrrd") && Contains("space origin"));
+    }
+}
+
+TEST_CASE("a gzip NRRD that claims far more than its data hold fails when the data end, quickly", "[volume][robustness]")
+{
+    // 4.3 MB of incompressible bytes under a header of 1024^3 float32 (4 GiB):
+    // enough compressed data to pass the 1032:1 deflate bound, far too little
+    // for the sizes. Decoding in chunks fails after about 4.3 MB of output.
+    std::vector<std::byte> noise(4300000);
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    for (std::byte& b : noise) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        b = std::byte(state >> 56);
+    }
+    std::vector<std::byte> gzip = compress(noise, true);
+    fs::path raw = tmpPath("bomb.raw.gz");
+    writeFile(raw, "", gzip);
+    fs::path nhdr = tmpPath("bomb.nhdr");
+    writeFile(nhdr, nrrdHeader("type: float\ndimension: 3\nsizes: 1024 1024 1024\nendian: little\nencoding: gzip\n"
+                               "data file: bomb.raw.gz\n"));
+    auto start = std::chrono::steady_clock::now();
+    std::string message = errorMessage([&] { readVolumeFile(nhdr); });
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK_THAT(message, Contains("bomb.raw.gz") && Contains("4300000 of the 4294967296 bytes"));
+    CHECK(seconds < 3.0); // 11 s when the 4 GiB were allocated and zeroed first
 }

@@ -43,7 +43,7 @@ struct SampleError {
 // Whether a filter whose samples are off by up to their errors takes the
 // march's decisions, and how far it can move the hit. `samples` are the
 // march's (0 … crossing, and the one after when there is one); crossing: the
-// sample after the crossing, or −1 for a miss or a hit at the first sample.
+// sample after the crossing, or −1 for a miss.
 //  - No sample may tip before the pair that straddles the crossing: the
 //    first sets the ray's side, the others would make an earlier crossing
 //    (and on a miss, any sample would make one).
@@ -273,22 +273,18 @@ ReferenceImage referenceRaycast(const Volume& volume, const RaycastParams& param
             int crossing = -1; // the sample after the crossing
             if (ray.samples > 0) {
                 float first = sample(0);
-                if (first == iso) {
-                    hit = ray.s0;
-                } else {
-                    bool inside = isInside(first, iso);
-                    float previous = first;
-                    for (int k = 1; k < ray.samples; ++k) {
-                        float value = sample(k);
-                        if (isInside(value, iso) != inside) {
-                            float f = (iso - previous) / (value - previous);
-                            f = (f >= 0.0f && f <= 1.0f) ? f : 1.0f; // a NaN sample: the surface is at it
-                            hit = distanceOf(k - 1) + f * step;
-                            crossing = k;
-                            break;
-                        }
-                        previous = value;
+                bool inside = isInside(first, iso); // equal to iso: inside, no hit by itself
+                float previous = first;
+                for (int k = 1; k < ray.samples; ++k) {
+                    float value = sample(k);
+                    if (isInside(value, iso) != inside) {
+                        float f = (iso - previous) / (value - previous);
+                        f = (f >= 0.0f && f <= 1.0f) ? f : 1.0f; // a NaN sample: the surface is at it
+                        hit = distanceOf(k - 1) + f * step;
+                        crossing = k;
+                        break;
                     }
+                    previous = value;
                 }
             }
             if (crossing > 0 && crossing + 1 < ray.samples)

@@ -5,8 +5,8 @@
 // [0, dims − 1] of index space, float trilinear interpolation of the Volume's
 // samples (clamp to edge), the first change of side from the first sample's
 // (the extractors' rule: inside is finite and ≥ iso; NaN and ±inf are
-// outside) placed by linear interpolation, a first sample equal to the
-// isovalue a hit at s0, headlight shading (shaders/common/headlight_shading.glsl)
+// outside; a sample equal to the isovalue is inside, also the first) placed
+// by linear interpolation, headlight shading (shaders/common/headlight_shading.glsl)
 // from central differences. No empty-space skipping: skipping must not
 // change a hit, so the reference marches every sample.
 //

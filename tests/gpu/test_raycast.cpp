@@ -693,20 +693,61 @@ TEST_CASE("a surface thinner than one step: the reference's hits, and every ray 
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
-TEST_CASE("a crossing exactly at the first sample is a hit there, in both mappings", "[raycast]")
+TEST_CASE("a volume flat at the isovalue has no surface: no extractor triangle, no raycast hit", "[raycast]")
+{
+    // Every sample equal to the isovalue: all inside (v >= iso), so the
+    // extractors find no cell with corners on both sides. The raycasters once
+    // took a first sample equal to the isovalue for a hit and drew the
+    // volume's bounding box (issue 21); they must agree with the extractors.
+    Context& context = gpuContext();
+    for (float value : {0.5f, 0.0f, -0.012f}) {
+        Volume volume = functionVolume({20, 18, 16}, [&](uint32_t, uint32_t, uint32_t) { return value; }, "flat");
+        for (const std::string& method : extractionMethods()) {
+            ExtractOptions options;
+            options.method = method;
+            INFO("value " << value << ", " << method);
+            CHECK(extractIsosurface(context, volume, value, options).faceCount == 0);
+        }
+        for (bool skip : {true, false}) {
+            RaycastOptions options;
+            options.skipEmpty = skip;
+            RaycastSetup setup(context, volume, options);
+            for (const View& view : {kViews[0], kViews[1], kViews[4], kViews[7]}) {
+                RaycastParams params = rayParams(viewCamera(volume, view), value);
+                CHECK(hitPixels(referenceRaycast(volume, params, kExtent.width, kExtent.height).depth) == 0);
+                for (RaycastMode mode : {RaycastMode::Standard, RaycastMode::Warp}) {
+                    INFO("value " << value << ", " << view.name << (view.orthographic ? " ortho, " : " persp, ")
+                                  << raycastModeName(mode) << (skip ? ", skipping" : ", marching every sample"));
+                    CHECK(hitPixels(raycast(context, setup.raycaster, params, mode).depth) == 0);
+                }
+            }
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("a surface through the first sample is hit where the field leaves the inside, as the extractors place it",
+          "[raycast]")
 {
     // v = max(x − 1, 0) and its negative, iso 0: the first voxel layers equal
     // the isovalue, so a ray entering the box at x <= 1 has a first sample
-    // exactly at it (whatever the rounding of its entry point), which is a
-    // hit at s0 (Wang, Yang, Cao, figure 5, case D). Without that rule the
-    // first field (inside from then on) would give no hit at all, the
-    // second one at x = 1. A ray entering at x > 1 has a first sample off the
-    // isovalue and no later change of side: no hit.
+    // exactly at it (whatever the rounding of its entry point). Such a
+    // sample is inside, as in the extractors. The first field never leaves
+    // the inside: no triangle, no hit. The second leaves it past x = 1: the
+    // extractors' surface is at x = 1, and a ray entering at x <= 1 hits it
+    // within one step before x = 1 (the field bends there, so the linear
+    // interpolation between the straddling samples puts the crossing at the
+    // last sample equal to the isovalue). A ray entering past x = 1 starts
+    // outside and stays there: no hit.
     Context& context = gpuContext();
     for (float sign : {1.0f, -1.0f}) {
         Volume volume = functionVolume(
             {24, 24, 24}, [&](uint32_t x, uint32_t, uint32_t) { return sign * std::max(float(x) - 1.0f, 0.0f); },
             sign > 0 ? "max(x - 1, 0)" : "-max(x - 1, 0)");
+        ExtractOptions cpu;
+        cpu.method = "cpu";
+        uint64_t faces = extractIsosurface(context, volume, 0.0f, cpu).faceCount;
+        CHECK((faces > 0) == (sign < 0));
         RaycastSetup setup(context, volume);
         for (bool orthographic : {false, true}) {
             // Orthographic along +x: every ray enters through the face x = 0.
@@ -720,7 +761,7 @@ TEST_CASE("a crossing exactly at the first sample is a hit there, in both mappin
                 INFO(volume.source << (orthographic ? ", orthographic, " : ", perspective, ") << raycastModeName(mode));
                 RaycastImage gpu = raycast(context, setup.raycaster, params, mode);
                 std::vector<float> distances = hitDistances(reference, gpu.depth);
-                uint64_t atEntry = 0, wrong = 0, pastOne = 0;
+                uint64_t atSurface = 0, wrong = 0, pastOne = 0;
                 double worst = 0.0;
                 for (size_t i = 0; i < distances.size(); ++i) {
                     const ReferenceRay& ray = reference.rays[i];
@@ -729,24 +770,30 @@ TEST_CASE("a crossing exactly at the first sample is a hit there, in both mappin
                         continue;
                     }
                     float entryX = ray.start.x + ray.s0 * ray.unit.x;
-                    if (std::fabs(entryX - 1.0f) < 1e-3f)
+                    float lastX = ray.start.x + (ray.s0 + float(ray.samples - 1) * params.stepVoxels) * ray.unit.x;
+                    if (std::fabs(entryX - 1.0f) < 1e-3f || std::fabs(lastX - 1.0f) < 1e-3f)
                         continue; // at the edge of the flat layer: either is right
-                    bool expected = entryX < 1.0f;
-                    pastOne += !expected;
+                    // Hit where a ray from the flat layer samples past x = 1 (one leaving the box first does not).
+                    bool expected = sign < 0 && entryX < 1.0f && lastX > 1.0f;
+                    pastOne += entryX > 1.0f;
                     if (expected != (distances[i] >= 0.0f)) {
                         ++wrong;
                         continue;
                     }
                     if (expected) {
-                        ++atEntry;
-                        worst = std::max(worst, std::fabs(double(distances[i]) - double(ray.s0)));
+                        ++atSurface;
+                        // Within one step before x = 1, along the ray.
+                        float hitX = ray.start.x + distances[i] * ray.unit.x;
+                        float stepX = params.stepVoxels * std::fabs(ray.unit.x) + 1e-3f;
+                        worst = std::max(worst, double(std::max(hitX - 1.0f, 1.0f - stepX - hitX)));
                     }
                 }
-                INFO(atEntry << " rays hit at their first sample, " << wrong << " wrong; " << pastOne
-                             << " rays enter past x = 1; hit distance at most " << worst << " voxel from s0");
-                CHECK(atEntry > 2000);
+                INFO(atSurface << " rays hit the surface at x = 1, " << wrong << " wrong; " << pastOne
+                               << " rays enter past x = 1; the worst hit is " << worst << " voxel outside its step");
                 CHECK(wrong == 0);
                 CHECK(worst <= 1e-3);
+                if (sign < 0)
+                    CHECK(atSurface > 2000);
                 if (!orthographic)
                     CHECK(pastOne > 100);
             }

@@ -66,7 +66,7 @@ def our_extract(volume, iso, name):
     """(stats, vertex positions (x, y, z world), triangles as vertex indices)."""
     mesh = os.path.join(TMP, name + ".ply")
     stats_path = os.path.join(TMP, name + ".json")
-    isoscope("extract", volume, "--iso", repr(float(iso)), "--method", "cpu", "-o", mesh, "--stats", stats_path)
+    isoscope("extract", volume, "--iso", repr(float(iso)), "--method", "cpu", "--force", "-o", mesh, "--stats", stats_path)
     with open(stats_path) as f:
         stats = json.load(f)
     positions, triangles = read_ply(mesh)
@@ -244,7 +244,7 @@ def main():
                  ("marschner-lobb:41", 0.5)]
     for spec, iso in synthetic:
         path = os.path.join(TMP, spec.replace(":", "_") + ".nhdr")
-        isoscope("convert", spec, "-o", path)
+        isoscope("convert", spec, "--force", "-o", path)
         compare(path, iso, spec)
 
     manifest = os.path.join(DATASETS, "MANIFEST.md")

@@ -80,7 +80,7 @@ METHOD = "cpu"  # test_gpu_methods_vs_vtk.py runs the same checks on the GPU met
 def our_extract(volume, iso, name):
     mesh = os.path.join(TMP, name + ".ply")
     stats = os.path.join(TMP, name + ".json")
-    isoscope("extract", volume, "--iso", repr(float(iso)), "--method", METHOD, "-o", mesh, "--stats", stats)
+    isoscope("extract", volume, "--iso", repr(float(iso)), "--method", METHOD, "--force", "-o", mesh, "--stats", stats)
     with open(stats) as f:
         return json.load(f), mesh
 
@@ -235,7 +235,7 @@ def check_volumes():
                  ("gyroid:40", 0.0, False), ("gyroid:33x41x29", 0.3, False), ("marschner-lobb:41", 0.5, None)]
     for spec, iso, closed in synthetic:
         path = os.path.join(TMP, spec.replace(":", "_") + ".nhdr")
-        isoscope("convert", spec, "-o", path)
+        isoscope("convert", spec, "--force", "-o", path)
         compare_with_vtk_marching_cubes(path, iso, spec, closed)
 
     manifest = os.path.join(DATASETS, "MANIFEST.md")

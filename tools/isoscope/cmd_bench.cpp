@@ -11,6 +11,8 @@
 #include "extract/extract.h"
 #include "mesh/gpu_mesh.h"
 #include "method_options.h"
+#include "output_options.h"
+#include "params.h"
 #include "volume/quantize.h"
 #include "volume/synthetic.h"
 #include "volume_options.h"
@@ -30,9 +32,12 @@ Run addBenchCommand(CLI::App& app)
         bool pipelineStats = false;
         double bandwidth = 3.09e12;
         std::string output;
+        bool force = false;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8 or --int16)")->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8 or --int16)")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
+        ->required();
     auto method = addMethodArguments(command, "block", 20, 5, kWarmUpMs);
     command->add_flag("--analytic", options->analytic,
                       "Evaluate the synthetic field in the shader instead of storing it (block method, cayley)");
@@ -45,25 +50,31 @@ Run addBenchCommand(CLI::App& app)
     addPipelineStatsFlag(*command, options->pipelineStats);
     command->add_option("--bandwidth", options->bandwidth,
                         "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
+        ->check(finiteNumber(kMinBandwidth, kMaxBandwidth))
         ->capture_default_str();
-    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
+    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout")
+        ->check(outputName(Stdout::Allowed));
+    addForceFlag(command, options->force);
     return [args, options, method]() {
+        // Usage errors (exit 2) before anything is checked on disk or loaded.
+        if (method->method == "cpu")
+            usageError("--method", "bench times GPU methods; use `isoscope extract --method cpu --stats -` for the CPU "
+                                   "reference");
+        if (options->uint8 && options->int16)
+            usageError("--uint8", "and --int16 both given: pick one");
+        if (options->analytic && (!isSyntheticSpec(args->volume) || options->uint8 || options->int16))
+            usageError("--analytic", "needs a synthetic volume such as cayley:1024, without --uint8 or --int16");
+        checkOutputs({options->output == "-" ? "" : options->output}, options->force);
         ExtractOptions extractOptions = method->options();
-        if (extractOptions.method == "cpu")
-            fail("bench times GPU methods; use `isoscope extract --method cpu --stats -` for the CPU reference");
         extractOptions.readBack = false;
         extractOptions.volumeChangesEachRun = !options->staticVolume;
         double iso = options->iso;
         Volume volume;
         if (options->analytic) {
-            if (!isSyntheticSpec(args->volume) || options->uint8 || options->int16)
-                fail("--analytic needs a synthetic volume such as cayley:1024, without --uint8 or --int16");
             volume = makeSyntheticGrid(args->volume);
             extractOptions.analyticField = args->volume.substr(0, args->volume.find(':'));
         } else {
             volume = args->load();
-            if (options->uint8 && options->int16)
-                fail("--uint8 and --int16 both given: pick one");
             if (options->uint8 || options->int16) {
                 ScalarType type = options->uint8 ? ScalarType::UInt8 : ScalarType::Int16;
                 iso = quantizedIsovalue(volume, iso, type);
@@ -95,7 +106,7 @@ Run addBenchCommand(CLI::App& app)
         json.erase("cpu_ms");
         if (options->pipelineStats)
             json["pipelines"] = pipelineStatisticsJson(context);
-        writeJson(json, options->output);
+        writeJson(json, options->output, options->force);
         std::fprintf(stderr, "%s %s: %llu triangles, %.3f ms GPU (floor %.3f ms)\n", report.method.c_str(),
                      volume.source.c_str(), (unsigned long long)report.faceCount, report.totalGpuMs.value_or(0.0),
                      json["floor_ms"].get<double>());

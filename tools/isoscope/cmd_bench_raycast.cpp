@@ -16,6 +16,8 @@
 #include "core/warm_up.h"
 #include "extract/extract.h"
 #include "image_size_option.h"
+#include "output_options.h"
+#include "params.h"
 #include "raycast/iso_raycaster.h"
 #include "scene/render_raycast.h"
 #include "render/image_readback.h"
@@ -91,24 +93,27 @@ Run addBenchRaycastCommand(CLI::App& app)
         double warmupMs = kWarmUpMs;
         double bandwidth = 3.09e12;
         std::string output;
+        bool force = false;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8)")->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8)")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
+        ->required();
     command->add_flag("--uint8", options->uint8, "Requantize the volume to uint8 (its range onto 0..255), iso with it");
     command->add_option("--resample", options->resample, "Resample the volume trilinearly onto N³ samples first")
-        ->check(CLI::Range(2u, 4096u));
+        ->check(wholeNumber(2, 4096));
     command->add_option("--size", options->size, "Image size WxH")
-        ->check(CLI::Validator(checkImageSize, "WxH"))
+        ->check(imageSizeValidator())
         ->capture_default_str();
     command->add_flag("--ortho", options->ortho, "Orthographic projection");
     command->add_option("--fov", options->fov, "Vertical field of view in degrees (perspective)")
-        ->check(CLI::Range(1.0, 170.0))
+        ->check(finiteNumber(1.0, 170.0))
         ->capture_default_str();
     command->add_option("--sweep", options->sweep, "Degrees between view directions around the y axis")
-        ->check(CLI::Range(0.5, 360.0))
+        ->check(finiteNumber(0.5, 360.0))
         ->capture_default_str();
     command->add_option("--step", options->step, "Distance between samples along a ray, in voxels")
-        ->check(CLI::Range(0.01, 64.0))
+        ->check(finiteNumber(0.01, 64.0))
         ->capture_default_str();
     command->add_option("--modes", options->modes, "Mappings to time")
         ->delimiter(',')
@@ -117,35 +122,46 @@ Run addBenchRaycastCommand(CLI::App& app)
     addPipelineStatsFlag(*command, options->pipelineStats);
     command->add_option("--brick", options->brick, "Empty-space brick edge, in voxels (at least 3)")
         ->capture_default_str()
-        ->check(CLI::Range(3u, 64u));
+        ->check(wholeNumber(3, 64));
     command->add_option("--tail-budget", options->tailBudget,
                         "Standard mapping: dense strides a ray marches before warp marching finishes it (0: never)")
+        ->check(wholeNumber(0, kMaxRuns))
         ->capture_default_str();
     command->add_option("--tail-lookups", options->tailLookups,
                         "Standard mapping: brick lookups a ray takes before warp marching finishes it, with a "
                         "tail budget (0: no limit)")
+        ->check(wholeNumber(0, kMaxRuns))
         ->capture_default_str();
     command->add_option("--tail-cycles", options->tailCycles,
                         "Tail pass: warp-marching cycles whose samples are loaded together")
         ->capture_default_str()
-        ->check(CLI::Range(1u, 16u));
+        ->check(wholeNumber(1, 16));
     command->add_option("--macro", options->macroBricks,
                         "Standard mapping: bricks a side of the coarser skipping level (0: bricks only)")
+        ->check(wholeNumber(0, 1024))
         ->capture_default_str();
     command->add_option("--tile", options->tile, "Standard mapping: pixels per workgroup, WxH")
-        ->check(CLI::Validator(checkImageSize, "WxH"))
+        ->check(imageSizeValidator(kMaxTileSide))
         ->capture_default_str();
-    command->add_option("--repeat", options->repeat, "Timed frames per direction (median)")->capture_default_str();
-    command->add_option("--warmup", options->warmup, "Untimed frames before them")->capture_default_str();
+    command->add_option("--repeat", options->repeat, "Timed frames per direction (median)")
+        ->check(wholeNumber(1, kMaxRuns))
+        ->capture_default_str();
+    command->add_option("--warmup", options->warmup, "Untimed frames before them")
+        ->check(wholeNumber(0, kMaxRuns))
+        ->capture_default_str();
     command->add_option("--warmup-ms", options->warmupMs,
                         "Untimed frames for at least this many milliseconds before each mode's sweep and the "
                         "calibration (GPU clocks rise under load)")
+        ->check(finiteNumber(0, kMaxWarmUpMs))
         ->capture_default_str();
-    command->add_option("--bandwidth", options->bandwidth, "Bytes/s for the floor estimate")->capture_default_str();
-    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
+    command->add_option("--bandwidth", options->bandwidth, "Bytes/s for the floor estimate")
+        ->check(finiteNumber(kMinBandwidth, kMaxBandwidth))
+        ->capture_default_str();
+    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout")
+        ->check(outputName(Stdout::Allowed));
+    addForceFlag(command, options->force);
     return [args, options]() {
-        if (options->repeat == 0)
-            fail("--repeat must be at least 1");
+        checkOutputs({options->output == "-" ? "" : options->output}, options->force);
         Volume volume = args->load();
         double iso = options->iso;
         if (options->resample)
@@ -328,7 +344,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         }
         if (options->pipelineStats)
             json["pipelines"] = pipelineStatisticsJson(context);
-        writeJson(json, options->output);
+        writeJson(json, options->output, options->force);
         for (const auto& [mode, ms] : msByMode) {
             nlohmann::json s = summary(ms);
             std::fprintf(stderr, "%s %s %s: min %.3f median %.3f max %.3f ms over %zu directions\n", mode.c_str(),

@@ -18,6 +18,8 @@
 #include "core/shader.h"
 #include "core/transfer.h"
 #include "core/warm_up.h"
+#include "output_options.h"
+#include "params.h"
 
 namespace isoscope::cli {
 
@@ -150,19 +152,22 @@ Run addBenchScanCommand(CLI::App& app)
         bool pipelineStats = false;
         bool wordStates = false;
         std::string output;
+        bool force = false;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--count", options->count, "Elements to scan")->required()->check(CLI::PositiveNumber);
+    command->add_option("--count", options->count, "Elements to scan")->required()->check(wholeNumber(1, UINT64_MAX / 8));
     command->add_option("--components", options->components, "uint32 words per element: 1 (uint) or 2 (uvec2)")
-        ->check(CLI::IsMember({1, 2}))
+        ->check(wholeNumber(1, 2))
         ->capture_default_str();
     command->add_option("--repeat", options->repeat, "Timed runs; timings are medians")
-        ->check(CLI::PositiveNumber)
+        ->check(wholeNumber(1, kMaxRuns))
         ->capture_default_str();
-    command->add_option("--warmup", options->warmup, "Untimed runs before the timed ones")->capture_default_str();
+    command->add_option("--warmup", options->warmup, "Untimed runs before the timed ones")
+        ->check(wholeNumber(0, kMaxRuns))
+        ->capture_default_str();
     command->add_option("--bandwidth", options->bandwidth,
                         "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
-        ->check(CLI::PositiveNumber)
+        ->check(finiteNumber(kMinBandwidth, kMaxBandwidth))
         ->capture_default_str();
     command->add_option("--algorithm", options->algorithm,
                         "single-pass (decoupled look-back with fallback), reduce-then-scan, or auto (the single pass "
@@ -172,26 +177,30 @@ Run addBenchScanCommand(CLI::App& app)
     command->add_option("--items", options->items,
                         "Elements per invocation (a multiple of 4 up to 64; default 16 one-word, 8 two-word): "
                         "the tile size")
-        ->check(CLI::Range(4, 64));
+        ->check(wholeNumber(4, 64))
+        ->check(multipleOf(4, "from 4 to 64"));
     command->add_option("--workgroup", options->workgroup,
                         "Invocations per workgroup of the element passes (default 512 for the single pass, 256 "
                         "for its two-word scans with 64-bit tile states and for reduce-then-scan)")
-        ->check(CLI::Range(1u, 1024u));
+        ->check(wholeNumber(1, 1024));
     command->add_option("--output-offset", options->outputOffset,
                         "Bytes (a multiple of 256) before the output in its buffer: moves where the output lies "
                         "in memory relative to the input")
-        ->check([](const std::string& text) {
-            return std::stoull(text) % 256 == 0 ? std::string() : std::string("must be a multiple of 256");
-        });
+        ->check(wholeNumber(0, uint64_t(1) << 40))
+        ->check(multipleOf(256, "from 0 to 2^40"));
     command->add_option("--warmup-ms", options->warmupMs,
                         "And untimed runs for at least this many milliseconds (GPU clocks rise under load)")
+        ->check(finiteNumber(0, kMaxWarmUpMs))
         ->capture_default_str();
     command->add_flag("--word-states", options->wordStates,
                       "Single pass: keep its tile states in 32-bit words even where the device has 64-bit "
                       "buffer atomics (to compare the two)");
     addPipelineStatsFlag(*command, options->pipelineStats);
-    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout");
+    command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout")
+        ->check(outputName(Stdout::Allowed));
+    addForceFlag(command, options->force);
     return [options]() {
+        checkOutputs({options->output == "-" ? "" : options->output}, options->force);
         const uint64_t count = options->count;
         const uint32_t components = options->components;
         const uint64_t bytes = count * components * 4;
@@ -342,7 +351,7 @@ Run addBenchScanCommand(CLI::App& app)
                                {"ratio_to_copy", scanMs / copyMs}};
         if (options->pipelineStats)
             json["pipelines"] = pipelineStatisticsJson(context);
-        writeJson(json, options->output);
+        writeJson(json, options->output, options->force);
         std::fprintf(stderr,
                      "%s scan of %llu x %u words: %.3f ms GPU, %.3g elements/s, %.2f of bandwidth, %.2fx a shader copy, "
                      "%.2fx vkCmdCopyBuffer\n",

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "volume/quantize.h"
 #include "volume/write_nrrd.h"
+#include "output_options.h"
 #include "volume_options.h"
 
 namespace isoscope::cli {
@@ -17,13 +18,18 @@ Run addConvertCommand(CLI::App& app)
     struct Options {
         std::string output;
         std::string to;
+        bool force = false;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("-o,--output", options->output, "Output file, .nrrd or .nhdr")->required();
+    command->add_option("-o,--output", options->output, "Output file, .nrrd or .nhdr")
+        ->check(outputName(Stdout::Refused))
+        ->required();
+    addForceFlag(command, options->force);
     command->add_option("--to", options->to,
                         "Requantize to uint8, uint16 or int16: the value range maps onto the type's whole range")
         ->check(CLI::IsMember({"uint8", "uint16", "int16"}));
     return [args, options]() {
+        checkOutputs(nrrdOutputFiles(options->output), options->force);
         Volume volume = args->load();
         if (!options->to.empty()) {
             ScalarType type = *parseScalarName(options->to);
@@ -33,7 +39,7 @@ Run addConvertCommand(CLI::App& app)
                         quantizedIsovalue(volume, 1.0, type) - quantizedIsovalue(volume, 0.0, type));
             volume = quantize(volume, type);
         }
-        writeNrrd(volume, options->output);
+        writeNrrd(volume, options->output, ifExists(options->force));
         std::printf("wrote %s\n", options->output.c_str());
         return 0;
     };

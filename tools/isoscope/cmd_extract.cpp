@@ -9,6 +9,8 @@
 #include "extract/extract.h"
 #include "io/mesh_io.h"
 #include "method_options.h"
+#include "output_options.h"
+#include "params.h"
 #include "volume_options.h"
 
 namespace isoscope::cli {
@@ -21,13 +23,20 @@ Run addExtractCommand(CLI::App& app)
         double iso = 0.0;
         std::string output;
         std::string stats;
+        bool force = false;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
+        ->required();
     auto method = addMethodArguments(command, "cpu", 1, 0);
-    command->add_option("-o,--output", options->output, "Mesh file to write: .ply (binary) or .obj");
-    command->add_option("--stats", options->stats, "Write statistics as JSON to this file ('-' for stdout)");
+    command->add_option("-o,--output", options->output, "Mesh file to write: .ply (binary) or .obj")
+        ->check(outputName(Stdout::Refused));
+    command->add_option("--stats", options->stats, "Write statistics as JSON to this file ('-' for stdout)")
+        ->check(outputName(Stdout::Allowed));
+    addForceFlag(command, options->force);
     return [args, options, method]() {
+        checkOutputs({options->output, options->stats == "-" ? "" : options->stats}, options->force);
         Volume volume = args->load();
         if (volume.stats.nonFinite)
             std::fprintf(stderr, "isoscope: %s has %llu NaN or infinite samples: they count as outside the surface\n",
@@ -36,10 +45,10 @@ Run addExtractCommand(CLI::App& app)
         ExtractOptions extractOptions = method->options();
         ExtractionReport report = extractIsosurface(volume, iso, extractOptions);
         if (!options->output.empty())
-            writeMesh(report.mesh, options->output);
+            writeMesh(report.mesh, options->output, ifExists(options->force));
         nlohmann::json stats = toJson(report, volume, iso);
         if (!options->stats.empty())
-            writeJson(stats, options->stats == "-" ? "" : options->stats);
+            writeJson(stats, options->stats, options->force);
         if (options->stats != "-")
             std::printf("%s: %llu vertices, %llu %s, %.3f ms %s\n", report.method.c_str(),
                         (unsigned long long)report.mesh.positions.size(), (unsigned long long)report.mesh.faceCount(),

@@ -6,6 +6,8 @@
 
 #include "commands.h"
 #include "image_size_option.h"
+#include "output_options.h"
+#include "params.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -34,7 +36,11 @@ struct RenderOptions {
     double step = 0.5;
     bool noSkip = false;
     std::optional<double> meshIso;
+    bool force = false;
 };
+
+// The one-line summary: on stdout, unless the PNG goes there.
+FILE* summaryStream(const RenderOptions& options) { return options.output == "-" ? stderr : stdout; }
 
 // The raycast image (with the mesh of --mesh-iso drawn first, when given).
 int raycast(Context& context, const Volume& volume, float iso, const MeshDrawParams& meshParams, VkExtent2D extent,
@@ -63,22 +69,23 @@ int raycast(Context& context, const Volume& volume, float iso, const MeshDrawPar
     }
     RaycastImage rendered =
         renderRaycastImage(context, raycaster, params, extent, mesh ? &*mesh : nullptr, mesh ? &meshParams : nullptr);
-    writePng(rendered.image, options.output);
+    writePng(rendered.image, options.output, ifExists(options.force));
 
+    FILE* out = summaryStream(options);
     uint64_t hits = 0;
     for (float depth : rendered.depth)
         hits += depth < 1.0f;
-    std::printf("%s (%s): %llu of %u pixels hit, %ux%u image %s", options.mode.c_str(),
+    std::fprintf(out, "%s (%s): %llu of %u pixels hit, %ux%u image %s", options.mode.c_str(),
                 std::string(raycastModeName(rendered.mode)).c_str(), (unsigned long long)hits,
                 extent.width * extent.height, extent.width, extent.height, options.output.c_str());
     if (rendered.mode == RaycastMode::Standard)
-        std::printf(", %u rays finished by the tail pass", rendered.handedOnRays);
+        std::fprintf(out, ", %u rays finished by the tail pass", rendered.handedOnRays);
     if (mesh)
-        std::printf(", mesh at %g by %s: %llu triangles", *options.meshIso, extractOptions.method.c_str(),
-                    (unsigned long long)triangles);
+        std::fprintf(out, ", mesh at %g by %s: %llu triangles", *options.meshIso, extractOptions.method.c_str(),
+                     (unsigned long long)triangles);
     for (const auto& [pass, ms] : rendered.gpuMsPerPass)
-        std::printf(", %s %.3f ms", pass.c_str(), ms);
-    std::printf("\n");
+        std::fprintf(out, ", %s %.3f ms", pass.c_str(), ms);
+    std::fprintf(out, "\n");
     return 0;
 }
 
@@ -90,7 +97,9 @@ Run addRenderCommand(CLI::App& app)
     auto* command = app.add_subcommand("render", "Extract an isosurface and render it to a PNG image");
     auto args = addVolumeArguments(command);
     auto options = std::make_shared<RenderOptions>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
+        ->required();
     command->add_option("--method", options->method, "Extraction method: " + methods)
         ->check(CLI::IsMember(extractionMethods()))
         ->capture_default_str();
@@ -99,15 +108,21 @@ Run addRenderCommand(CLI::App& app)
                      "AZ,EL[,DIST]: azimuth about +z from +x and elevation in degrees, distance to the volume's "
                      "centre in world units (default: 30,20 and framed to fit the volume)")
         ->delimiter(',')
-        ->expected(2, 3);
+        ->expected(2, 3)
+        ->check(finiteNumber(-360.0, 360.0, "azimuth").application_index(0))
+        ->check(finiteNumber(-90.0, 90.0, "elevation").application_index(1))
+        ->check(finiteNumber(kMinCameraDistance, kMaxCameraDistance, "distance").application_index(2));
     command->add_option("--size", options->size, "Image size WxH in pixels")
-        ->check(CLI::Validator(checkImageSize, "WxH"))
+        ->check(imageSizeValidator())
         ->capture_default_str();
     command->add_flag("--ortho", options->ortho, "Orthographic projection (same framing as perspective)");
     command->add_option("--fov", options->fov, "Vertical field of view in degrees")
-        ->check(CLI::Range(1.0, 170.0))
+        ->check(finiteNumber(1.0, 170.0))
         ->capture_default_str();
-    command->add_option("-o,--output", options->output, "PNG file to write")->required();
+    command->add_option("-o,--output", options->output, "PNG file to write ('-' for stdout)")
+        ->check(outputName(Stdout::Allowed))
+        ->required();
+    addForceFlag(command, options->force);
     command
         ->add_option("--mode", options->mode,
                      "mesh: extract with --method and rasterize; iso-standard (a ray per invocation), iso-warp (a "
@@ -115,13 +130,17 @@ Run addRenderCommand(CLI::App& app)
         ->check(CLI::IsMember({"mesh", "iso-standard", "iso-warp", "iso-auto"}))
         ->capture_default_str();
     command->add_option("--step", options->step, "Raycast: distance between samples along a ray, in voxels")
-        ->check(CLI::Range(0.01, 64.0))
+        ->check(finiteNumber(0.01, 64.0))
         ->capture_default_str();
     command->add_flag("--no-skip", options->noSkip, "Raycast: march every sample (no empty-space skipping)");
     command->add_option("--mesh-iso", options->meshIso,
                         "Raycast: also draw the mesh of this isovalue (extracted with --method) and composite the "
-                        "raycast surface with it by depth");
+                        "raycast surface with it by depth")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue));
     return [args, options]() {
+        if (options->meshIso && options->mode == "mesh")
+            usageError("--mesh-iso", "composites a mesh with a raycast: give --mode iso-standard, iso-warp or iso-auto");
+        checkOutputs({options->output == "-" ? "" : options->output}, options->force);
         Volume volume = args->load();
         VkExtent2D extent = parseImageSize(options->size);
         unsigned width = extent.width, height = extent.height;
@@ -143,8 +162,6 @@ Run addRenderCommand(CLI::App& app)
         params.camera.orthographic = options->ortho;
         if (options->mode != "mesh")
             return raycast(context, volume, iso, params, {width, height}, extractOptions, *options);
-        if (options->meshIso)
-            fail("--mesh-iso composites a mesh with a raycast: give --mode iso-standard, iso-warp or iso-auto");
         RenderedImage rendered;
         uint64_t triangles = 0;
         if (options->method == "cpu") {
@@ -161,13 +178,14 @@ Run addRenderCommand(CLI::App& app)
             rendered = renderExtractionImage(context, *prepared.extractor, iso, mesh, params, {width, height}, counters);
             triangles = counters.faceCount;
         }
-        writePng(rendered.image, options->output);
+        writePng(rendered.image, options->output, ifExists(options->force));
 
-        std::printf("%s: %llu triangles, %ux%u image %s", options->method.c_str(), (unsigned long long)triangles, width,
-                    height, options->output.c_str());
+        FILE* out = summaryStream(*options);
+        std::fprintf(out, "%s: %llu triangles, %ux%u image %s", options->method.c_str(), (unsigned long long)triangles,
+                     width, height, options->output.c_str());
         for (const auto& [pass, ms] : rendered.gpuMsPerPass)
-            std::printf(", %s %.3f ms", pass.c_str(), ms);
-        std::printf("\n");
+            std::fprintf(out, ", %s %.3f ms", pass.c_str(), ms);
+        std::fprintf(out, "\n");
         return 0;
     };
 }

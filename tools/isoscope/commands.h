@@ -24,9 +24,10 @@ Run addBenchScanCommand(CLI::App& app);
 Run addRenderCommand(CLI::App& app);
 Run addBenchRaycastCommand(CLI::App& app);
 
-// Prints JSON to stdout, or writes it to `path` when not empty. Text that is
-// not UTF-8 (a file name, say) is written with replacement characters.
-void writeJson(const nlohmann::json& json, const std::string& path);
+// Prints JSON to stdout, or writes it to `path` when not empty or "-" (all
+// or nothing, an existing file only with `force`: output_options.h). Text
+// that is not UTF-8 (a file name, say) is written with replacement characters.
+void writeJson(const nlohmann::json& json, const std::string& path, bool force = false);
 
 // The `--pipeline-stats` flag of the benchmark commands, which sets `enabled`.
 void addPipelineStatsFlag(CLI::App& command, bool& enabled);

@@ -1,7 +1,8 @@
 // isoscope: GPU isosurface extraction and volume rendering from the command line.
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
+#include <cstring>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -9,19 +10,17 @@
 #include "commands.h"
 #include "core/context.h"
 #include "core/error.h"
+#include "io/output_file.h"
+#include "output_options.h"
 
 namespace isoscope::cli {
 
-void writeJson(const nlohmann::json& json, const std::string& path)
+void writeJson(const nlohmann::json& json, const std::string& path, bool force)
 {
     std::string text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (path.empty()) {
-        std::cout << text << "\n";
-        return;
-    }
-    std::ofstream out(path);
-    if (!(out << text << "\n"))
-        fail("cannot write " + path + ": check that its folder exists and is writable");
+    OutputFile file(path.empty() ? "-" : path, ifExists(force));
+    file.write(text + "\n");
+    file.commit();
 }
 
 void addPipelineStatsFlag(CLI::App& command, bool& enabled)
@@ -48,6 +47,10 @@ nlohmann::json pipelineStatisticsJson(const Context& context)
 int main(int argc, char** argv)
 {
     using namespace isoscope;
+    // Past a file size limit (ulimit -f) a write then fails with EFBIG, which
+    // the writers report and clean up after, instead of the signal killing
+    // the process with a partial file left behind.
+    std::signal(SIGXFSZ, SIG_IGN);
     CLI::App app{"isoscope: isosurfaces and volume rendering on the GPU with Vulkan compute.\n"
                  "VOLUME is a file (.raw, .nrrd, .nhdr, .mhd, .mha, .vtk) or a synthetic field such as\n"
                  "cayley:128, sphere:64, torus:96x96x48, gyroid:100, marschner-lobb:41."};
@@ -81,8 +84,17 @@ int main(int argc, char** argv)
 
     try {
         for (auto& [command, run] : commands)
-            if (command->parsed())
-                return run();
+            if (command->parsed()) {
+                int status = run();
+                // What went to standard output is checked like any file (`> /dev/full`).
+                if (std::fflush(stdout) != 0 || std::ferror(stdout))
+                    fail(std::string("cannot write standard output: ") + std::strerror(errno ? errno : EIO));
+                return status;
+            }
+    } catch (const CLI::ParseError& e) {
+        // A usage error found once the options are read together (params.h usageError).
+        std::fprintf(stderr, "isoscope: %s (see isoscope --help)\n", e.what());
+        return 2;
     } catch (const Error& e) {
         std::fprintf(stderr, "isoscope: %s\n", e.what());
         return 1;

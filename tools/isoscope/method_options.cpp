@@ -4,6 +4,8 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "core/warm_up.h"
+#include "params.h"
 
 namespace isoscope::cli {
 
@@ -40,14 +42,18 @@ std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std
         ->capture_default_str();
     command->add_flag("--no-weld", arguments->noWeld,
                       "GPU methods: keep each method's duplicate vertices (block: one copy per block face)");
-    command->add_option("--block", arguments->block, "block method: voxels per block, XxYxZ")->capture_default_str();
+    command->add_option("--block", arguments->block, "block method: voxels per block, XxYxZ")
+        ->check(blockSize())
+        ->capture_default_str();
     command->add_option("--repeat", arguments->repeat, "Timed runs; timings are medians")
-        ->check(CLI::PositiveNumber)
+        ->check(wholeNumber(1, kMaxRuns))
         ->capture_default_str();
     command->add_option("--warmup", arguments->warmup, "GPU methods: untimed runs before the timed ones")
+        ->check(wholeNumber(0, kMaxRuns))
         ->capture_default_str();
     command->add_option("--warmup-ms", arguments->warmupMs,
                         "GPU methods: and untimed runs for at least this many milliseconds (GPU clocks rise under load)")
+        ->check(finiteNumber(0, kMaxWarmUpMs))
         ->capture_default_str();
     return arguments;
 }

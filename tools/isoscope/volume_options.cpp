@@ -1,6 +1,7 @@
 #include "volume_options.h"
 
 #include "core/text.h"
+#include "params.h"
 #include "volume/synthetic.h"
 
 namespace isoscope::cli {
@@ -14,14 +15,18 @@ std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
                             synthetic + ")")
         ->required();
     command->add_option("--dims", args->dims, "Raw files: sizes X Y Z (else taken from a name like v_64x64x32_uint8.raw)")
-        ->expected(3);
+        ->expected(3)
+        ->check(wholeNumber(1, UINT32_MAX));
     command->add_option("--type", args->type, "Raw files: uint8, uint16, int16 or float32")
         ->check([](const std::string& name) {
             return parseScalarName(name) ? std::string() : "unknown type '" + name + "': use uint8, uint16, int16 or float32";
         });
-    command->add_option("--spacing", args->spacing, "Raw files: spacing X Y Z (default 1 1 1)")->expected(3);
+    command->add_option("--spacing", args->spacing, "Raw files: spacing X Y Z (default 1 1 1)")
+        ->expected(3)
+        ->check(finiteNumber(kMinSpacing, kMaxSpacing));
     command->add_flag("--big-endian", args->bigEndian, "Raw files: samples are big-endian");
-    command->add_option("--header-bytes", args->headerBytes, "Raw files: bytes to skip at the start");
+    command->add_option("--header-bytes", args->headerBytes, "Raw files: bytes to skip at the start")
+        ->check(wholeNumber(0, INT64_MAX));
     return args;
 }
 

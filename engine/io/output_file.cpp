@@ -1,0 +1,160 @@
+#include "io/output_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/error.h"
+
+namespace isoscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isStdout(const fs::path& path) { return path == "-"; }
+
+std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+
+[[noreturn]] void failExists(const fs::path& path)
+{
+    fail("cannot write " + quoted(path) + ": the file exists and isoscope replaces no file it did not create; give "
+         "--force to replace it, or another name");
+}
+
+// Renames temporary onto path, failing (EEXIST) when path exists and may not
+// be replaced: renameat2's RENAME_NOREPLACE makes the check and the rename
+// one step, so a file that appeared since the check is not lost either.
+int renameOnto(const fs::path& temporary, const fs::path& path, IfExists ifExists)
+{
+    if (ifExists == IfExists::Replace)
+        return std::rename(temporary.c_str(), path.c_str());
+    if (renameat2(AT_FDCWD, temporary.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+    // A file system without RENAME_NOREPLACE: a hard link never replaces.
+    if (link(temporary.c_str(), path.c_str()) != 0)
+        return -1;
+    unlink(temporary.c_str());
+    return 0;
+}
+
+} // namespace
+
+void checkOutputPath(const fs::path& path, IfExists ifExists)
+{
+    if (path.empty())
+        fail("cannot write '': the output file name is empty; give a name");
+    if (isStdout(path))
+        return;
+    struct stat status {};
+    if (stat(path.c_str(), &status) != 0)
+        return; // absent (or not reachable: opening it says why)
+    if (S_ISDIR(status.st_mode))
+        fail("cannot write " + quoted(path) + ": it is a folder; give a file name");
+    if (S_ISREG(status.st_mode) && ifExists == IfExists::Refuse)
+        failExists(path);
+}
+
+OutputFile::OutputFile(fs::path path, IfExists ifExists) : path_(std::move(path)), ifExists_(ifExists)
+{
+    checkOutputPath(path_, ifExists_);
+    if (isStdout(path_)) {
+        file_ = stdout;
+        return;
+    }
+    struct stat status {};
+    bool inPlace = stat(path_.c_str(), &status) == 0 && !S_ISREG(status.st_mode);
+    int fd = -1;
+    if (inPlace) {
+        fd = open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    } else {
+        // Beside the target, so the rename stays on one file system; hidden,
+        // and named after the process, so two runs never share one.
+        fs::path name = "." + path_.filename().string() + ".partial-" + std::to_string(getpid());
+        temporary_ = path_.parent_path() / name;
+        fd = open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    }
+    if (fd < 0) {
+        int error = errno;
+        temporary_.clear(); // nothing was created
+        fail("cannot write " + quoted(path_) + ": " + std::strerror(error) +
+             (error == ENOENT ? " (check that its folder exists)" : ""));
+    }
+    file_ = fdopen(fd, "wb");
+    if (!file_) {
+        int error = errno;
+        close(fd);
+        failWrite("opening", error);
+    }
+}
+
+OutputFile::~OutputFile()
+{
+    if (file_ && file_ != stdout)
+        std::fclose(file_);
+    if (!committed_ && !temporary_.empty())
+        unlink(temporary_.c_str());
+}
+
+void OutputFile::failWrite(const std::string& what, int error)
+{
+    if (file_ && file_ != stdout)
+        std::fclose(file_);
+    file_ = nullptr;
+    if (!temporary_.empty())
+        unlink(temporary_.c_str());
+    temporary_.clear();
+    std::string name = isStdout(path_) ? "standard output" : quoted(path_);
+    fail("cannot write " + name + ": " + what + " failed: " + std::strerror(error) +
+         (error == ENOSPC || error == EFBIG || error == EDQUOT ? " (the disk, a quota or the file size limit is full): "
+                                                                 "free some space and run again"
+                                                               : ""));
+}
+
+void OutputFile::write(const void* data, size_t bytes)
+{
+    if (!file_)
+        fail("cannot write " + quoted(path_) + ": the file is closed (engine bug)");
+    if (bytes && std::fwrite(data, 1, bytes, file_) != bytes)
+        failWrite("writing " + std::to_string(bytes) + " bytes", errno);
+}
+
+void OutputFile::commit()
+{
+    if (!file_)
+        fail("cannot write " + quoted(path_) + ": the file is closed (engine bug)");
+    if (std::ferror(file_))
+        failWrite("writing", errno ? errno : EIO);
+    if (std::fflush(file_) != 0)
+        failWrite("writing", errno);
+    if (file_ == stdout) {
+        committed_ = true;
+        return;
+    }
+    // A full disk may only be reported when the data reach it (delayed
+    // allocation, network file systems): fsync makes that happen here.
+    if (!temporary_.empty() && fsync(fileno(file_)) != 0)
+        failWrite("writing to disk", errno);
+    FILE* file = file_;
+    file_ = nullptr;
+    if (std::fclose(file) != 0)
+        failWrite("closing", errno);
+    if (!temporary_.empty()) {
+        if (renameOnto(temporary_, path_, ifExists_) != 0) {
+            int error = errno;
+            unlink(temporary_.c_str());
+            temporary_.clear();
+            if (error == EEXIST)
+                failExists(path_);
+            fail("cannot write " + quoted(path_) + ": renaming the finished file onto it failed: " + std::strerror(error));
+        }
+    }
+    committed_ = true;
+}
+
+} // namespace isoscope

@@ -1,0 +1,60 @@
+#pragma once
+// Files the engine writes, all or nothing: every write, the flush and the
+// close are checked, a failure throws Error naming the file, and a file that
+// was not finished is removed, so no partial output is ever left behind.
+//
+//     OutputFile out(path, IfExists::Refuse);
+//     out.write(header);
+//     out.write(body.data(), body.size());
+//     out.commit(); // only now does `path` appear (or replace the old file)
+//
+// A regular file is written as a temporary beside it and renamed onto it by
+// commit(): until then the old file, if any, is untouched, and an error or an
+// exception (the destructor) removes the temporary. A target that exists and
+// is not a regular file (/dev/stdout, /dev/null, /dev/full, a pipe) is
+// written in place. "-" is standard output.
+#include <cstddef>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace isoscope {
+
+// What to do when the target is an existing regular file.
+enum class IfExists {
+    Replace, // the API's default: the caller named the file
+    Refuse,  // the CLI's default: replace no file the command did not create (--force: Replace)
+};
+
+// Fails, naming path, unless a file could be written there: a name (not ""),
+// not a folder, and not an existing regular file when ifExists is Refuse.
+// For checking outputs before long work; OutputFile checks again when it opens.
+void checkOutputPath(const std::filesystem::path& path, IfExists ifExists);
+
+class OutputFile {
+public:
+    OutputFile(std::filesystem::path path, IfExists ifExists);
+    ~OutputFile(); // removes the temporary unless committed
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+
+    void write(const void* data, size_t bytes);
+    void write(std::string_view text) { write(text.data(), text.size()); }
+    // For formatted output (fprintf); its errors are found by commit().
+    FILE* stream() { return file_; }
+    // Flushes, syncs and closes the file, and renames the temporary onto the
+    // target; throws Error naming the target if any step fails.
+    void commit();
+
+private:
+    [[noreturn]] void failWrite(const std::string& what, int error);
+
+    std::filesystem::path path_;
+    std::filesystem::path temporary_; // empty when written in place
+    IfExists ifExists_;
+    FILE* file_ = nullptr;
+    bool committed_ = false;
+};
+
+} // namespace isoscope
