@@ -266,15 +266,29 @@ void RenderGraph::record(VkCommandBuffer cmd)
         frame = timer_->begin(cmd, "frame");
         timingsRead_ = false;
     }
+    // Consecutive passes of one name (the levels of a scan or a pyramid) are
+    // timed as one scope, their barriers inside it: timestamps between every
+    // level cost more than the short passes they would time.
+    std::optional<uint32_t> scope;
+    const std::string* scopeName = nullptr;
     for (const CompiledPass& pass : compiled_.passes) {
+        const std::string& name = desc_.passes[pass.pass].name;
+        bool runs = !conditions_[pass.pass] || conditions_[pass.pass]();
+        if (scope && (!runs || name != *scopeName)) {
+            timer_->end(cmd, *scope);
+            scope.reset();
+        }
         recordBarriers(cmd, pass.barriers);
-        if (conditions_[pass.pass] && !conditions_[pass.pass]())
+        if (!runs)
             continue;
-        uint32_t scope = timer_ ? timer_->begin(cmd, desc_.passes[pass.pass].name) : 0;
+        if (timer_ && !scope) {
+            scope = timer_->begin(cmd, name);
+            scopeName = &name;
+        }
         records_[pass.pass](cmd, *this);
-        if (timer_)
-            timer_->end(cmd, scope);
     }
+    if (scope)
+        timer_->end(cmd, *scope);
     if (timer_)
         timer_->end(cmd, frame);
     recordBarriers(cmd, compiled_.finalBarriers);

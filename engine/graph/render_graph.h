@@ -102,8 +102,9 @@ public:
     // Records into a command buffer of the graph's own, submits it and waits.
     void execute();
     // GPU milliseconds per pass of the last recording, by pass name, in
-    // execution order; waits for the results (call after the submission).
-    // Empty where the device's queue has no timestamps.
+    // execution order (consecutive passes of one name as one entry); waits
+    // for the results (call after the submission). Empty where the device's
+    // queue has no timestamps.
     std::vector<std::pair<std::string, double>> passTimings();
     // GPU milliseconds from the first pass's start to the last pass's end of
     // the last recording (barriers included); 0 without timestamps.
