@@ -127,6 +127,18 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
         VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     VK_CHECK(vkCreateSampler(context.device(), &samplerInfo, nullptr, &nearestSampler_));
 
+    try {
+        computeSetUp();
+    } catch (...) {
+        // A destructor does not run for a constructor that throws.
+        vkDestroySampler(context.device(), nearestSampler_, nullptr);
+        throw;
+    }
+}
+
+void IsoRaycaster::computeSetUp()
+{
+    Context& context = context_;
     // The ranges depend on the samples only; the far-depth image never changes.
     bricks_.ranges.computeNow();
     if (macro_)

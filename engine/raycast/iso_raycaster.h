@@ -97,6 +97,8 @@ public:
 private:
     friend ResourceId addIsoRaycastPass(RenderGraph&, IsoRaycaster&, const RaycastTargets&, const RaycastParams&,
                                         const std::string&);
+    // The set-up submissions: brick ranges, the far-depth placeholder.
+    void computeSetUp();
     struct TailBuffers {
         ResourceId rays = kNoResource;     // TailRays (raycast_common.glsl)
         ResourceId dispatch = kNoResource; // VkDispatchIndirectCommand of the tail pass

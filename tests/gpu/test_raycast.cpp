@@ -757,6 +757,10 @@ TEST_CASE("a surface through the first sample is hit where the field leaves the 
                                               : viewCamera(volume, View{"oblique", -1, false}, 200.0f, 15.0f);
             RaycastParams params = rayParams(camera, 0.0f);
             ReferenceImage reference = referenceRaycast(volume, params, kExtent.width, kExtent.height);
+            // A filter whose weights are rounded to subTexelPrecisionBits reads
+            // a sample within that much of x = 1 as the flat layer's exact
+            // value, so the edge of the layer is that wide (1/256 voxel on the H100).
+            const float edge = filterWeightError(context) + 1e-3f;
             for (RaycastMode mode : {RaycastMode::Standard, RaycastMode::Warp}) {
                 INFO(volume.source << (orthographic ? ", orthographic, " : ", perspective, ") << raycastModeName(mode));
                 RaycastImage gpu = raycast(context, setup.raycaster, params, mode);
@@ -771,7 +775,7 @@ TEST_CASE("a surface through the first sample is hit where the field leaves the 
                     }
                     float entryX = ray.start.x + ray.s0 * ray.unit.x;
                     float lastX = ray.start.x + (ray.s0 + float(ray.samples - 1) * params.stepVoxels) * ray.unit.x;
-                    if (std::fabs(entryX - 1.0f) < 1e-3f || std::fabs(lastX - 1.0f) < 1e-3f)
+                    if (std::fabs(entryX - 1.0f) < edge || std::fabs(lastX - 1.0f) < edge)
                         continue; // at the edge of the flat layer: either is right
                     // Hit where a ray from the flat layer samples past x = 1 (one leaving the box first does not).
                     bool expected = sign < 0 && entryX < 1.0f && lastX > 1.0f;
@@ -791,7 +795,7 @@ TEST_CASE("a surface through the first sample is hit where the field leaves the 
                 INFO(atSurface << " rays hit the surface at x = 1, " << wrong << " wrong; " << pastOne
                                << " rays enter past x = 1; the worst hit is " << worst << " voxel outside its step");
                 CHECK(wrong == 0);
-                CHECK(worst <= 1e-3);
+                CHECK(worst <= edge);
                 if (sign < 0)
                     CHECK(atSurface > 2000);
                 if (!orthographic)
