@@ -11,22 +11,10 @@ import random
 import resource
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 
-BIN = os.environ.get("ISOSCOPE_BIN", "")
-if not os.path.exists(BIN):
-    print(f"skipped: isoscope binary not found at '{BIN}'")
-    sys.exit(77)
-
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
+from cli_support import BIN, check, finish
 
 
 def run(args, cwd, memory_limit=None, timeout=60):
@@ -120,4 +108,4 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     leftovers = [name for name in os.listdir(tmp) if name.startswith("never")]
     check(leftovers == [], f"no output was written for a refused input: {leftovers}")
 
-sys.exit(1 if failures else 0)
+finish()

@@ -9,21 +9,9 @@ destroyed while in use), no output file left. And no Vulkan driver at all is
 one clear line on every GPU command."""
 import os
 import subprocess
-import sys
 import tempfile
 
-BIN = os.environ.get("ISOSCOPE_BIN", "")
-if not os.path.exists(BIN):
-    print(f"skipped: isoscope binary not found at '{BIN}'")
-    sys.exit(77)
-
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
+from cli_support import BIN, check, finish
 
 
 def run(args, cwd, env):
@@ -80,4 +68,4 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     r = run(["extract", "sphere:8", "--iso", "0.5", "--method", "block"], tmp, {"ISOSCOPE_INJECT_FAULT": "explode:1"})
     check(r.returncode == 1 and "ISOSCOPE_INJECT_FAULT" in r.stderr, f"a malformed fault plan is named: {r.stderr.strip()!r}")
 
-sys.exit(1 if failures else 0)
+finish()

@@ -9,21 +9,9 @@ import json
 import os
 import resource
 import subprocess
-import sys
 import tempfile
 
-BIN = os.environ.get("ISOSCOPE_BIN", "")
-if not os.path.exists(BIN):
-    print(f"skipped: isoscope binary not found at '{BIN}'")
-    sys.exit(77)
-
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
+from cli_support import BIN, check, finish
 
 
 def run(args, cwd, file_limit=None, stdout=subprocess.PIPE):
@@ -151,4 +139,4 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     check(r.returncode in (1, 2) and "folder" in err(r) or "extension" in err(r),
           f"a folder as output is refused: rc={r.returncode} {err(r)!r}")
 
-sys.exit(1 if failures else 0)
+finish()

@@ -7,21 +7,9 @@ naming the option, the value and the allowed range, before any work (so a
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
-BIN = os.environ.get("ISOSCOPE_BIN", "")
-if not os.path.exists(BIN):
-    print(f"skipped: isoscope binary not found at '{BIN}'")
-    sys.exit(77)
-
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
+from cli_support import BIN, check, finish
 
 
 TMP = tempfile.mkdtemp(dir=os.environ.get("ISOSCOPE_TEST_TMP"))
@@ -143,4 +131,4 @@ for args in [["extract", "sphere:8", "--iso", "-1e30", "--repeat", "1", "--block
 check(sorted(os.listdir(TMP)) == ["edge.png"], f"refused commands wrote nothing: {sorted(os.listdir(TMP))}")
 shutil.rmtree(TMP)
 
-sys.exit(1 if failures else 0)
+finish()

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/shader.h"
+#include "graph/compute_pass.h"
 #include "extract/block/block_parameters.h"
 #include "graph/graph_desc.h"
 
@@ -48,5 +49,21 @@ void bindBlockLayout(VkCommandBuffer cmd, const RenderGraph& graph, const Comput
 
 // The push-constant block's members as C++ lays them out (checkPushLayout).
 const std::vector<PushMember>& blockParameterMembers();
+
+// A pass of the method: its program made with the push constants checked,
+// bound to the layout with the isovalue it records at.
+class BlockPass : public ComputePass {
+protected:
+    BlockPass(Context& context, std::string_view shader, const SpecValues& values)
+        : ComputePass(context, shader, values, blockParameterMembers())
+    {
+    }
+    void bind(VkCommandBuffer cmd, const RenderGraph& graph, const BlockLayout& layout, BlockParameters parameters,
+              float iso) const
+    {
+        parameters.iso = iso;
+        bindBlockLayout(cmd, graph, program_, layout, parameters);
+    }
+};
 
 } // namespace isoscope

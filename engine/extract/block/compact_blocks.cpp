@@ -15,9 +15,8 @@ SpecValues withRounds(SpecValues values)
 } // namespace
 
 CompactBlocksPass::CompactBlocksPass(Context& context, SpecValues values)
-    : program_(context, loadShader("extract/block/compact_blocks"), withRounds(std::move(values)))
+    : BlockPass(context, "extract/block/compact_blocks", withRounds(std::move(values)))
 {
-    checkPushLayout(program_.name(), program_.pushMembers(), blockParameterMembers());
 }
 
 void CompactBlocksPass::add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters,
@@ -26,9 +25,7 @@ void CompactBlocksPass::add(RenderGraph& graph, const BlockLayout& layout, const
     graph.addComputePass("compact_blocks", program_,
                          blockUses(layout, {kBlockActiveBlocks, kBlockListedWords, kBlockState}),
                          [this, layout, &parameters, &iso, blockCount](VkCommandBuffer cmd, const RenderGraph& g) {
-                             BlockParameters push = parameters;
-                             push.iso = iso;
-                             bindBlockLayout(cmd, g, program_, layout, push);
+                             bind(cmd, g, layout, parameters, iso);
                              program_.dispatchLine(cmd, ceilDiv(blockCount, program_.localSize()[0] * kRounds));
                          });
 }

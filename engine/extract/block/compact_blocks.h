@@ -9,7 +9,7 @@ namespace isoscope {
 
 class Context;
 
-class CompactBlocksPass {
+class CompactBlocksPass : public BlockPass {
 public:
     // Runs of a workgroup's size each workgroup lists.
     static constexpr uint32_t kRounds = 8;
@@ -17,9 +17,6 @@ public:
     CompactBlocksPass(Context& context, SpecValues values);
     void add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters, const float& iso,
              uint64_t blockCount) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

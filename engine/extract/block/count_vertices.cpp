@@ -8,9 +8,8 @@
 namespace isoscope {
 
 CountVerticesPass::CountVerticesPass(Context& context, SpecValues values)
-    : program_(context, loadShader("extract/block/count_vertices"), values)
+    : BlockPass(context, "extract/block/count_vertices", values)
 {
-    checkPushLayout(program_.name(), program_.pushMembers(), blockParameterMembers());
 }
 
 void CountVerticesPass::add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters,
@@ -20,9 +19,7 @@ void CountVerticesPass::add(RenderGraph& graph, const BlockLayout& layout, const
     uses.push_back({layout.resources[kBlockState], Use::IndirectArgs});
     graph.addComputePass("count_vertices", program_, std::move(uses),
                          [this, layout, &parameters, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
-                             BlockParameters push = parameters;
-                             push.iso = iso;
-                             bindBlockLayout(cmd, g, program_, layout, push);
+                             bind(cmd, g, layout, parameters, iso);
                              vkCmdDispatchIndirect(cmd, g.buffer(layout.resources[kBlockState]),
                                                    offsetof(BlockState, countDispatch));
                          });

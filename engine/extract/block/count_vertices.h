@@ -10,13 +10,10 @@ namespace isoscope {
 
 class Context;
 
-class CountVerticesPass {
+class CountVerticesPass : public BlockPass {
 public:
     CountVerticesPass(Context& context, SpecValues values);
     void add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters, const float& iso) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

@@ -8,9 +8,8 @@
 namespace isoscope {
 
 GenerateTrianglesPass::GenerateTrianglesPass(Context& context, SpecValues values)
-    : program_(context, loadShader("extract/block/generate_triangles"), values)
+    : BlockPass(context, "extract/block/generate_triangles", values)
 {
-    checkPushLayout(program_.name(), program_.pushMembers(), blockParameterMembers());
 }
 
 void GenerateTrianglesPass::add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters,
@@ -21,9 +20,7 @@ void GenerateTrianglesPass::add(RenderGraph& graph, const BlockLayout& layout, c
     uses.push_back({layout.resources[kBlockState], Use::IndirectArgs});
     graph.addComputePass("generate_triangles", program_, std::move(uses),
                          [this, layout, &parameters, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
-                             BlockParameters push = parameters;
-                             push.iso = iso;
-                             bindBlockLayout(cmd, g, program_, layout, push);
+                             bind(cmd, g, layout, parameters, iso);
                              vkCmdDispatchIndirect(cmd, g.buffer(layout.resources[kBlockState]),
                                                    offsetof(BlockState, dispatch));
                          });

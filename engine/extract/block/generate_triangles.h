@@ -9,13 +9,10 @@ namespace isoscope {
 
 class Context;
 
-class GenerateTrianglesPass {
+class GenerateTrianglesPass : public BlockPass {
 public:
     GenerateTrianglesPass(Context& context, SpecValues values);
     void add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters, const float& iso) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

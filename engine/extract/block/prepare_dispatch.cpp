@@ -16,9 +16,8 @@ SpecValues withDeviceLimit(Context& context, SpecValues values)
 } // namespace
 
 PrepareDispatchPass::PrepareDispatchPass(Context& context, SpecValues values)
-    : program_(context, loadShader("extract/block/prepare_dispatch"), withDeviceLimit(context, std::move(values)))
+    : BlockPass(context, "extract/block/prepare_dispatch", withDeviceLimit(context, std::move(values)))
 {
-    checkPushLayout(program_.name(), program_.pushMembers(), blockParameterMembers());
 }
 
 void PrepareDispatchPass::add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters) const

@@ -9,13 +9,10 @@ namespace isoscope {
 
 class Context;
 
-class PrepareDispatchPass {
+class PrepareDispatchPass : public BlockPass {
 public:
     PrepareDispatchPass(Context& context, SpecValues values);
     void add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

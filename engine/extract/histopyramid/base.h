@@ -6,17 +6,11 @@
 
 namespace isoscope {
 
-class Context;
-class RenderGraph;
-
-class HistoPyramidBasePass {
+class HistoPyramidBasePass : public HistoPyramidPass {
 public:
-    HistoPyramidBasePass(Context& context, const SpecValues& values = {});
+    explicit HistoPyramidBasePass(Context& context);
     void add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r, const HistoPyramidPush& push,
              const float& iso, uint64_t invocations) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/shader.h"
+#include "graph/compute_pass.h"
 #include "graph/graph_desc.h"
 
 namespace isoscope {
@@ -27,6 +28,22 @@ struct HistoPyramidResources {
     ResourceId caseTable = kNoResource;
     ResourceId vertices = kNoResource, indices = kNoResource, counters = kNoResource;
     ResourceId dispatch = kNoResource;  // prepare's indirect dispatches and totals (transient)
+};
+
+// A pass of the method: its program made with the method's push constants
+// checked, bound with the isovalue it records at.
+class HistoPyramidPass : public ComputePass {
+protected:
+    HistoPyramidPass(Context& context, std::string_view shader, const SpecValues& values)
+        : ComputePass(context, shader, values, histoPyramidPushMembers())
+    {
+    }
+    void bind(VkCommandBuffer cmd, const RenderGraph& graph, const std::vector<ResourceUse>& uses,
+              HistoPyramidPush push, float iso) const
+    {
+        push.iso = iso;
+        bindUses(cmd, graph, uses, &push, sizeof push);
+    }
 };
 
 // The indirect dispatches prepare.comp writes, and where the triangles' starts.

@@ -6,17 +6,11 @@
 
 namespace isoscope {
 
-class Context;
-class RenderGraph;
-
-class HistoPyramidPreparePass {
+class HistoPyramidPreparePass : public HistoPyramidPass {
 public:
-    HistoPyramidPreparePass(Context& context, const SpecValues& values = {});
+    HistoPyramidPreparePass(Context& context, const SpecValues& values);
     void add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r, const HistoPyramidPush& push,
              const float& iso) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

@@ -6,17 +6,11 @@
 
 namespace isoscope {
 
-class Context;
-class RenderGraph;
-
-class HistoPyramidReducePass {
+class HistoPyramidReducePass : public HistoPyramidPass {
 public:
     explicit HistoPyramidReducePass(Context& context);
     void add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r, const HistoPyramidPush& push,
              uint32_t level, uint64_t invocations) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

@@ -7,18 +7,14 @@
 
 namespace isoscope {
 
-class Context;
-class RenderGraph;
-
-class HistoPyramidTrianglesPass {
+class HistoPyramidTrianglesPass : public HistoPyramidPass {
 public:
-    HistoPyramidTrianglesPass(Context& context, bool weld, const SpecValues& values = {});
+    HistoPyramidTrianglesPass(Context& context, bool weld, const SpecValues& values);
     void add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r, const HistoPyramidPush& push,
              const float& iso) const;
 
 private:
     bool weld_;
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

@@ -6,17 +6,11 @@
 
 namespace isoscope {
 
-class Context;
-class RenderGraph;
-
-class HistoPyramidVerticesPass {
+class HistoPyramidVerticesPass : public HistoPyramidPass {
 public:
-    HistoPyramidVerticesPass(Context& context, const SpecValues& values = {});
+    HistoPyramidVerticesPass(Context& context, const SpecValues& values);
     void add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r, const HistoPyramidPush& push,
              const float& iso) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

@@ -5,12 +5,6 @@
 
 namespace isoscope {
 
-ScanCountPass::ScanCountPass(Context& context, const SpecValues& values)
-    : program_(context, loadShader("extract/scan/count"), values)
-{
-    checkPushLayout(program_.name(), program_.pushMembers(), scanGridPushMembers());
-}
-
 void ScanCountPass::add(RenderGraph& graph, const ScanResources& r, const BlockSumScan& sums, const ScanSlab& slab,
                         const float& iso) const
 {

@@ -11,14 +11,11 @@ class BlockSumScan;
 class Context;
 class RenderGraph;
 
-class ScanCountPass {
+class ScanCountPass : public ScanPass {
 public:
-    ScanCountPass(Context& context, const SpecValues& values);
+    ScanCountPass(Context& context, const SpecValues& values) : ScanPass(context, "extract/scan/count", values) {}
     void add(RenderGraph& graph, const ScanResources& r, const BlockSumScan& sums, const ScanSlab& slab,
              const float& iso) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

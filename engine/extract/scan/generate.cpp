@@ -5,9 +5,8 @@
 namespace isoscope {
 
 ScanGeneratePass::ScanGeneratePass(Context& context, bool weld)
-    : program_(context, loadShader("extract/scan/generate"), {{"WORKGROUP_SIZE", kWorkgroupSize}, {"WELD", weld ? 1u : 0u}})
+    : ScanPass(context, "extract/scan/generate", {{"WORKGROUP_SIZE", kWorkgroupSize}, {"WELD", weld ? 1u : 0u}})
 {
-    checkPushLayout(program_.name(), program_.pushMembers(), scanGridPushMembers());
 }
 
 void ScanGeneratePass::add(RenderGraph& graph, const ScanResources& r, const ScanSlab& slab, const float& iso) const

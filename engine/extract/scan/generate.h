@@ -11,15 +11,12 @@ namespace isoscope {
 class Context;
 class RenderGraph;
 
-class ScanGeneratePass {
+class ScanGeneratePass : public ScanPass {
 public:
     static constexpr uint32_t kWorkgroupSize = 64;
 
     ScanGeneratePass(Context& context, bool weld);
     void add(RenderGraph& graph, const ScanResources& r, const ScanSlab& slab, const float& iso) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

@@ -5,12 +5,6 @@
 
 namespace isoscope {
 
-ScanListPass::ScanListPass(Context& context, const SpecValues& values)
-    : program_(context, loadShader("extract/scan/list"), values)
-{
-    checkPushLayout(program_.name(), program_.pushMembers(), scanGridPushMembers());
-}
-
 void ScanListPass::add(RenderGraph& graph, const ScanResources& r, const BlockSumScan& sums, const ScanSlab& slab,
                        const float& iso) const
 {

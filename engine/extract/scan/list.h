@@ -11,14 +11,11 @@ class BlockSumScan;
 class Context;
 class RenderGraph;
 
-class ScanListPass {
+class ScanListPass : public ScanPass {
 public:
-    ScanListPass(Context& context, const SpecValues& values);
+    ScanListPass(Context& context, const SpecValues& values) : ScanPass(context, "extract/scan/list", values) {}
     void add(RenderGraph& graph, const ScanResources& r, const BlockSumScan& sums, const ScanSlab& slab,
              const float& iso) const;
-
-private:
-    ComputeProgram program_;
 };
 
 } // namespace isoscope

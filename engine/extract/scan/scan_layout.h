@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/shader.h"
+#include "graph/compute_pass.h"
 #include "graph/graph_desc.h"
 
 namespace isoscope {
@@ -42,6 +43,16 @@ struct ScanSlab {
     ScanGridPush push{};
     VkDeviceSize volumeOffset = 0, volumeBytes = 0;
     uint64_t tiles = 0;
+};
+
+// A pass of the method over one slab: its program made with the grid's push
+// constants checked.
+class ScanPass : public ComputePass {
+protected:
+    ScanPass(Context& context, std::string_view shader, const SpecValues& values)
+        : ComputePass(context, shader, values, scanGridPushMembers())
+    {
+    }
 };
 
 } // namespace isoscope
