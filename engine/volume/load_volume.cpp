@@ -11,9 +11,25 @@ namespace isoscope {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// ".nii.gz" and the like: NIfTI names its compressed files by two extensions.
+bool isNiftiName(const fs::path& path)
+{
+    std::string name = lowercase(path.filename().string());
+    for (std::string_view ending : {".nii", ".nii.gz", ".hdr", ".hdr.gz", ".img", ".img.gz"})
+        if (name.size() > ending.size() && name.ends_with(ending))
+            return true;
+    return false;
+}
+
+} // namespace
+
 Volume readVolumeFile(const fs::path& path, const RawOptions& options)
 {
     std::string extension = lowercase(path.extension().string());
+    if (isNiftiName(path))
+        return readNifti(path);
     if (extension == ".raw")
         return readRaw(path, options);
     if (extension == ".nrrd" || extension == ".nhdr")
@@ -23,7 +39,8 @@ Volume readVolumeFile(const fs::path& path, const RawOptions& options)
     if (extension == ".vtk")
         return readVtk(path);
     readsupport::failFile(path, "unknown volume format '" + extension +
-                                    "'; isoscope reads .raw, .nrrd, .nhdr, .mhd, .mha and .vtk (structured points)");
+                                    "'; isoscope reads .raw, .nrrd, .nhdr, .mhd, .mha, .vtk (structured points), "
+                                    ".nii, .nii.gz and .hdr/.img (NIfTI)");
 }
 
 Volume loadVolume(std::string_view pathOrSpec, const RawOptions& options)

@@ -1,6 +1,6 @@
 #pragma once
-// Reading volumes from files: raw, NRRD (.nrrd/.nhdr), MetaImage (.mhd/.mha)
-// and VTK legacy structured points (.vtk).
+// Reading volumes from files: raw, NRRD (.nrrd/.nhdr), MetaImage (.mhd/.mha),
+// VTK legacy structured points (.vtk) and NIfTI (.nii, .nii.gz, .hdr/.img).
 //
 // Every reader checks sizes before it allocates or reads: a truncated file,
 // a header that does not match the data, an unknown type or encoding, a
@@ -50,7 +50,21 @@ Volume readMetaImage(const std::filesystem::path& path);
 // as the format prescribes) or ASCII.
 Volume readVtk(const std::filesystem::path& path);
 
-// Picks the reader by extension: .raw, .nrrd/.nhdr, .mhd/.mha, .vtk.
+// NIfTI-1 or NIfTI-2 (.nii, .nii.gz, .hdr/.img pairs; ANALYZE 7.5 pairs too),
+// through libnifti2. 3D, or 4D..7D holding one volume. uint8, uint16, int16
+// and float32 are kept; int8 is widened to int16; int32, uint32, int64,
+// uint64 and float64 become float32; others (complex, RGB) are refused with
+// the type named. A scl_slope other than 0 (or non-finite) applies, with
+// scl_inter, as stored × slope + intercept in float32, as nibabel does.
+// The index-to-world map is the sform (sform_code > 0), else the qform
+// (qform_code > 0), else pixdim; where it is not axis-aligned it is kept in
+// Volume::indexToWorld. Conversions and scaling are listed in Volume::notes.
+// Where libnifti repairs a header, its repair stands: a size of 0 is read as
+// 1 (the data must then fit), a non-finite scl_inter as 0.
+Volume readNifti(const std::filesystem::path& path);
+
+// Picks the reader by extension: .raw, .nrrd/.nhdr, .mhd/.mha, .vtk,
+// .nii/.nii.gz/.hdr/.img.
 Volume readVolumeFile(const std::filesystem::path& path, const RawOptions& options = {});
 
 // A file path, or a synthetic spec such as `cayley:64` (see synthetic.h).

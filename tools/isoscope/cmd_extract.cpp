@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "extract/extract.h"
 #include "io/mesh_io.h"
+#include "mesh/world_transform.h"
 #include "method_options.h"
 #include "output_options.h"
 #include "params.h"
@@ -24,6 +25,7 @@ Run addExtractCommand(CLI::App& app)
         std::string output;
         std::string stats;
         bool force = false;
+        bool indexSpace = false;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units")
@@ -32,20 +34,31 @@ Run addExtractCommand(CLI::App& app)
     auto method = addMethodArguments(command, "cpu", 1, 0);
     command->add_option("-o,--output", options->output, "Mesh file to write: .ply (binary) or .obj")
         ->check(outputName(Stdout::Refused));
+    command->add_flag("--index-space", options->indexSpace,
+                      "Write vertex positions as grid indices (i, j, k) instead of world coordinates (spacing, "
+                      "origin and the file's orientation applied)");
     command->add_option("--stats", options->stats, "Write statistics as JSON to this file ('-' for stdout)")
         ->check(outputName(Stdout::Allowed));
     addForceFlag(command, options->force);
     return [args, options, method]() {
         checkOutputs({options->output, options->stats == "-" ? "" : options->stats}, options->force);
         Volume volume = args->load();
+        for (const std::string& note : volume.notes)
+            std::fprintf(stderr, "isoscope: %s: %s\n", volume.source.c_str(), note.c_str());
         if (volume.stats.nonFinite)
             std::fprintf(stderr, "isoscope: %s has %llu NaN or infinite samples: they count as outside the surface\n",
                          volume.source.c_str(), (unsigned long long)volume.stats.nonFinite);
         float iso = float(options->iso);
         ExtractOptions extractOptions = method->options();
         ExtractionReport report = extractIsosurface(volume, iso, extractOptions);
-        if (!options->output.empty())
-            writeMesh(report.mesh, options->output, ifExists(options->force));
+        if (!options->output.empty()) {
+            Mesh mesh = report.mesh;
+            if (options->indexSpace)
+                toIndexSpace(mesh, volume);
+            else
+                placeInWorld(mesh, volume);
+            writeMesh(mesh, options->output, ifExists(options->force));
+        }
         nlohmann::json stats = toJson(report, volume, iso);
         if (!options->stats.empty())
             writeJson(stats, options->stats, options->force);

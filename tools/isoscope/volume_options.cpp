@@ -11,7 +11,7 @@ std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
     auto args = std::make_shared<VolumeArguments>();
     std::string synthetic = join(syntheticFieldNames(), ", ");
     command->add_option("VOLUME", args->volume,
-                        "Volume file (.raw .nrrd .nhdr .mhd .mha .vtk) or synthetic field NAME:N or NAME:NXxNYxNZ (" +
+                        "Volume file (.raw .nrrd .nhdr .mhd .mha .vtk .nii .nii.gz .hdr/.img) or synthetic field NAME:N or NAME:NXxNYxNZ (" +
                             synthetic + ")")
         ->required();
     command->add_option("--dims", args->dims, "Raw files: sizes X Y Z (else taken from a name like v_64x64x32_uint8.raw)")
