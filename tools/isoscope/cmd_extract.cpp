@@ -32,7 +32,8 @@ Run addExtractCommand(CLI::App& app)
         ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
         ->required();
     auto method = addMethodArguments(command, "cpu", 1, 0);
-    command->add_option("-o,--output", options->output, "Mesh file to write: .ply (binary) or .obj")
+    command->add_option("-o,--output", options->output,
+                        "Mesh file to write: .ply (binary), .obj, .stl (binary), .vtp (VTK XML), .gltf (+ .bin) or .glb")
         ->check(outputName(Stdout::Refused));
     command->add_flag("--index-space", options->indexSpace,
                       "Write vertex positions as grid indices (i, j, k) instead of world coordinates (spacing, "
@@ -41,7 +42,11 @@ Run addExtractCommand(CLI::App& app)
         ->check(outputName(Stdout::Allowed));
     addForceFlag(command, options->force);
     return [args, options, method]() {
-        checkOutputs({options->output, options->stats == "-" ? "" : options->stats}, options->force);
+        std::vector<std::filesystem::path> outputs;
+        if (!options->output.empty())
+            outputs = meshOutputFiles(options->output); // a .gltf's .bin too
+        outputs.push_back(options->stats == "-" ? "" : options->stats);
+        checkOutputs(outputs, options->force);
         Volume volume = args->load();
         for (const std::string& note : volume.notes)
             std::fprintf(stderr, "isoscope: %s: %s\n", volume.source.c_str(), note.c_str());
