@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <vector>
 #include <string_view>
 
 #include "volume/volume.h"
@@ -20,7 +21,7 @@
 namespace isoscope {
 
 // What a raw file cannot say about itself. For other formats only the
-// fields a header leaves out are used (none today).
+// fields a header leaves out are used: spacing for TIFF stacks.
 struct RawOptions {
     std::optional<std::array<uint32_t, 3>> dims;
     std::optional<ScalarType> type;
@@ -63,12 +64,27 @@ Volume readVtk(const std::filesystem::path& path);
 // 1 (the data must then fit), a non-finite scl_inter as 0.
 Volume readNifti(const std::filesystem::path& path);
 
+// A TIFF stack: the pages of each file in turn are the z slices (one
+// multi-page file, or single-page files in order). One channel of uint8,
+// uint16, int16 or float32 kept as it is; int8 widened to int16, 32-bit
+// integers and float64 converted to float32 (noted). Strips or tiles, any
+// compression libtiff decodes. Every page must have the first page's size and
+// type. Spacing: options.spacing, else ImageJ's metadata (X/YResolution and
+// `spacing=` in the ImageDescription), else 1 1 1 with a note.
+Volume readTiff(const std::vector<std::filesystem::path>& files, const RawOptions& options = {});
+
+// A folder of slices: its .tif/.tiff files in natural order (slice2 before
+// slice10) as one TIFF stack.
+Volume readVolumeFolder(const std::filesystem::path& folder, const RawOptions& options = {});
+
 // Picks the reader by extension: .raw, .nrrd/.nhdr, .mhd/.mha, .vtk,
-// .nii/.nii.gz/.hdr/.img.
+// .nii/.nii.gz/.hdr/.img, .tif/.tiff.
 Volume readVolumeFile(const std::filesystem::path& path, const RawOptions& options = {});
 
-// A file path, or a synthetic spec such as `cayley:64` (see synthetic.h).
-// A file that exists wins over a spec of the same text.
+// A file path, a folder (readVolumeFolder), a glob pattern of slice files
+// (`slices/*.tif`, taken in natural order), or a synthetic spec such as
+// `cayley:64` (see synthetic.h). A file that exists wins over a spec of the
+// same text.
 Volume loadVolume(std::string_view pathOrSpec, const RawOptions& options = {});
 
 } // namespace isoscope

@@ -11,7 +11,7 @@ std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
     auto args = std::make_shared<VolumeArguments>();
     std::string synthetic = join(syntheticFieldNames(), ", ");
     command->add_option("VOLUME", args->volume,
-                        "Volume file (.raw .nrrd .nhdr .mhd .mha .vtk .nii .nii.gz .hdr/.img) or synthetic field NAME:N or NAME:NXxNYxNZ (" +
+                        "Volume file (.raw .nrrd .nhdr .mhd .mha .vtk .nii .nii.gz .hdr/.img .tif .tiff), folder or glob of TIFF slices, or synthetic field NAME:N or NAME:NXxNYxNZ (" +
                             synthetic + ")")
         ->required();
     command->add_option("--dims", args->dims, "Raw files: sizes X Y Z (else taken from a name like v_64x64x32_uint8.raw)")
@@ -21,7 +21,8 @@ std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
         ->check([](const std::string& name) {
             return parseScalarName(name) ? std::string() : "unknown type '" + name + "': use uint8, uint16, int16 or float32";
         });
-    command->add_option("--spacing", args->spacing, "Raw files: spacing X Y Z (default 1 1 1)")
+    command->add_option("--spacing", args->spacing,
+                        "Raw files and TIFF stacks: spacing X Y Z (default 1 1 1, or ImageJ's)")
         ->expected(3)
         ->check(finiteNumber(kMinSpacing, kMaxSpacing));
     command->add_flag("--big-endian", args->bigEndian, "Raw files: samples are big-endian");
