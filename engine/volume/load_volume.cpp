@@ -3,6 +3,9 @@
 #include <cctype>
 #include <system_error>
 
+#include <cstring>
+#include <fstream>
+
 #include <glob.h>
 
 #include "core/error.h"
@@ -65,6 +68,14 @@ std::vector<fs::path> sortedNaturally(std::vector<fs::path> files)
     return files;
 }
 
+// A DICOM Part 10 file: 128 bytes of preamble, then "DICM".
+bool looksLikeDicom(const fs::path& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    char magic[4] = {};
+    return file.seekg(128) && file.read(magic, 4) && std::memcmp(magic, "DICM", 4) == 0;
+}
+
 // The files a shell glob names, or none.
 std::vector<fs::path> expandGlob(const std::string& pattern)
 {
@@ -89,8 +100,7 @@ Volume readVolumeFolder(const fs::path& folder, const RawOptions& options)
     if (error)
         readsupport::failFile(folder, "cannot list the folder: " + error.message());
     if (tiffs.empty())
-        readsupport::failFile(folder, "is a folder with no .tif or .tiff slices; give a volume file, or a folder "
-                                      "of TIFF slices");
+        return readDicomSeries(folder, options.dicomSeries);
     return readTiff(sortedNaturally(std::move(tiffs)), options);
 }
 
@@ -109,9 +119,11 @@ Volume readVolumeFile(const fs::path& path, const RawOptions& options)
         return readVtk(path);
     if (isTiffName(path))
         return readTiff({path}, options);
+    if (extension == ".dcm" || extension == ".ima" || looksLikeDicom(path))
+        return readDicomSeries(path, options.dicomSeries);
     readsupport::failFile(path, "unknown volume format '" + extension +
                                     "'; isoscope reads .raw, .nrrd, .nhdr, .mhd, .mha, .vtk (structured points), "
-                                    ".nii, .nii.gz and .hdr/.img (NIfTI), .tif and .tiff (stacks)");
+                                    ".nii, .nii.gz and .hdr/.img (NIfTI), .tif and .tiff (stacks), .dcm and folders (DICOM series)");
 }
 
 Volume loadVolume(std::string_view pathOrSpec, const RawOptions& options)

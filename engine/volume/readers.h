@@ -12,7 +12,9 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 #include <string_view>
 
@@ -28,6 +30,7 @@ struct RawOptions {
     std::optional<std::array<double, 3>> spacing; // default 1 1 1
     bool bigEndian = false;
     uint64_t headerBytes = 0; // skipped at the start of the file
+    std::string dicomSeries;  // DICOM: the Series Instance UID to read from a folder holding several
 };
 
 // A raw file of exactly headerBytes + dims product × type size bytes. Sizes
@@ -73,12 +76,28 @@ Volume readNifti(const std::filesystem::path& path);
 // `spacing=` in the ImageDescription), else 1 1 1 with a note.
 Volume readTiff(const std::vector<std::filesystem::path>& files, const RawOptions& options = {});
 
+// A DICOM series (GDCM): `where` is a folder, or any one file of the series
+// (its folder is scanned). The files of one Series Instance UID (seriesUid;
+// else the given file's; else the folder's only one, or an Error listing
+// them) are sorted by Image Position (Patient) along the slice normal (the
+// cross product of Image Orientation (Patient)); spacing from Pixel Spacing
+// and the positions. Rescale Slope/Intercept are applied, each slice its own;
+// the values are kept in the smallest engine type that holds them exactly,
+// else float32. An oblique or flipped orientation is kept in indexToWorld.
+// Uneven steps between slices (gaps) give a note with the numbers. Compressed
+// transfer syntaxes decode through GDCM's codecs.
+Volume readDicomSeries(const std::filesystem::path& where, const std::string& seriesUid = {});
+
+// The DICOM series in a folder: Series Instance UID → its files.
+std::map<std::string, std::vector<std::string>> listDicomSeries(const std::filesystem::path& folder);
+
 // A folder of slices: its .tif/.tiff files in natural order (slice2 before
-// slice10) as one TIFF stack.
+// slice10) as one TIFF stack; a folder without TIFF files is read as DICOM.
 Volume readVolumeFolder(const std::filesystem::path& folder, const RawOptions& options = {});
 
 // Picks the reader by extension: .raw, .nrrd/.nhdr, .mhd/.mha, .vtk,
-// .nii/.nii.gz/.hdr/.img, .tif/.tiff.
+// .nii/.nii.gz/.hdr/.img, .tif/.tiff; .dcm, .ima and files that begin as
+// DICOM Part 10 files do ("DICM" at byte 128) are read as their series.
 Volume readVolumeFile(const std::filesystem::path& path, const RawOptions& options = {});
 
 // A file path, a folder (readVolumeFolder), a glob pattern of slice files

@@ -130,7 +130,7 @@ TEST_CASE("a folder of single-page TIFF slices reads in natural name order", "[t
     fs::path empty = tmpPath("no_slices");
     fs::create_directories(empty);
     std::string message = errorMessage([&] { loadVolume(empty.string()); });
-    CHECK_THAT(message, Contains("no_slices") && Contains("no .tif"));
+    CHECK_THAT(message, Contains("no_slices") && Contains(".tif/.tiff slices nor DICOM"));
     message = errorMessage([&] { loadVolume((empty / "*.tif").string()); });
     CHECK_THAT(message, Contains("matches no files"));
 }

@@ -11,7 +11,7 @@ std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
     auto args = std::make_shared<VolumeArguments>();
     std::string synthetic = join(syntheticFieldNames(), ", ");
     command->add_option("VOLUME", args->volume,
-                        "Volume file (.raw .nrrd .nhdr .mhd .mha .vtk .nii .nii.gz .hdr/.img .tif .tiff), folder or glob of TIFF slices, or synthetic field NAME:N or NAME:NXxNYxNZ (" +
+                        "Volume file (.raw .nrrd .nhdr .mhd .mha .vtk .nii .nii.gz .hdr/.img .tif .tiff .dcm), folder of DICOM or TIFF slices, glob of TIFF slices, or synthetic field NAME:N or NAME:NXxNYxNZ (" +
                             synthetic + ")")
         ->required();
     command->add_option("--dims", args->dims, "Raw files: sizes X Y Z (else taken from a name like v_64x64x32_uint8.raw)")
@@ -28,6 +28,9 @@ std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
     command->add_flag("--big-endian", args->bigEndian, "Raw files: samples are big-endian");
     command->add_option("--header-bytes", args->headerBytes, "Raw files: bytes to skip at the start")
         ->check(wholeNumber(0, INT64_MAX));
+    command->add_option("--series", args->series,
+                        "DICOM folders holding several series: the Series Instance UID to read (an error lists them)")
+        ->check(dicomUid());
     return args;
 }
 
@@ -42,6 +45,7 @@ Volume VolumeArguments::load() const
         options.spacing = std::array<double, 3>{spacing[0], spacing[1], spacing[2]};
     options.bigEndian = bigEndian;
     options.headerBytes = headerBytes;
+    options.dicomSeries = series;
     return loadVolume(volume, options);
 }
 

@@ -18,6 +18,7 @@ struct VolumeArguments {
     std::vector<double> spacing;
     bool bigEndian = false;
     uint64_t headerBytes = 0;
+    std::string series;
 
     Volume load() const;
 };

@@ -1,0 +1,188 @@
+// Walks a Part 10 file's data elements (PS3.5 section 7: explicit and
+// implicit VR, sequences of defined and undefined length, encapsulated pixel
+// data) and checks each one's length against the bytes left.
+#include "volume/dicom_structure.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "volume/read_support.h"
+
+namespace isoscope::readsupport {
+
+namespace {
+
+constexpr uint32_t undefinedLength = 0xffffffff;
+constexpr uint32_t itemTag = 0xfffee000, itemEndTag = 0xfffee00d, sequenceEndTag = 0xfffee0dd;
+constexpr uint32_t pixelDataTag = 0x7fe00010;
+
+struct Walker {
+    const std::filesystem::path& path;
+    const std::vector<std::byte>& bytes;
+    bool explicitVr = true;
+    bool bigEndian = false;
+    bool pixelData = false; // seen at the top level
+
+    [[noreturn]] void malformed(uint64_t at, uint32_t tag, const std::string& problem) const
+    {
+        char name[16];
+        std::snprintf(name, sizeof(name), "(%04x,%04x)", tag >> 16, tag & 0xffff);
+        failFile(path, "truncated or malformed DICOM: element " + std::string(name) + " at byte " +
+                           std::to_string(at) + " " + problem + " (the file has " + std::to_string(bytes.size()) +
+                           " bytes)");
+    }
+
+    uint32_t read(uint64_t at, int size, bool big) const
+    {
+        uint32_t value = 0;
+        for (int i = 0; i < size; ++i) {
+            uint32_t byte = uint32_t(bytes[at + i]);
+            value |= big ? byte << (8 * (size - 1 - i)) : byte << (8 * i);
+        }
+        return value;
+    }
+
+    // An element header at `at`, within [at, end): its tag, value length and where the value starts.
+    struct Header {
+        uint32_t tag;
+        uint32_t length;
+        uint64_t value;
+        bool sequence;
+    };
+
+    Header header(uint64_t at, uint64_t end, bool explicitHere, bool big) const
+    {
+        if (end - at < 8)
+            malformed(at, 0, "is cut off in its tag");
+        uint32_t tag = read(at, 2, big) << 16 | read(at + 2, 2, big);
+        // Items and delimiters have no VR, in every transfer syntax (PS3.5 7.5).
+        if (!explicitHere || (tag >> 16) == 0xfffe)
+            return {tag, read(at + 4, 4, big), at + 8, false};
+        char vr[3] = {char(bytes[at + 4]), char(bytes[at + 5]), 0};
+        static const char* longForms[] = {"OB", "OD", "OF", "OL", "OV", "OW", "SQ", "UC", "UN", "UR", "UT", "SV", "UV"};
+        for (const char* form : longForms)
+            if (std::strcmp(vr, form) == 0) {
+                if (end - at < 12)
+                    malformed(at, tag, "is cut off in its length");
+                return {tag, read(at + 8, 4, big), at + 12, std::strcmp(vr, "SQ") == 0};
+            }
+        return {tag, read(at + 6, 2, big), at + 8, false};
+    }
+
+    // Elements from `at` to `end`; within an undefined-length item, until its delimiter. Returns where it stopped.
+    uint64_t elements(uint64_t at, uint64_t end, bool untilItemEnd, int depth)
+    {
+        if (depth > 32)
+            malformed(at, 0, "nests sequences more than 32 deep");
+        while (at < end) {
+            bool meta = at + 2 <= end && read(at, 2, false) == 0x0002; // the meta group is explicit little-endian
+            Header h = header(at, end, meta || explicitVr, !meta && bigEndian);
+            if (h.tag == itemEndTag && untilItemEnd)
+                return h.value;
+            pixelData = pixelData || (depth == 0 && h.tag == pixelDataTag);
+            if (h.length == undefinedLength) {
+                // An undefined length: a sequence, or encapsulated pixel data (PS3.5 A.4).
+                at = items(h.value, end, h.tag, h.tag != pixelDataTag, depth);
+                continue;
+            }
+            if (h.length > end - h.value)
+                malformed(at, h.tag, "claims " + std::to_string(h.length) + " bytes but " +
+                                         std::to_string(end - h.value) + " are left");
+            if (h.sequence)
+                items(h.value, h.value + h.length, h.tag, true, depth); // defined-length sequence: items inside
+            at = h.value + h.length;
+        }
+        if (untilItemEnd)
+            malformed(at, itemEndTag, "is missing: an item of undefined length does not end");
+        return at;
+    }
+
+    // Items until the sequence delimiter (or `end` for a defined-length sequence); returns the byte after.
+    uint64_t items(uint64_t at, uint64_t end, uint32_t owner, bool nested, int depth)
+    {
+        while (at < end) {
+            Header h = header(at, end, false, bigEndian);
+            if (h.tag == sequenceEndTag)
+                return h.value;
+            if (h.tag != itemTag)
+                malformed(at, owner, "holds a non-item element inside a sequence");
+            if (h.length == undefinedLength) {
+                if (!nested)
+                    malformed(at, owner, "has a pixel-data fragment of undefined length");
+                at = elements(h.value, end, true, depth + 1);
+                continue;
+            }
+            if (h.length > end - h.value)
+                malformed(at, owner, "has an item of " + std::to_string(h.length) + " bytes but " +
+                                         std::to_string(end - h.value) + " are left");
+            if (nested)
+                elements(h.value, h.value + h.length, false, depth + 1);
+            at = h.value + h.length;
+        }
+        return at; // a defined-length sequence ends at its end; an undefined one must not get here
+    }
+};
+
+std::string transferSyntaxOf(const std::vector<std::byte>& bytes)
+{
+    // The meta group, explicit VR little endian, right after "DICM".
+    uint64_t at = 132;
+    while (at + 8 <= bytes.size()) {
+        uint32_t group = uint32_t(bytes[at]) | uint32_t(bytes[at + 1]) << 8;
+        uint32_t element = uint32_t(bytes[at + 2]) | uint32_t(bytes[at + 3]) << 8;
+        if (group != 0x0002)
+            break;
+        bool longForm = (bytes[at + 4] == std::byte('O') || bytes[at + 4] == std::byte('U')) &&
+                        bytes[at + 5] != std::byte('I') && bytes[at + 5] != std::byte('L') &&
+                        bytes[at + 5] != std::byte('S');
+        uint64_t length = 0, value = 0;
+        if (longForm) {
+            if (at + 12 > bytes.size())
+                break;
+            length = uint32_t(bytes[at + 8]) | uint32_t(bytes[at + 9]) << 8 | uint32_t(bytes[at + 10]) << 16 |
+                     uint32_t(bytes[at + 11]) << 24;
+            value = at + 12;
+        } else {
+            length = uint32_t(bytes[at + 6]) | uint32_t(bytes[at + 7]) << 8;
+            value = at + 8;
+        }
+        if (value + length > bytes.size())
+            break;
+        if (element == 0x0010) {
+            std::string uid(reinterpret_cast<const char*>(bytes.data() + value), size_t(length));
+            while (!uid.empty() && (uid.back() == '\0' || uid.back() == ' '))
+                uid.pop_back();
+            return uid;
+        }
+        at = value + length;
+    }
+    return "1.2.840.10008.1.2.1"; // missing: the walk below reports what is wrong
+}
+
+} // namespace
+
+DicomFileKind checkDicomStructure(const std::filesystem::path& path)
+{
+    uint64_t size = fileSize(path);
+    if (size < 132)
+        return DicomFileKind::NotDicom;
+    std::vector<std::byte> magic = readBytes(path, 128, 4);
+    if (std::memcmp(magic.data(), "DICM", 4) != 0)
+        return DicomFileKind::NotDicom;
+    if (size > maxVolumeBytes)
+        failFile(path, "is larger than 1 TiB");
+    std::vector<std::byte> bytes = readBytes(path, 0, size);
+    std::string syntax = transferSyntaxOf(bytes);
+    if (syntax == "1.2.840.10008.1.2.1.99")
+        failFile(path, "uses the deflated transfer syntax, which isoscope does not read (convert with e.g. "
+                       "`gdcmconv --raw`)");
+    Walker walker{path, bytes, syntax != "1.2.840.10008.1.2", syntax == "1.2.840.10008.1.2.2"};
+    walker.elements(132, bytes.size(), false, 0);
+    // GDCM's scanner reads up to the pixel data and asserts when the file ends before them.
+    if (!walker.pixelData)
+        failFile(path, "is a DICOM file without Pixel Data (7fe0,0010): not an image, or truncated");
+    return DicomFileKind::Sound;
+}
+
+} // namespace isoscope::readsupport
