@@ -100,7 +100,7 @@ Volume readVolumeFolder(const fs::path& folder, const RawOptions& options)
     if (error)
         readsupport::failFile(folder, "cannot list the folder: " + error.message());
     if (tiffs.empty())
-        return readDicomSeries(folder, options.dicomSeries);
+        return readDicomSeries(folder, options.dicomSeries, options.progress);
     return readTiff(sortedNaturally(std::move(tiffs)), options);
 }
 
@@ -120,7 +120,7 @@ Volume readVolumeFile(const fs::path& path, const RawOptions& options)
     if (isTiffName(path))
         return readTiff({path}, options);
     if (extension == ".dcm" || extension == ".ima" || looksLikeDicom(path))
-        return readDicomSeries(path, options.dicomSeries);
+        return readDicomSeries(path, options.dicomSeries, options.progress);
     readsupport::failFile(path, "unknown volume format '" + extension +
                                     "'; isoscope reads .raw, .nrrd, .nhdr, .mhd, .mha, .vtk (structured points), "
                                     ".nii, .nii.gz and .hdr/.img (NIfTI), .tif and .tiff (stacks), .dcm and folders (DICOM series)");

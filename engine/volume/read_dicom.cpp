@@ -284,7 +284,7 @@ std::map<std::string, std::vector<std::string>> listDicomSeries(const fs::path& 
     return scanFolder(folder)->series;
 }
 
-Volume readDicomSeries(const fs::path& where, const std::string& seriesUid)
+Volume readDicomSeries(const fs::path& where, const std::string& seriesUid, const RawOptions::Progress& progress)
 {
     std::error_code error;
     bool isFolder = fs::is_directory(where, error);
@@ -359,6 +359,8 @@ Volume readDicomSeries(const fs::path& where, const std::string& seriesUid)
         if (values.empty()) // the first slice fixes the size: the whole series within limits before the rest
             checkedByteSize(where, {columns, rows, uint32_t(slices.size())}, ScalarType::Float32);
         values.push_back(sliceValues(slice.path, decoded, size_t(columns) * rows));
+        if (progress)
+            progress("DICOM slices", values.size(), slices.size());
     }
     volume.dims = {columns, rows, uint32_t(slices.size())};
     bool rounded = false;

@@ -261,8 +261,12 @@ Volume readTiff(const std::vector<fs::path>& files, const RawOptions& options)
     const fs::path* firstPath = &files.front();
     uint64_t pages = 0;
     std::optional<std::array<double, 3>> metadataSpacing;
+    // Pages to come, for progress: a multi-page file counts its directories, slice files count one each.
+    uint64_t expectedPages = files.size();
     for (const fs::path& path : files) {
         TiffFile file = openTiff(path);
+        if (files.size() == 1 && options.progress)
+            expectedPages = TIFFNumberOfDirectories(file.tiff.get());
         file.messages->lastError.clear(); // what libtiff recovered from while opening
         uint32_t page = 0;
         do {
@@ -284,6 +288,8 @@ Volume readTiff(const std::vector<fs::path>& files, const RawOptions& options)
             appendSamples(volume.data, readPage(path, file, page, format), format);
             ++pages;
             ++page;
+            if (options.progress)
+                options.progress("TIFF pages", pages, std::max(pages, expectedPages));
         } while (TIFFReadDirectory(file.tiff.get()));
         if (!file.messages->lastError.empty())
             failFile(path, "cannot read its page list after page " + std::to_string(page - 1) + file.why());

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,6 +32,10 @@ struct RawOptions {
     bool bigEndian = false;
     uint64_t headerBytes = 0; // skipped at the start of the file
     std::string dicomSeries;  // DICOM: the Series Instance UID to read from a folder holding several
+    // Called as slices are read (TIFF pages, DICOM files): what is being read,
+    // how many of how many are done. Unset: nothing is reported.
+    using Progress = std::function<void(std::string_view what, uint64_t done, uint64_t total)>;
+    Progress progress;
 };
 
 // A raw file of exactly headerBytes + dims product × type size bytes. Sizes
@@ -86,7 +91,8 @@ Volume readTiff(const std::vector<std::filesystem::path>& files, const RawOption
 // else float32. An oblique or flipped orientation is kept in indexToWorld.
 // Uneven steps between slices (gaps) give a note with the numbers. Compressed
 // transfer syntaxes decode through GDCM's codecs.
-Volume readDicomSeries(const std::filesystem::path& where, const std::string& seriesUid = {});
+Volume readDicomSeries(const std::filesystem::path& where, const std::string& seriesUid = {},
+                       const RawOptions::Progress& progress = {});
 
 // The DICOM series in a folder: Series Instance UID → its files.
 std::map<std::string, std::vector<std::string>> listDicomSeries(const std::filesystem::path& folder);

@@ -19,6 +19,7 @@ struct VolumeArguments {
     bool bigEndian = false;
     uint64_t headerBytes = 0;
     std::string series;
+    bool quiet = false;
 
     Volume load() const;
 };
