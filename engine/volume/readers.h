@@ -46,7 +46,8 @@ Volume readRaw(const std::filesystem::path& path, const RawOptions& options = {}
 // NRRD, attached (.nrrd) or detached (.nhdr, `data file:` relative to the
 // header's folder): 3D, encodings raw and gzip, either endian, `byte skip`
 // (-1: the data are the file's last bytes), `line skip`; spacing from
-// `spacings` or the norms of `space directions`; origin from `space origin`.
+// `spacings` or the norms of `space directions`; origin from `space origin`;
+// directions that rotate or flip the grid kept in Volume::indexToWorld.
 Volume readNrrd(const std::filesystem::path& path);
 
 // MetaImage: .mhd (ElementDataFile names the data) or .mha (ElementDataFile

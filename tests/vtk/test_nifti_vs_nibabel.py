@@ -57,10 +57,10 @@ def volinfo(path):
 
 
 def our_samples(path, name):
-    """isoscope's samples as array[z, y, x] float32, through `convert` to NRRD."""
+    """isoscope's samples as array[z, y, x] float32, through `convert` to NRRD (and that NRRD's path)."""
     out = os.path.join(TMP, name + ".nrrd")
     isoscope("convert", path, "-o", out)
-    return read_nrrd(out)[0]
+    return read_nrrd(out)[0], out
 
 
 def values_for(dtype, shape, rng):
@@ -77,7 +77,7 @@ def compare_file(path, image, name, kept_type=None):
     """Samples, dims, spacing and matrix of path, as isoscope reads it, against nibabel's image of it."""
     reloaded = nib.load(path)  # what nibabel reads back from the file, not the image in memory
     expected = np.asarray(reloaded.get_fdata(dtype=np.float64)).astype(np.float32).transpose(2, 1, 0)
-    ours = our_samples(path, name)
+    ours, converted = our_samples(path, name)
     check(ours.shape == expected.shape and np.array_equal(ours, expected),
           f"{name}: the same {expected.size} samples as nibabel's get_fdata() as float32"
           + ("" if ours.shape != expected.shape else f" (max difference {np.max(np.abs(ours - expected)):.3g})"))
@@ -89,6 +89,8 @@ def compare_file(path, image, name, kept_type=None):
     check(np.allclose(matrix, reloaded.affine, rtol=0, atol=1e-6),
           f"{name}: index_to_world equals nibabel's affine (max difference "
           f"{np.max(np.abs(matrix - reloaded.affine)):.3g})")
+    again = np.array(volinfo(converted)["index_to_world"])
+    check(np.array_equal(again, matrix), f"{name}: converted to NRRD, the matrix is kept (space directions)")
     if kept_type:
         check(info["type"] == kept_type, f"{name}: type {info['type']} == {kept_type}")
     return info
