@@ -7,8 +7,10 @@ pydicom writes, into one folder, in shuffled order under random file names:
      Intercept 50, axial, Pixel Spacing 0.7 (rows) by 0.6 (columns), slices
      1.5 apart;
   B. a small oblique series (rotated and tilted orientation, float rescale);
-and, in folders of their own, series A with one slice left out (a gap), and
-series B RLE-compressed (when pydicom can encode RLE). isoscope must:
+and, in folders of their own, series A with one slice left out (a gap),
+series B RLE-compressed (when pydicom can encode RLE) and JPEG lossless,
+JPEG-LS and JPEG 2000 compressed (by gdcmconv, when libgdcm-tools is
+installed). isoscope must:
   1. refuse the two-series folder, listing both Series Instance UIDs, and read
      each with --series UID, or from any one of its files;
   2. give the slices in position order with the values pydicom's
@@ -193,6 +195,26 @@ def main():
         ours, _ = read_back(rle, "series_b_rle")
         check(syntax == pydicom.uid.RLELossless and np.array_equal(ours, pydicom_volume(rle, uid_b)),
               f"series B RLE-compressed ({syntax.name}): the same samples as pydicom")
+
+    # JPEG lossless, JPEG-LS and JPEG 2000, written by GDCM's gdcmconv (libgdcm-tools) when present:
+    # the values must be series B's as pydicom wrote them uncompressed.
+    gdcmconv = shutil.which("gdcmconv")
+    if not gdcmconv:
+        print("WARN skipped JPEG, JPEG-LS and JPEG 2000: gdcmconv (libgdcm-tools) is absent")
+    plain_b = os.path.join(TMP, "plain_b")
+    os.makedirs(plain_b)
+    write_series(plain_b, stored_b, positions_b, list(row) + list(column), (0.9, 0.8), 0.5, -10.25, rng,
+                 series_uid=uid_b)
+    for flag, name in [("--jpeg", "jpeg"), ("--jpegls", "jpegls"), ("--j2k", "j2k")] if gdcmconv else []:
+        folder = os.path.join(TMP, name)
+        os.makedirs(folder)
+        for file in os.listdir(plain_b):
+            subprocess.run([gdcmconv, flag, os.path.join(plain_b, file), os.path.join(folder, file)], check=True)
+        syntax = pydicom.dcmread(os.path.join(folder, os.listdir(folder)[0]), stop_before_pixels=True) \
+            .file_meta.TransferSyntaxUID
+        ours, _ = read_back(folder, "series_b_" + name)
+        check(syntax.is_compressed and np.array_equal(ours, expected_b),
+              f"series B compressed by gdcmconv {flag} ({syntax.name}): the values pydicom wrote")
 
     if failures:
         print(f"{len(failures)} checks failed; files kept in {TMP}")
