@@ -83,14 +83,14 @@ struct Walker {
             pixelData = pixelData || (depth == 0 && h.tag == pixelDataTag);
             if (h.length == undefinedLength) {
                 // An undefined length: a sequence, or encapsulated pixel data (PS3.5 A.4).
-                at = items(h.value, end, h.tag, h.tag != pixelDataTag, depth);
+                at = items(h.value, end, h.tag, h.tag != pixelDataTag, depth, true);
                 continue;
             }
             if (h.length > end - h.value)
                 malformed(at, h.tag, "claims " + std::to_string(h.length) + " bytes but " +
                                          std::to_string(end - h.value) + " are left");
             if (h.sequence)
-                items(h.value, h.value + h.length, h.tag, true, depth); // defined-length sequence: items inside
+                items(h.value, h.value + h.length, h.tag, true, depth, false); // defined length: items inside
             at = h.value + h.length;
         }
         if (untilItemEnd)
@@ -98,8 +98,9 @@ struct Walker {
         return at;
     }
 
-    // Items until the sequence delimiter (or `end` for a defined-length sequence); returns the byte after.
-    uint64_t items(uint64_t at, uint64_t end, uint32_t owner, bool nested, int depth)
+    // Items until the sequence delimiter (undefined length: it must come before
+    // `end`) or until `end` (defined length); returns the byte after.
+    uint64_t items(uint64_t at, uint64_t end, uint32_t owner, bool nested, int depth, bool undefined)
     {
         while (at < end) {
             Header h = header(at, end, false, bigEndian);
@@ -120,7 +121,9 @@ struct Walker {
                 elements(h.value, h.value + h.length, false, depth + 1);
             at = h.value + h.length;
         }
-        return at; // a defined-length sequence ends at its end; an undefined one must not get here
+        if (undefined)
+            malformed(at, owner, "does not end: no sequence delimiter before the end of the file");
+        return at;
     }
 };
 

@@ -78,6 +78,16 @@ std::vector<std::byte> buildDicom(const DicomSlice& slice, const std::string& in
     element(out, 0x0008, 0x0016, "UI", text(ctImage));
     element(out, 0x0008, 0x0018, "UI", text(instanceUid));
     element(out, 0x0008, 0x0060, "CS", text("CT"));
+    // A sequence and an item of undefined length (PS3.5 7.5.2), so that cuts inside them are tried too.
+    putBytes(out, 0x0008, 2);
+    putBytes(out, 0x1140, 2);
+    for (char c : std::string("SQ\0\0", 4))
+        out.push_back(std::byte(c));
+    putBytes(out, 0xffffffff, 4);
+    putBytes(out, 0xfffe, 2), putBytes(out, 0xe000, 2), putBytes(out, 0xffffffff, 4); // item
+    element(out, 0x0008, 0x1155, "UI", text("1.2.3.4.6"));
+    putBytes(out, 0xfffe, 2), putBytes(out, 0xe00d, 2), putBytes(out, 0, 4); // item end
+    putBytes(out, 0xfffe, 2), putBytes(out, 0xe0dd, 2), putBytes(out, 0, 4); // sequence end
     element(out, 0x0020, 0x000e, "UI", text(slice.seriesUid));
     element(out, 0x0020, 0x0032, "DS", text(position));
     element(out, 0x0020, 0x0037, "DS", text("1\\0\\0\\0\\1\\0"));
