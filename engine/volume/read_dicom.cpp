@@ -159,6 +159,12 @@ DecodedSlice decodeSlice(const fs::path& path, uint32_t& columns, uint32_t& rows
         if (format.GetSamplesPerPixel() != 1)
             failFile(path, std::to_string(format.GetSamplesPerPixel()) +
                                " samples per pixel (colour); isoscope reads grayscale series");
+        // GDCM asserts in GetPixelSize on a Bits Allocated that is not whole
+        // bytes (found by fuzz: dicom), so it is checked first.
+        uint16_t bitsAllocated = format.GetBitsAllocated();
+        if (bitsAllocated == 0 || bitsAllocated % 8 != 0 || bitsAllocated > 64)
+            failFile(path, "has Bits Allocated (0028,0100) " + std::to_string(bitsAllocated) +
+                               "; isoscope reads 8, 16, 32 or 64");
         if (image.GetNumberOfDimensions() == 3 && image.GetDimension(2) != 1)
             failFile(path, "holds " + std::to_string(image.GetDimension(2)) +
                                " frames; isoscope reads series of single-frame slices");
