@@ -145,3 +145,30 @@ TEST_CASE("VTP keeps quads as quads: offsets step by four", "[mesh]")
     for (int face = 0; face < 6; ++face)
         CHECK(at<int32_t>(bytes, offsets + 4 * face) == 4 * (face + 1));
 }
+
+TEST_CASE("with IfExists::Refuse the new writers replace no file, and a .gltf is refused when its .bin exists", "[mesh]")
+{
+    for (const char* extension : {".stl", ".vtp", ".gltf", ".glb"}) {
+        INFO(extension);
+        fs::path path = tmpPath(std::string("refuse") + extension);
+        fs::remove(path);
+        fs::remove(gltfBufferFile(path));
+        writeMesh(quadCube(), path, IfExists::Refuse);
+        uintmax_t written = fs::file_size(path);
+        CHECK_THROWS_WITH(writeMesh(quadCube(), path, IfExists::Refuse), Catch::Contains(path.string()));
+        CHECK(fs::file_size(path) == written);
+        writeMesh(Mesh{}, path, IfExists::Replace); // Replace: the API default, as for PLY and OBJ
+        CHECK(fs::file_size(path) < written);
+    }
+
+    // The .bin alone exists: nothing is written, the .bin is untouched.
+    fs::path gltf = tmpPath("bin_exists.gltf"), bin = gltfBufferFile(gltf);
+    CHECK(bin == tmpPath("bin_exists.bin"));
+    fs::remove(gltf);
+    { std::ofstream(bin) << "unrelated"; }
+    CHECK_THROWS_WITH(writeGltf(quadCube(), gltf, IfExists::Refuse), Catch::Contains(bin.string()));
+    CHECK(!fs::exists(gltf));
+    CHECK(fs::file_size(bin) == 9);
+    CHECK(meshOutputFiles(gltf) == std::vector<fs::path>{gltf, bin});
+    CHECK(meshOutputFiles(tmpPath("x.GLB")) == std::vector<fs::path>{tmpPath("x.GLB")});
+}

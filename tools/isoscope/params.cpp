@@ -9,7 +9,7 @@ namespace {
 // The start of a refused UID, safe on one line: control bytes as '?'.
 std::string printableUidExcerpt(const std::string& text)
 {
-    std::string shown = text.substr(0, 70);
+    std::string shown = text.substr(0, 40);
     for (char& c : shown)
         if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
             c = '?';
@@ -50,11 +50,13 @@ CLI::Validator positiveFraction()
 {
     return CLI::Validator(
         [](std::string& text) -> std::string {
+            // [0, 1]'s check, worded for (0, 1]; 0 passes it and is refused here.
             std::string why = whyNotFiniteInRange(text, 0.0, 1.0);
             double value = 0.0;
             if (why.empty() && parseFiniteNumber(text, value) && value == 0.0)
-                why = "'" + text + "' keeps no triangles: give a fraction above 0, at most 1";
-            return why;
+                return "'" + text + "' keeps no triangles: give a number above 0, up to 1";
+            size_t range = why.find("from 0 to 1");
+            return range == std::string::npos ? why : why.replace(range, 11, "above 0, up to 1");
         },
         "NUMBER in (0, 1]");
 }
