@@ -76,4 +76,26 @@ void checkMeshForWriting(const Mesh& mesh, const std::filesystem::path& path)
              std::to_string(mesh.positions.size()) + " vertices");
 }
 
+std::vector<uint32_t> triangleIndices(const Mesh& mesh)
+{
+    if (mesh.faceSize == 3)
+        return mesh.indices;
+    std::vector<uint32_t> triangles;
+    triangles.reserve(mesh.faceCount() * 6);
+    for (uint64_t face = 0; face < mesh.faceCount(); ++face) {
+        const uint32_t* q = mesh.indices.data() + face * 4;
+        triangles.insert(triangles.end(), {q[0], q[1], q[2], q[0], q[2], q[3]});
+    }
+    return triangles;
+}
+
+void writeFileParts(const std::filesystem::path& path, IfExists ifExists,
+                    std::initializer_list<std::span<const char>> parts)
+{
+    OutputFile file(path, ifExists);
+    for (std::span<const char> part : parts)
+        file.write(part.data(), part.size());
+    file.commit();
+}
+
 } // namespace isoscope

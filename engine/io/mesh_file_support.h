@@ -1,10 +1,13 @@
 #pragma once
 // Internal to engine/io: what the mesh readers and writers share.
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "io/output_file.h"
 #include "mesh/mesh.h"
 
 namespace isoscope {
@@ -28,5 +31,23 @@ std::string lowerExtension(const std::filesystem::path& path);
 // Fails, naming path, unless mesh can be written: faceSize 3 or 4, and
 // normals either absent or one per vertex.
 void checkMeshForWriting(const Mesh& mesh, const std::filesystem::path& path);
+
+// Three indices per triangle: triangles as they are, each quad (a, b, c, d)
+// as (a, b, c) and (a, c, d), for formats that store triangles only.
+std::vector<uint32_t> triangleIndices(const Mesh& mesh);
+
+// Appends value's bytes (host order, which the writers assert is little-endian).
+template <typename T>
+void appendBytes(std::vector<char>& bytes, const T& value)
+{
+    const char* raw = reinterpret_cast<const char*>(&value);
+    bytes.insert(bytes.end(), raw, raw + sizeof(T));
+}
+
+// Writes the parts one after another into path, all or nothing
+// (io/output_file.h); fails naming path when it exists and ifExists is
+// Refuse, or when it cannot be written (disk full).
+void writeFileParts(const std::filesystem::path& path, IfExists ifExists,
+                    std::initializer_list<std::span<const char>> parts);
 
 } // namespace isoscope

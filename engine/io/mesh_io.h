@@ -1,10 +1,15 @@
 #pragma once
-// Reading and writing meshes: PLY and Wavefront OBJ.
+// Reading and writing meshes: PLY and Wavefront OBJ; writing binary STL, VTK
+// XML PolyData (.vtp) and glTF 2.0 (.gltf + .bin, .glb).
+//
+// Writers store positions and normals as they are in the Mesh (world or index
+// space is chosen before, see mesh/world_transform.h).
 //
 // Every function throws Error naming the file and the problem (cannot open,
 // unknown extension, bad header, truncated data, index out of range). The
 // writers leave no partial file (io/output_file.h).
 #include <filesystem>
+#include <vector>
 
 #include "io/output_file.h"
 #include "mesh/mesh.h"
@@ -21,7 +26,35 @@ void writePly(const Mesh& mesh, const std::filesystem::path& path, IfExists ifEx
 // written with 9 significant digits, so they read back bit-exact.
 void writeObj(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
 
-// writePly or writeObj by the extension (.ply, .obj, any case).
+// Binary STL: an 80-byte header, then per triangle its facet normal (from
+// the winding), three corners and a zero attribute count. Quads are split
+// into two triangles; per-vertex normals are not stored (the format has none).
+void writeStl(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+
+// VTK XML PolyData, as ParaView opens it: Float32 Points, Float32 point-data
+// Normals (when the mesh has them), Polys connectivity and offsets (Int32, or
+// Int64 past 2^31 indices), raw little-endian in one appended block.
+void writeVtp(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+
+// glTF 2.0, one mesh with one triangle primitive: POSITION (with min/max),
+// NORMAL when the mesh has normals (a normal that is not unit length, which
+// the spec forbids, is replaced by its triangles' area-weighted normal), and
+// UNSIGNED_INT indices; quads are split. writeGltf writes the JSON at path
+// and the buffer beside it as <stem>.bin; writeGlb writes one binary file. A
+// mesh with no faces gives an empty scene (and no .bin). With
+// IfExists::Refuse neither the .gltf nor the .bin may exist; both are checked
+// before anything is written.
+void writeGltf(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+void writeGlb(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+
+// The .bin that writeGltf(path) writes beside path: path with extension .bin.
+std::filesystem::path gltfBufferFile(const std::filesystem::path& path);
+
+// The files writeMesh(path) may write: path, and for a .gltf its .bin. For
+// checking every output before long work (checkOutputPath).
+std::vector<std::filesystem::path> meshOutputFiles(const std::filesystem::path& path);
+
+// The writer for the extension (.ply, .obj, .stl, .vtp, .gltf, .glb, any case).
 void writeMesh(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
 
 // Reads PLY (ascii or binary_little_endian, any scalar types, other elements

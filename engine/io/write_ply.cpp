@@ -60,8 +60,17 @@ void writeMesh(const Mesh& mesh, const std::filesystem::path& path, IfExists ifE
         writePly(mesh, path, ifExists);
     else if (extension == ".obj")
         writeObj(mesh, path, ifExists);
+    else if (extension == ".stl")
+        writeStl(mesh, path, ifExists);
+    else if (extension == ".vtp")
+        writeVtp(mesh, path, ifExists);
+    else if (extension == ".gltf")
+        writeGltf(mesh, path, ifExists);
+    else if (extension == ".glb")
+        writeGlb(mesh, path, ifExists);
     else
-        fail("cannot write " + path.string() + ": unknown mesh extension '" + extension + "'; use .ply or .obj");
+        fail("cannot write " + path.string() + ": unknown mesh extension '" + extension +
+             "'; use .ply, .obj, .stl, .vtp, .gltf or .glb");
 }
 
 } // namespace isoscope

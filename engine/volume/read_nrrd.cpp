@@ -130,8 +130,8 @@ std::array<double, 3> spacingOf(const fs::path& path, const NrrdHeader& header)
         std::vector<std::vector<double>> vectors = parseVectors(path, "space directions", *directions);
         if (vectors.size() != 3)
             failFile(path, "space directions has " + std::to_string(vectors.size()) + " vectors, expected 3");
-        // Rotations and flips are dropped: Volume is axis-aligned, so only the
-        // step length along each axis is kept.
+        // The step length along each axis is the spacing; rotations and flips
+        // are kept apart, in indexToWorld (see directionsOf).
         for (int axis = 0; axis < 3; ++axis) {
             double squared = 0.0;
             for (double component : vectors[axis])
@@ -169,6 +169,31 @@ std::array<double, 3> originOf(const fs::path& path, const NrrdHeader& header)
     return {vectors[0][0], vectors[0][1], vectors[0][2]};
 }
 
+// Where `space directions` rotate or flip the grid, the whole map (columns:
+// the directions, translation: the origin); nothing where they are the
+// diagonal of spacing, or not three 3D vectors.
+std::optional<Affine> directionsOf(const fs::path& path, const NrrdHeader& header, const std::array<double, 3>& origin)
+{
+    auto directions = optionalField(header.fields, "space directions");
+    if (!directions)
+        return std::nullopt;
+    std::vector<std::vector<double>> vectors = parseVectors(path, "space directions", *directions);
+    Affine m{};
+    bool axisAligned = true;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (vectors.size() != 3 || vectors[axis].size() != 3)
+            return std::nullopt;
+        for (int row = 0; row < 3; ++row) {
+            m[row][axis] = vectors[axis][row];
+            if (row == axis ? !(vectors[axis][row] > 0.0) : vectors[axis][row] != 0.0)
+                axisAligned = false;
+        }
+        m[axis][3] = origin[axis];
+    }
+    m[3] = {0.0, 0.0, 0.0, 1.0};
+    return axisAligned ? std::nullopt : std::optional<Affine>(m);
+}
+
 // Bytes to step over for `line skip`: `lines` lines from offset (the start
 // of the data file, or of the data after an attached header).
 uint64_t bytesOfLines(const fs::path& dataPath, uint64_t offset, int64_t lines)
@@ -204,6 +229,7 @@ Volume describeGrid(const fs::path& path, const NrrdHeader& header)
     volume.dims = parseDims(path, "sizes", splitWords(requireNrrdField(path, header, "sizes")));
     volume.spacing = spacingOf(path, header);
     volume.origin = originOf(path, header);
+    volume.indexToWorld = directionsOf(path, header, volume.origin);
     return volume;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Reading volumes from files: raw, NRRD (.nrrd/.nhdr), MetaImage (.mhd/.mha)
-// and VTK legacy structured points (.vtk).
+// Reading volumes from files: raw, NRRD (.nrrd/.nhdr), MetaImage (.mhd/.mha),
+// VTK legacy structured points (.vtk) and NIfTI (.nii, .nii.gz, .hdr/.img).
 //
 // Every reader checks sizes before it allocates or reads: a truncated file,
 // a header that does not match the data, an unknown type or encoding, a
@@ -12,7 +12,11 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 #include <string_view>
 
 #include "volume/volume.h"
@@ -20,13 +24,18 @@
 namespace isoscope {
 
 // What a raw file cannot say about itself. For other formats only the
-// fields a header leaves out are used (none today).
+// fields a header leaves out are used: spacing for TIFF stacks.
 struct RawOptions {
     std::optional<std::array<uint32_t, 3>> dims;
     std::optional<ScalarType> type;
     std::optional<std::array<double, 3>> spacing; // default 1 1 1
     bool bigEndian = false;
     uint64_t headerBytes = 0; // skipped at the start of the file
+    std::string dicomSeries;  // DICOM: the Series Instance UID to read from a folder holding several
+    // Called as slices are read (TIFF pages, DICOM files): what is being read,
+    // how many of how many are done. Unset: nothing is reported.
+    using Progress = std::function<void(std::string_view what, uint64_t done, uint64_t total)>;
+    Progress progress;
 };
 
 // A raw file of exactly headerBytes + dims product × type size bytes. Sizes
@@ -37,7 +46,8 @@ Volume readRaw(const std::filesystem::path& path, const RawOptions& options = {}
 // NRRD, attached (.nrrd) or detached (.nhdr, `data file:` relative to the
 // header's folder): 3D, encodings raw and gzip, either endian, `byte skip`
 // (-1: the data are the file's last bytes), `line skip`; spacing from
-// `spacings` or the norms of `space directions`; origin from `space origin`.
+// `spacings` or the norms of `space directions`; origin from `space origin`;
+// directions that rotate or flip the grid kept in Volume::indexToWorld.
 Volume readNrrd(const std::filesystem::path& path);
 
 // MetaImage: .mhd (ElementDataFile names the data) or .mha (ElementDataFile
@@ -50,11 +60,57 @@ Volume readMetaImage(const std::filesystem::path& path);
 // as the format prescribes) or ASCII.
 Volume readVtk(const std::filesystem::path& path);
 
-// Picks the reader by extension: .raw, .nrrd/.nhdr, .mhd/.mha, .vtk.
+// NIfTI-1 or NIfTI-2 (.nii, .nii.gz, .hdr/.img pairs; ANALYZE 7.5 pairs too),
+// through libnifti2. 3D, or 4D..7D holding one volume. uint8, uint16, int16
+// and float32 are kept; int8 is widened to int16; int32, uint32, int64,
+// uint64 and float64 become float32; others (complex, RGB) are refused with
+// the type named. A scl_slope other than 0 (or non-finite) applies, with
+// scl_inter, as stored × slope + intercept in float32, as nibabel does.
+// The index-to-world map is the sform (sform_code > 0), else the qform
+// (qform_code > 0), else pixdim; where it is not axis-aligned it is kept in
+// Volume::indexToWorld. Conversions and scaling are listed in Volume::notes.
+// Where libnifti repairs a header, its repair stands: a size of 0 is read as
+// 1 (the data must then fit), a non-finite scl_inter as 0.
+Volume readNifti(const std::filesystem::path& path);
+
+// A TIFF stack: the pages of each file in turn are the z slices (one
+// multi-page file, or single-page files in order). One channel of uint8,
+// uint16, int16 or float32 kept as it is; int8 widened to int16, 32-bit
+// integers and float64 converted to float32 (noted). Strips or tiles, any
+// compression libtiff decodes. Every page must have the first page's size and
+// type. Spacing: options.spacing, else ImageJ's metadata (X/YResolution and
+// `spacing=` in the ImageDescription), else 1 1 1 with a note.
+Volume readTiff(const std::vector<std::filesystem::path>& files, const RawOptions& options = {});
+
+// A DICOM series (GDCM): `where` is a folder, or any one file of the series
+// (its folder is scanned). The files of one Series Instance UID (seriesUid;
+// else the given file's; else the folder's only one, or an Error listing
+// them) are sorted by Image Position (Patient) along the slice normal (the
+// cross product of Image Orientation (Patient)); spacing from Pixel Spacing
+// and the positions. Rescale Slope/Intercept are applied, each slice its own;
+// the values are kept in the smallest engine type that holds them exactly,
+// else float32. An oblique or flipped orientation is kept in indexToWorld.
+// Uneven steps between slices (gaps) give a note with the numbers. Compressed
+// transfer syntaxes decode through GDCM's codecs.
+Volume readDicomSeries(const std::filesystem::path& where, const std::string& seriesUid = {},
+                       const RawOptions::Progress& progress = {});
+
+// The DICOM series in a folder: Series Instance UID → its files.
+std::map<std::string, std::vector<std::string>> listDicomSeries(const std::filesystem::path& folder);
+
+// A folder of slices: its .tif/.tiff files in natural order (slice2 before
+// slice10) as one TIFF stack; a folder without TIFF files is read as DICOM.
+Volume readVolumeFolder(const std::filesystem::path& folder, const RawOptions& options = {});
+
+// Picks the reader by extension: .raw, .nrrd/.nhdr, .mhd/.mha, .vtk,
+// .nii/.nii.gz/.hdr/.img, .tif/.tiff; .dcm, .ima and files that begin as
+// DICOM Part 10 files do ("DICM" at byte 128) are read as their series.
 Volume readVolumeFile(const std::filesystem::path& path, const RawOptions& options = {});
 
-// A file path, or a synthetic spec such as `cayley:64` (see synthetic.h).
-// A file that exists wins over a spec of the same text.
+// A file path, a folder (readVolumeFolder), a glob pattern of slice files
+// (`slices/*.tif`, taken in natural order), or a synthetic spec such as
+// `cayley:64` (see synthetic.h). A file that exists wins over a spec of the
+// same text.
 Volume loadVolume(std::string_view pathOrSpec, const RawOptions& options = {});
 
 } // namespace isoscope

@@ -112,4 +112,17 @@ void computeStats(Volume& volume)
     }
 }
 
+Affine worldMatrix(const Volume& volume)
+{
+    if (volume.indexToWorld)
+        return *volume.indexToWorld;
+    Affine m{};
+    for (int axis = 0; axis < 3; ++axis) {
+        m[axis][axis] = volume.spacing[axis];
+        m[axis][3] = volume.origin[axis];
+    }
+    m[3][3] = 1.0;
+    return m;
+}
+
 } // namespace isoscope

@@ -44,8 +44,10 @@ std::string oneLine(std::string text)
 std::string header(const Volume& volume, const std::string& dataFile)
 {
     const auto& d = volume.dims;
-    const auto& s = volume.spacing;
-    const auto& o = volume.origin;
+    // The whole index-to-world map: diagonal for axis-aligned volumes, the
+    // file's rotation and flips otherwise (NIfTI, DICOM), so none is lost.
+    Affine m = worldMatrix(volume);
+    auto column = [&](int c) { return "(" + exact(m[0][c]) + "," + exact(m[1][c]) + "," + exact(m[2][c]) + ")"; };
     // Vectors without spaces inside: VTK's reader splits the field on spaces.
     std::string text = "NRRD0004\n";
     if (!volume.source.empty())
@@ -54,8 +56,8 @@ std::string header(const Volume& volume, const std::string& dataFile)
     text += "dimension: 3\n";
     text += "space dimension: 3\n";
     text += "sizes: " + std::to_string(d[0]) + " " + std::to_string(d[1]) + " " + std::to_string(d[2]) + "\n";
-    text += "space directions: (" + exact(s[0]) + ",0,0) (0," + exact(s[1]) + ",0) (0,0," + exact(s[2]) + ")\n";
-    text += "space origin: (" + exact(o[0]) + "," + exact(o[1]) + "," + exact(o[2]) + ")\n";
+    text += "space directions: " + column(0) + " " + column(1) + " " + column(2) + "\n";
+    text += "space origin: " + column(3) + "\n";
     text += "kinds: domain domain domain\n";
     text += std::string("endian: ") + (std::endian::native == std::endian::big ? "big" : "little") + "\n";
     text += "encoding: raw\n";

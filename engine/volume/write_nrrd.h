@@ -11,7 +11,8 @@ namespace isoscope {
 
 // `.nrrd`: header and raw data in one file. `.nhdr`: the header, with the
 // data in a `.raw` of the same stem beside it. Little-endian, raw encoding;
-// spacing and origin as `space directions` (diagonal) and `space origin`,
+// the index-to-world map (worldMatrix: spacing and origin, or indexToWorld
+// where set) as `space directions` and `space origin`,
 // printed with 17 significant digits so readVolumeFile round-trips exactly.
 // With IfExists::Replace an .nhdr's .raw replaces any file of that name,
 // except the volume's own source (volume.source, compared with

@@ -36,6 +36,12 @@ FAST_BENCH = ["--repeat", "1", "--warmup", "0", "--warmup-ms", "0"]
 WRITERS = {
     "extract -o (PLY)": ["extract", "sphere:24", "--iso", "0.5", "-o", "OUT.ply"],
     "extract -o (OBJ)": ["extract", "sphere:24", "--iso", "0.5", "-o", "OUT.obj"],
+    "extract -o (STL)": ["extract", "sphere:24", "--iso", "0.5", "-o", "OUT.stl"],
+    "extract -o (VTP)": ["extract", "sphere:24", "--iso", "0.5", "-o", "OUT.vtp"],
+    "extract -o (glTF + .bin)": ["extract", "sphere:24", "--iso", "0.5", "-o", "OUT.gltf"],
+    "extract -o (GLB)": ["extract", "sphere:24", "--iso", "0.5", "-o", "OUT.glb"],
+    "extract --simplify --smooth -o (GLB)": ["extract", "sphere:24", "--iso", "0.5", "--simplify", "0.5", "--smooth",
+                                             "2", "-o", "OUT.glb"],
     "extract --stats": ["extract", "sphere:24", "--iso", "0.5", "--stats", "OUT.json"],
     "render -o": ["render", "sphere:24", "--iso", "0.5", "--size", "64x64", "-o", "OUT.png"],
     "render --mode iso-warp -o": ["render", "sphere:24", "--iso", "0.5", "--size", "64x64", "--mode", "iso-warp",
@@ -71,8 +77,9 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
 
         # A file size limit stops the write part-way: nothing is left behind.
         r = run(with_out(args, "big"), folder, file_limit=256)
-        # (.nhdr: the .raw beside it is written first, and named.)
-        check(r.returncode == 1 and one_line(r) and ("big" + ext in err(r) or ext == ".nhdr" and "big.raw" in err(r)),
+        # (.nhdr: the .raw beside it is written first, and named; .gltf: likewise its .bin.)
+        beside = {".nhdr": "big.raw", ".gltf": "big.bin"}
+        check(r.returncode == 1 and one_line(r) and ("big" + ext in err(r) or ext in beside and beside[ext] in err(r)),
               f"{what} past a file size limit: exit 1 naming the file: rc={r.returncode} {err(r)!r}")
         check(os.listdir(folder) == [], f"{what} past a file size limit leaves no partial file: {os.listdir(folder)}")
 
@@ -106,6 +113,15 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     check(r.returncode == 1 and "X.raw" in err(r) and "--force" in err(r) and
           open(os.path.join(folder, "X.raw"), "rb").read() == b"unrelated" and os.listdir(folder) == ["X.raw"],
           f"convert -o X.nhdr leaves an unrelated X.raw alone and writes no .nhdr: {err(r)!r}")
+
+    # extract X.gltf must not replace an unrelated X.bin beside it: refused before the extraction.
+    folder = tempfile.mkdtemp(dir=tmp)
+    with open(os.path.join(folder, "X.bin"), "wb") as f:
+        f.write(b"unrelated")
+    r = run(["extract", "sphere:8", "--iso", "0.5", "-o", "X.gltf"], folder)
+    check(r.returncode == 1 and one_line(r) and "X.bin" in err(r) and "--force" in err(r) and
+          open(os.path.join(folder, "X.bin"), "rb").read() == b"unrelated" and os.listdir(folder) == ["X.bin"],
+          f"extract -o X.gltf leaves an unrelated X.bin alone and writes no .gltf: {err(r)!r}")
 
     # -o -: standard output for JSON and PNG, a usage error where the extension picks the format.
     folder = tempfile.mkdtemp(dir=tmp)

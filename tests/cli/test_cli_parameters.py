@@ -83,6 +83,11 @@ for value in ["3", "0", "-1", "4294967297", "1.0"]:
     cases.append((BASE["bench-scan"] + ["--components", value], "--components", value))
 for value in ["5", "6", "68", "0", "-4"]:  # a multiple of 4 from 4 to 64 (once exit 1 for 5 and 6)
     cases.append((BASE["bench-scan"] + ["--items", value], "--items", value))
+# extract's export steps: --simplify keeps a fraction above 0, up to 1; --smooth counts iterations.
+for value in NON_FINITE + ["0", "-0.5", "1.5"]:
+    cases.append((BASE["extract"] + ["--simplify", value], "--simplify", value))
+for value in ["-1", "1.5", "10001", "18446744073709551617", "nan"]:
+    cases.append((BASE["extract"] + ["--smooth", value], "--smooth", value))
 # The raw-file options of every command that reads a VOLUME.
 for command in ["extract", "render", "bench", "bench-raycast", "convert", "volinfo"]:
     cases.append((BASE[command] + ["--header-bytes", "-1"], "--header-bytes", "-1"))
@@ -105,7 +110,11 @@ for args, option, value in cases:
           f"{r.stderr.strip()!r}")
 
 # Options that contradict each other are usage errors too (once exit 1).
-for args, option in [(BASE["bench"] + ["--method", "cpu"], "--method"),
+# --series is a DICOM UID (digits and dots), not any text.
+for args, option in [(BASE["volinfo"] + ["--series", ""], "--series"),
+                     (BASE["volinfo"] + ["--series", "1.2.abc"], "--series"),
+                     (BASE["volinfo"] + ["--series", "1" * 65], "--series"),
+                     (BASE["bench"] + ["--method", "cpu"], "--method"),
                      (BASE["bench"] + ["--uint8", "--int16"], "--uint8"),
                      (["bench", "missing_8x8x8_uint8.raw", "--iso", "0.5", "--analytic"], "--analytic"),
                      (BASE["bench"] + ["--analytic", "--uint8"], "--analytic"),
@@ -123,6 +132,9 @@ check(r is not None and "from 1 to 1000000" in r.stderr, f"--repeat 0 gives the 
 # Values at the edges of the ranges are accepted (the validation is not stricter than the documentation).
 for args in [["extract", "sphere:8", "--iso", "-1e30", "--repeat", "1", "--block", "1x1x1"],
              BASE["volinfo"] + ["--header-bytes", "0"],
+             BASE["extract"] + ["--simplify", "1", "--smooth", "0"],
+             BASE["extract"] + ["--simplify", "1e-3", "--smooth", "3"],
+             BASE["volinfo"] + ["--series", "1.2.840.113619.2.55", "--quiet"],
              ["render", "sphere:8", "--iso", "0.5", "--size", "16x16", "--camera", "-360,-90,1e-3", "--fov", "170",
               "-o", "edge.png"]]:
     r = run(args)

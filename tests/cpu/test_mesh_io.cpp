@@ -204,8 +204,8 @@ TEST_CASE("bad mesh files are errors that name the file and the problem", "[mesh
 {
     CHECK_THAT(errorOf([] { readMesh(tmpPath("missing.ply")); }), Catch::Contains("missing.ply"));
     CHECK_THAT(errorOf([] { readMesh(tmpPath("mesh.stl")); }), Catch::Contains("unknown mesh extension '.stl'"));
-    CHECK_THAT(errorOf([] { writeMesh(tetrahedron(), tmpPath("mesh.stl")); }),
-               Catch::Contains("unknown mesh extension"));
+    CHECK_THAT(errorOf([] { writeMesh(tetrahedron(), tmpPath("mesh.3mf")); }),
+               Catch::Contains("unknown mesh extension '.3mf'"));
 
     fs::path truncated = tmpPath("truncated.ply");
     writePly(tetrahedron(), truncated);

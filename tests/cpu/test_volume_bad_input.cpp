@@ -330,9 +330,9 @@ TEST_CASE("bad ASCII VTK values are refused with their position", "[volume]")
 
 TEST_CASE("unknown extensions, folders and missing files are refused", "[volume]")
 {
-    fs::path unknown = tmpPath("scan.dcm");
+    fs::path unknown = tmpPath("scan.xyz");
     writeFile(unknown, "DICM");
-    requireReadError(unknown, "unknown volume format '.dcm'");
+    requireReadError(unknown, "unknown volume format '.xyz'");
 
     fs::path folder = tmpPath("folder.nrrd");
     fs::create_directories(folder);

@@ -125,6 +125,17 @@ TEST_CASE("NRRD space directions give spacing as vector lengths, space origin th
     Volume read = readVolumeFile(path);
     CHECK(read.spacing == std::array<double, 3>{5.0, 2.0, 0.5});
     CHECK(read.origin == std::array<double, 3>{1.5, -2.0, 7.0});
+    // The rotation is kept as the index-to-world map: columns the directions, translation the origin.
+    REQUIRE(read.indexToWorld.has_value());
+    CHECK(*read.indexToWorld == Affine{{{0, -2, 0, 1.5}, {3, 0, 0, -2}, {4, 0, 0.5, 7}, {0, 0, 0, 1}}});
+
+    // And writeNrrd writes it back whole.
+    fs::path again = tmpPath("directions_again.nrrd");
+    writeNrrd(read, again);
+    Volume reread = readVolumeFile(again);
+    CHECK(reread.indexToWorld == read.indexToWorld);
+    CHECK(reread.spacing == read.spacing);
+    CHECK(reread.data == read.data);
 }
 
 TEST_CASE("NRRD without spacing fields has unit spacing and zero origin; NaN spacings mean unknown", "[volume]")

@@ -1,5 +1,6 @@
 // One libFuzzer target per volume format, chosen when compiled
-// (FUZZ_EXTENSION: ".nrrd", ".nhdr", ".mha", ".mhd", ".vtk"): the input is
+// (FUZZ_EXTENSION: ".nrrd", ".nhdr", ".mha", ".mhd", ".vtk", ".nii", ".tif",
+// ".dcm"): the input is
 // written as a file of that extension, the part after a "@@DATA@@" line as
 // `data.bin` beside it (what detached headers name), and read.
 #include "core/error.h"

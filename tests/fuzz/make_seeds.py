@@ -27,7 +27,8 @@ def zl(data):
     return zlib.compress(data, 6)
 
 
-seeds = {"raw": {}, "nrrd": {}, "nhdr": {}, "metaimage": {}, "mhd": {}, "vtk": {}, "ply": {}, "obj": {}}
+seeds = {"raw": {}, "nrrd": {}, "nhdr": {}, "metaimage": {}, "mhd": {}, "vtk": {}, "nifti": {}, "tiff": {},
+         "dicom": {}, "ply": {}, "obj": {}}
 
 # raw: byte 0 = dims x-1 | (y-1) << 4, byte 1 = (z-1) | type << 4 | big << 6 | header << 7.
 for t, fmt in enumerate("BHhf"):
@@ -71,6 +72,101 @@ for name, fmt in [("unsigned_char", "B"), ("unsigned_short", "H"), ("short", "h"
     seeds["vtk"][f"binary_{name}"] = vtk.format(fmt="BINARY", t=name).encode() + samples(fmt, 60, True)
     values = struct.unpack(">" + fmt * 60, samples(fmt, 60, True))
     seeds["vtk"][f"ascii_{name}"] = (vtk.format(fmt="ASCII", t=name) + " ".join(str(v) for v in values) + "\n").encode()
+
+# NIfTI-1 single files (.nii): the 348-byte header (offsets from nifti1.h), 4
+# bytes of extension flag, the samples; as tests/cpu/test_volume_nifti.cpp builds them.
+def nifti1(datatype, bitpix, data, big=False, slope=0.0, inter=0.0, qform=0, sform=1, oblique=False):
+    e = ">" if big else "<"
+    out = bytearray(352)
+    struct.pack_into(e + "i", out, 0, 348)
+    struct.pack_into(e + "8h", out, 40, 3, 5, 4, 3, 1, 1, 1, 1)
+    struct.pack_into(e + "2h", out, 70, datatype, bitpix)
+    struct.pack_into(e + "8f", out, 76, 1, 0.5, 1.25, 2.0, 1, 1, 1, 1)
+    struct.pack_into(e + "3f", out, 108, 352, slope, inter)
+    struct.pack_into(e + "2h", out, 252, qform, sform)
+    if qform:
+        struct.pack_into(e + "6f", out, 256, 0.0, 0.0, 0.38268343, 1.0, 2.0, 3.0)  # quatern b c d, offsets
+        struct.pack_into(e + "f", out, 76, -1.0)  # qfac
+    rows = [(0.0, 1.25, 0, -3), (0.5, 0, 0, 0.125), (0, 0, 2, 10)] if oblique else \
+        [(0.5, 0, 0, -3), (0, 1.25, 0, 0.125), (0, 0, 2, 10)]
+    for r, row in enumerate(rows):
+        struct.pack_into(e + "4f", out, 280 + 16 * r, *row)
+    out[344:348] = b"n+1\0"
+    return bytes(out) + data
+
+
+seeds["nifti"]["uint8"] = nifti1(2, 8, samples("B", 60))
+seeds["nifti"]["int16_scaled"] = nifti1(4, 16, samples("h", 60), slope=0.5, inter=-3)
+seeds["nifti"]["float32_big_oblique"] = nifti1(16, 32, samples("f", 60, True), big=True, oblique=True)
+seeds["nifti"]["uint16_qform"] = nifti1(512, 16, samples("H", 60), qform=1, sform=0)
+seeds["nifti"]["gzip_int16"] = gz(nifti1(4, 16, samples("h", 60)))
+
+
+# TIFF: little-endian, one uncompressed strip per page, IFDs chained; as
+# tests/cpu/test_volume_tiff.cpp builds them.
+def tiff(pages, bits, sample_format, width=5, height=4):
+    out = bytearray(b"II" + struct.pack("<HI", 42, 8))
+    for p, pixels in enumerate(pages):
+        entries = [(256, 4, width), (257, 4, height), (258, 3, bits), (259, 3, 1), (262, 3, 1), (273, 4, 0),
+                   (277, 3, 1), (278, 4, height), (279, 4, len(pixels)), (339, 3, sample_format)]
+        pixels_at = len(out) + 2 + 12 * len(entries) + 4
+        entries[5] = (273, 4, pixels_at)
+        following = pixels_at + len(pixels) if p + 1 < len(pages) else 0
+        out += struct.pack("<H", len(entries))
+        for tag, kind, value in entries:
+            out += struct.pack("<HHII", tag, kind, 1, value)
+        out += struct.pack("<I", following) + pixels
+    return bytes(out)
+
+
+def pages(fmt, size):
+    data = samples(fmt, 60)
+    return [data[i * 20 * size:(i + 1) * 20 * size] for i in range(3)]
+
+
+seeds["tiff"]["uint8_3_pages"] = tiff(pages("B", 1), 8, 1)
+seeds["tiff"]["uint16_3_pages"] = tiff(pages("H", 2), 16, 1)
+seeds["tiff"]["int16_3_pages"] = tiff(pages("h", 2), 16, 2)
+seeds["tiff"]["float32_3_pages"] = tiff(pages("f", 4), 32, 3)
+
+
+# DICOM Part 10, explicit VR little endian, one int16 CT slice of 5 x 4 (the
+# reader takes a single file as a series of one); as
+# tests/cpu/test_volume_dicom.cpp builds them, with its sequence of undefined length.
+def dicom_element(group, tag, vr, value):
+    if len(value) % 2:
+        value += b"\0" if vr == "UI" else b" "
+    head = struct.pack("<HH", group, tag) + vr.encode()
+    if vr in ("OW", "OB"):
+        return head + struct.pack("<HI", 0, len(value)) + value
+    return head + struct.pack("<H", len(value)) + value
+
+
+def dicom(pixels, rescale=False):
+    ct, explicit_little = b"1.2.840.10008.5.1.4.1.1.2", b"1.2.840.10008.1.2.1"
+    meta = (dicom_element(2, 0x0002, "UI", ct) + dicom_element(2, 0x0003, "UI", b"1.2.3.4.5.1") +
+            dicom_element(2, 0x0010, "UI", explicit_little))
+    out = b"\0" * 128 + b"DICM" + dicom_element(2, 0, "UL", struct.pack("<I", len(meta))) + meta
+    out += dicom_element(8, 0x0016, "UI", ct) + dicom_element(8, 0x0018, "UI", b"1.2.3.4.5.1")
+    out += dicom_element(8, 0x0060, "CS", b"CT")
+    out += struct.pack("<HH", 8, 0x1140) + b"SQ\0\0" + struct.pack("<I", 0xffffffff)
+    out += struct.pack("<HHI", 0xfffe, 0xe000, 0xffffffff) + dicom_element(8, 0x1155, "UI", b"1.2.3.4.6")
+    out += struct.pack("<HHI", 0xfffe, 0xe00d, 0) + struct.pack("<HHI", 0xfffe, 0xe0dd, 0)
+    out += dicom_element(0x20, 0x000e, "UI", b"1.2.3.4.5") + dicom_element(0x20, 0x0032, "DS", b"-3\\0.125\\10")
+    out += dicom_element(0x20, 0x0037, "DS", b"1\\0\\0\\0\\1\\0")
+    for tag, vr, value in [(0x0002, "US", struct.pack("<H", 1)), (0x0004, "CS", b"MONOCHROME2"),
+                           (0x0010, "US", struct.pack("<H", 4)), (0x0011, "US", struct.pack("<H", 5)),
+                           (0x0030, "DS", b"1.25\\0.5"), (0x0100, "US", struct.pack("<H", 16)),
+                           (0x0101, "US", struct.pack("<H", 16)), (0x0102, "US", struct.pack("<H", 15)),
+                           (0x0103, "US", struct.pack("<H", 1))]:
+        out += dicom_element(0x28, tag, vr, value)
+    if rescale:
+        out += dicom_element(0x28, 0x1052, "DS", b"-1024") + dicom_element(0x28, 0x1053, "DS", b"1")
+    return out + dicom_element(0x7fe0, 0x0010, "OW", pixels)
+
+
+seeds["dicom"]["int16_slice"] = dicom(samples("h", 20))
+seeds["dicom"]["int16_slice_rescaled"] = dicom(samples("h", 20), rescale=True)
 
 tetra_v = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
 tetra_f = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]

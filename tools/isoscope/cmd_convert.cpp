@@ -31,6 +31,8 @@ Run addConvertCommand(CLI::App& app)
     return [args, options]() {
         checkOutputs(nrrdOutputFiles(options->output), options->force);
         Volume volume = args->load();
+        for (const std::string& note : volume.notes)
+            std::fprintf(stderr, "isoscope: %s: %s\n", volume.source.c_str(), note.c_str());
         if (!options->to.empty()) {
             ScalarType type = *parseScalarName(options->to);
             std::printf("value range [%g, %g] onto %s: an isovalue v becomes %s + (v - %g) * %.17g\n",

@@ -8,6 +8,8 @@
 #include "core/text.h"
 #include "extract/extract.h"
 #include "io/mesh_io.h"
+#include "mesh/simplify.h"
+#include "mesh/world_transform.h"
 #include "method_options.h"
 #include "output_options.h"
 #include "params.h"
@@ -24,29 +26,73 @@ Run addExtractCommand(CLI::App& app)
         std::string output;
         std::string stats;
         bool force = false;
+        bool indexSpace = false;
+        double simplify = 1.0;
+        uint32_t smooth = 0;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units")
         ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
         ->required();
     auto method = addMethodArguments(command, "cpu", 1, 0);
-    command->add_option("-o,--output", options->output, "Mesh file to write: .ply (binary) or .obj")
+    command->add_option("-o,--output", options->output,
+                        "Mesh file to write: .ply (binary), .obj, .stl (binary), .vtp (VTK XML), .gltf (+ .bin) or .glb")
         ->check(outputName(Stdout::Refused));
+    command->add_flag("--index-space", options->indexSpace,
+                      "Write vertex positions as grid indices (i, j, k) instead of world coordinates (spacing, "
+                      "origin and the file's orientation applied)");
+    command->add_option("--simplify", options->simplify,
+                        "Before writing: keep about this fraction of the triangles (0 < RATIO <= 1; meshoptimizer, "
+                        "borders kept)")
+        ->check(positiveFraction());
+    command->add_option("--smooth", options->smooth, "Before writing: N iterations of Taubin smoothing (no shrinking)")
+        ->check(wholeNumber(0, kMaxSmoothIterations));
     command->add_option("--stats", options->stats, "Write statistics as JSON to this file ('-' for stdout)")
         ->check(outputName(Stdout::Allowed));
     addForceFlag(command, options->force);
     return [args, options, method]() {
-        checkOutputs({options->output, options->stats == "-" ? "" : options->stats}, options->force);
+        std::vector<std::filesystem::path> outputs;
+        if (!options->output.empty())
+            outputs = meshOutputFiles(options->output); // a .gltf's .bin too
+        outputs.push_back(options->stats == "-" ? "" : options->stats);
+        checkOutputs(outputs, options->force);
         Volume volume = args->load();
+        for (const std::string& note : volume.notes)
+            std::fprintf(stderr, "isoscope: %s: %s\n", volume.source.c_str(), note.c_str());
         if (volume.stats.nonFinite)
             std::fprintf(stderr, "isoscope: %s has %llu NaN or infinite samples: they count as outside the surface\n",
                          volume.source.c_str(), (unsigned long long)volume.stats.nonFinite);
         float iso = float(options->iso);
         ExtractOptions extractOptions = method->options();
         ExtractionReport report = extractIsosurface(volume, iso, extractOptions);
-        if (!options->output.empty())
-            writeMesh(report.mesh, options->output, ifExists(options->force));
+        // Export steps on the read-back mesh, in the extraction frame; their counts go in the stats.
+        Mesh mesh = report.mesh;
+        nlohmann::json exported;
+        if (options->simplify < 1.0) {
+            MeshReduction reduction = simplifyMesh(mesh, options->simplify);
+            exported["simplify"] = {{"ratio", options->simplify},
+                                    {"triangles_before", reduction.trianglesBefore},
+                                    {"triangles_after", reduction.trianglesAfter},
+                                    {"vertices_before", reduction.verticesBefore},
+                                    {"vertices_after", reduction.verticesAfter},
+                                    {"relative_error", reduction.relativeError}};
+        }
+        if (options->smooth > 0) {
+            smoothMesh(mesh, options->smooth);
+            exported["smooth"] = {{"iterations", options->smooth}, {"method", "taubin"}};
+        }
+        if (!exported.empty())
+            exported["written"] = {{"vertices", mesh.positions.size()}, {"triangles", mesh.faceCount()}};
+        if (!options->output.empty()) {
+            if (options->indexSpace)
+                toIndexSpace(mesh, volume);
+            else
+                placeInWorld(mesh, volume);
+            writeMesh(mesh, options->output, ifExists(options->force));
+        }
         nlohmann::json stats = toJson(report, volume, iso);
+        if (!exported.empty())
+            stats["export"] = exported;
         if (!options->stats.empty())
             writeJson(stats, options->stats, options->force);
         if (options->stats != "-")
@@ -54,6 +100,10 @@ Run addExtractCommand(CLI::App& app)
                         (unsigned long long)report.mesh.positions.size(), (unsigned long long)report.mesh.faceCount(),
                         report.mesh.faceSize == 4 ? "quads" : "triangles",
                         report.totalGpuMs ? *report.totalGpuMs : report.cpuMs, report.totalGpuMs ? "GPU" : "CPU");
+        if (options->stats != "-" && !exported.empty())
+            std::printf("written: %llu vertices, %llu triangles after%s%s\n", (unsigned long long)mesh.positions.size(),
+                        (unsigned long long)mesh.faceCount(), options->simplify < 1.0 ? " --simplify" : "",
+                        options->smooth > 0 ? " --smooth" : "");
         return 0;
     };
 }

@@ -10,7 +10,8 @@ namespace isoscope::cli {
 
 Run addVolinfoCommand(CLI::App& app)
 {
-    auto* command = app.add_subcommand("volinfo", "Print a volume's dims, type, spacing, origin, min, max and mean");
+    auto* command = app.add_subcommand(
+        "volinfo", "Print a volume's dims, type, spacing, origin, index-to-world map, min, max, mean and reader notes");
     auto args = addVolumeArguments(command);
     auto json = std::make_shared<bool>(false);
     command->add_flag("--json", *json, "Print JSON instead of text");
@@ -27,7 +28,10 @@ Run addVolinfoCommand(CLI::App& app)
                                      {"max", s.max},
                                      {"mean", s.mean},
                                      {"non_finite", s.nonFinite},
-                                     {"bytes", volume.byteSize()}};
+                                     {"bytes", volume.byteSize()},
+                                     {"index_to_world", worldMatrix(volume)},
+                                     {"axis_aligned", !volume.indexToWorld.has_value()},
+                                     {"notes", volume.notes}};
             writeJson(report, "");
             return 0;
         }
@@ -37,6 +41,14 @@ Run addVolinfoCommand(CLI::App& app)
                     std::string(scalarName(volume.type)).c_str(), (unsigned long long)volume.byteSize(),
                     volume.spacing[0], volume.spacing[1], volume.spacing[2], volume.origin[0], volume.origin[1],
                     volume.origin[2], s.min, s.max, s.mean);
+        if (volume.indexToWorld) {
+            // Printed only where it says more than spacing and origin do.
+            std::printf("  index-to-world (rotated or flipped grid; meshes are written through it)\n");
+            for (const auto& row : *volume.indexToWorld)
+                std::printf("    %12.6g %12.6g %12.6g %12.6g\n", row[0], row[1], row[2], row[3]);
+        }
+        for (const std::string& note : volume.notes)
+            std::printf("  note: %s\n", note.c_str());
         if (s.nonFinite)
             std::printf("  %llu samples are NaN or infinite: extraction treats them as outside the surface\n",
                         (unsigned long long)s.nonFinite);

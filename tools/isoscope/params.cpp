@@ -4,6 +4,20 @@
 
 namespace isoscope::cli {
 
+namespace {
+
+// The start of a refused UID, safe on one line: control bytes as '?'.
+std::string printableUidExcerpt(const std::string& text)
+{
+    std::string shown = text.substr(0, 40);
+    for (char& c : shown)
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+            c = '?';
+    return text.size() > shown.size() ? shown + "..." : shown;
+}
+
+} // namespace
+
 CLI::Validator finiteNumber(double min, double max, const std::string& part)
 {
     return CLI::Validator(
@@ -30,6 +44,36 @@ CLI::Validator multipleOf(uint64_t step, const std::string& range)
             return "'" + text + "' is not a multiple of " + std::to_string(step) + " " + range;
         },
         "");
+}
+
+CLI::Validator positiveFraction()
+{
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            // [0, 1]'s check, worded for (0, 1]; 0 passes it and is refused here.
+            std::string why = whyNotFiniteInRange(text, 0.0, 1.0);
+            double value = 0.0;
+            if (why.empty() && parseFiniteNumber(text, value) && value == 0.0)
+                return "'" + text + "' keeps no triangles: give a number above 0, up to 1";
+            size_t range = why.find("from 0 to 1");
+            return range == std::string::npos ? why : why.replace(range, 11, "above 0, up to 1");
+        },
+        "NUMBER in (0, 1]");
+}
+
+CLI::Validator dicomUid()
+{
+    constexpr size_t kMaxUidLength = 64;
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            bool valid = !text.empty() && text.size() <= kMaxUidLength &&
+                         text.find_first_not_of("0123456789.") == std::string::npos;
+            if (valid)
+                return "";
+            return "'" + printableUidExcerpt(text) + "' is not a DICOM UID (1 to 64 digits and dots, like "
+                   "1.2.840.113619.2.55): give the Series Instance UID that the error listing the series names";
+        },
+        "UID");
 }
 
 CLI::Validator blockSize()

@@ -24,6 +24,9 @@ constexpr double kMinBandwidth = 1e6, kMaxBandwidth = 1e16;
 // small and large enough for any real data without float overflow in the view.
 constexpr double kMinSpacing = 1e-30, kMaxSpacing = 1e30;
 constexpr double kMinCameraDistance = 1e-30, kMaxCameraDistance = 1e30;
+// Taubin smoothing iterations (extract --smooth): each is two passes over
+// every edge, so ten thousand is minutes on a large mesh; more is a typo.
+constexpr uint64_t kMaxSmoothIterations = 10000;
 // The largest Standard raycast tile side: no device runs a workgroup wider.
 constexpr uint32_t kMaxTileSide = 1024;
 
@@ -36,6 +39,12 @@ CLI::Validator finiteNumber(double min, double max, const std::string& part = ""
 CLI::Validator wholeNumber(uint64_t min, uint64_t max);
 // After wholeNumber: a multiple of `step`; `range` words the whole range for the message.
 CLI::Validator multipleOf(uint64_t step, const std::string& range);
+// A fraction above 0, at most 1 (extract --simplify): finite as for
+// finiteNumber, and 0 refused, since keeping no triangles is no simplification.
+CLI::Validator positiveFraction();
+// A DICOM UID (--series): 1 to 64 characters of digits and '.', as DICOM
+// PS3.5 section 9.1 defines them; anything else matches no series.
+CLI::Validator dicomUid();
 // --block: three sizes XxYxZ, each 1 to 1024.
 CLI::Validator blockSize();
 

@@ -18,6 +18,8 @@ struct VolumeArguments {
     std::vector<double> spacing;
     bool bigEndian = false;
     uint64_t headerBytes = 0;
+    std::string series;
+    bool quiet = false;
 
     Volume load() const;
 };
