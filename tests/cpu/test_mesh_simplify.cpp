@@ -49,7 +49,7 @@ TEST_CASE("simplifying a closed torus halves its triangles and keeps it closed",
         CHECK(index < mesh.positions.size());
 }
 
-TEST_CASE("simplify refuses ratios outside (0, 1]", "[mesh]")
+TEST_CASE("simplify refuses ratios that are not above 0 and at most 1", "[mesh]")
 {
     Mesh mesh = extractMarchingCubes(makeSyntheticVolume("sphere:16"), 0.6f);
     for (double ratio : {0.0, -0.5, 1.5}) {
