@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compute/scan_passes.h"
+#include "compute/scan_push.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "graph/render_graph.h"
@@ -47,6 +48,8 @@ BlockSumScan::BlockSumScan(Context& context, const ScanLayout& layout, uint32_t 
       reduceBlocks_(context, loadShader("compute/scan_blocks_reduce"), blockSpecValues(layout, components)),
       scanBlocks_(context, loadShader("compute/scan_blocks"), blockSpecValues(layout, components))
 {
+    checkPushLayout(reduceBlocks_.name(), reduceBlocks_.pushMembers(), blocksReducePushMembers());
+    checkPushLayout(scanBlocks_.name(), scanBlocks_.pushMembers(), blocksScanPushMembers());
     if (components < 1 || components > 3)
         fail(what + ": block sums of " + std::to_string(components) + " components; the block scan takes 1 to 3");
     if (maxBlocks > UINT32_MAX)
@@ -82,9 +85,7 @@ void BlockSumScan::addPasses(RenderGraph& graph, const std::string& name, Resour
     for (size_t k = 0; k < top; ++k) {
         graph.addComputePass(name, reduceBlocks_, {{scratch, Use::StorageWrite, 0}, {scratch, Use::StorageWrite, 1}},
                              [this, scratch, k, span, levels](VkCommandBuffer cmd, const RenderGraph& g) {
-                                 struct {
-                                     uint32_t blockCount, span;
-                                 } push{uint32_t(levels[k]), span};
+                                 BlocksReducePush push{uint32_t(levels[k]), span};
                                  reduceBlocks_.bind(cmd, {level(g, scratch, k), level(g, scratch, k + 1)}, &push,
                                                     sizeof push);
                                  reduceBlocks_.dispatchLine(cmd, std::max<uint64_t>(levels[k + 1], 1));
@@ -97,9 +98,7 @@ void BlockSumScan::addPasses(RenderGraph& graph, const std::string& name, Resour
         graph.addComputePass(
             name, scanBlocks_, uses, [this, scratch, k, top, span, levels, totals, totalBytes](VkCommandBuffer cmd,
                                                                                                const RenderGraph& g) {
-                struct {
-                    uint32_t blockCount, span, top;
-                } push{uint32_t(levels[k]), span, k == top ? 1u : 0u};
+                BlocksScanPush push{uint32_t(levels[k]), span, k == top ? 1u : 0u};
                 DescriptorInfo totalsBinding(g.buffer(totals.resource), totals.offset, totalBytes);
                 // The top level reads no level above; its own range stands in for one.
                 DescriptorInfo above = level(g, scratch, k == top ? k : k + 1);

@@ -1,5 +1,7 @@
 #include "compute/scan_passes.h"
 
+#include "compute/scan_push.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -100,6 +102,9 @@ ScanPasses::ScanPasses(Context& context, uint32_t components, bool select, bool 
     if (downsweep)
         downsweep_ = std::make_unique<ComputeProgram>(context, loadShader("compute/scan_downsweep"),
                                                       specValues(layout_.workgroupSize, layout_.items, components, select));
+    checkPushLayout(reduce_.name(), reduce_.pushMembers(), scanReducePushMembers());
+    if (downsweep_)
+        checkPushLayout(downsweep_->name(), downsweep_->pushMembers(), scanDownsweepPushMembers());
 }
 
 void checkScanCount(uint64_t count, uint64_t maxCount, const std::string& what)
@@ -146,9 +151,7 @@ void ScanPasses::addBlockOffsets(RenderGraph& graph, const std::string& name, Re
                          [this, scratch, input, count, elementBytes](VkCommandBuffer cmd, const RenderGraph& g) {
                              forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock,
                                                                     uint32_t blocks) {
-                                 struct {
-                                     uint32_t count, firstBlock, blockCount;
-                                 } push{uint32_t(n), firstBlock, blocks};
+                                 ScanReducePush push{uint32_t(n), firstBlock, blocks};
                                  DescriptorInfo in(g.buffer(input.resource), input.offset + start * elementBytes,
                                                    n * elementBytes);
                                  reduce_.bind(cmd, {in, levels_.level0(g, scratch), vectorsOf(in)}, &push, sizeof push);
@@ -172,9 +175,7 @@ void ScanPasses::addDownsweep(RenderGraph& graph, const std::string& name, Resou
          {input.resource, Use::StorageRead, 3}, {output.resource, Use::StorageWrite, 4}},
         [this, scratch, input, output, count, outputWords, elementBytes](VkCommandBuffer cmd, const RenderGraph& g) {
             forEachScanSegment(layout_, count, [&](uint64_t start, uint64_t n, uint32_t firstBlock, uint32_t blocks) {
-                struct {
-                    uint32_t count, firstBlock, blockCount, firstIndex;
-                } push{uint32_t(n), firstBlock, blocks, uint32_t(start)};
+                ScanDownsweepPush push{uint32_t(n), firstBlock, blocks, uint32_t(start)};
                 // A scan writes the segment's own range; a compaction writes
                 // indices anywhere below the selected count, so it binds the whole list.
                 VkBuffer out = g.buffer(output.resource);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compute/scan_push.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "graph/render_graph.h"
@@ -75,6 +76,7 @@ SinglePassScan::SinglePassScan(Context& context, uint32_t components, bool selec
                 {"SELECT", select ? 1u : 0u},
                 {"FORCE_FALLBACK_EVERY", options.forceFallbackEvery}})
 {
+    checkPushLayout(program_.name(), program_.pushMembers(), singlePassPushMembers());
     if (components != 1 && components != 2)
         fail(what + ": elements of " + std::to_string(components) + " components; the scan takes 1 or 2");
     uint64_t tiles = std::max<uint64_t>(1, ceilDiv(maxCount, layout_.tileElements));
@@ -135,10 +137,8 @@ void SinglePassScan::addPasses(RenderGraph& graph, const std::string& name, Reso
             name, program_, uses,
             [this, scratch, input, output, count, outputWords, totalWords, segment, tiles, control, states,
              sumComponents, elementBytes](VkCommandBuffer cmd, const RenderGraph& g) {
-                struct {
-                    uint32_t count, firstBlock, blockCount, firstIndex, segment, lastBlock;
-                } push{uint32_t(segment.n), segment.firstBlock, segment.blocks, uint32_t(segment.start),
-                       segment.index, uint32_t(tiles - 1)};
+                SinglePassPush push{uint32_t(segment.n), segment.firstBlock, segment.blocks, uint32_t(segment.start),
+                                    segment.index, uint32_t(tiles - 1)};
                 VkBuffer scratchBuffer = g.buffer(scratch);
                 DescriptorInfo controlWords(scratchBuffer, 0, control);
                 DescriptorInfo stateWords(scratchBuffer, control, states);
