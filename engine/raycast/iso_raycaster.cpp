@@ -1,5 +1,7 @@
 #include "raycast/iso_raycaster.h"
 
+#include <cstddef>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -41,6 +43,22 @@ struct ClassifyPushConstants {
     uint32_t brickCounts[3];
     float iso;
 };
+
+// The C++ sides of the shaders' push-constant blocks, member by member (checkPushLayout).
+std::vector<PushMember> raycastPushMembers()
+{
+#define MEMBER(m) ISOSCOPE_PUSH_MEMBER(RaycastPushConstants, m)
+    return {MEMBER(eye),    MEMBER(iso),        MEMBER(forward),        MEMBER(nearPlane),  MEMBER(right),
+            MEMBER(farPlane), MEMBER(down),     MEMBER(flags),          MEMBER(origin),     MEMBER(step),
+            MEMBER(inverseSpacing), MEMBER(valueScale), MEMBER(dims),   MEMBER(clearColor), MEMBER(extent),
+            MEMBER(frontColor), MEMBER(backColor)};
+#undef MEMBER
+}
+
+std::vector<PushMember> classifyPushMembers()
+{
+    return {ISOSCOPE_PUSH_MEMBER(ClassifyPushConstants, brickCounts), ISOSCOPE_PUSH_MEMBER(ClassifyPushConstants, iso)};
+}
 
 uint32_t packColor(glm::vec4 c)
 {
@@ -116,6 +134,9 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
     warp_.emplace(context, loadShader("raycast/iso_warp"), warp);
     tail_.emplace(context, loadShader("raycast/iso_warp"), tail);
     classify_.emplace(context, loadShader("raycast/classify_bricks"));
+    for (const ComputeProgram* program : {&*standard_, &*warp_, &*tail_})
+        checkPushLayout(program->name(), program->pushMembers(), raycastPushMembers());
+    checkPushLayout(classify_->name(), classify_->pushMembers(), classifyPushMembers());
 
     Allocator& allocator = context.allocator();
     farDepth_ = allocator.createImage(VK_IMAGE_TYPE_2D, {1, 1, 1}, kRayDepthFormat,
