@@ -3,8 +3,11 @@ runner, check(), and readers for the NRRD volumes and PLY meshes it writes.
 
 Not a test itself: ctest runs only files named test_*.py.
 """
+import json
 import os
+import shutil
 import subprocess
+import tempfile
 
 import numpy as np
 
@@ -18,6 +21,27 @@ def check(condition, message):
     print(("ok   " if condition else "FAIL ") + message, flush=True)
     if not condition:
         failures.append(message)
+
+
+def scratch_folder(name):
+    """A new folder for a test's files under $ISOSCOPE_TEST_TMP, or None when
+    the CLI is not built (the test then exits 77, skipped)."""
+    if not BIN or not os.access(BIN, os.X_OK):
+        print(f"skipped: the isoscope CLI is not built (ISOSCOPE_BIN='{BIN}')")
+        return None
+    root = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
+    os.makedirs(root, exist_ok=True)
+    return tempfile.mkdtemp(prefix=name + ".", dir=root)
+
+
+def finish(tmp, kept="files"):
+    """A test's exit code: 1 when a check failed (keeping `tmp` to look at), else 0 (removing it)."""
+    if failures:
+        print(f"{len(failures)} checks failed; {kept} kept in {tmp}")
+        return 1
+    shutil.rmtree(tmp)
+    print("all checks passed")
+    return 0
 
 
 def isoscope(*args):
@@ -96,3 +120,8 @@ def single_cell_case(case):
         if case >> corner & 1:
             data[corner >> 2 & 1, corner >> 1 & 1, corner & 1] = 1.0
     return data
+
+
+def volinfo(path, *extra):
+    """`isoscope volinfo --json` of a volume, parsed."""
+    return json.loads(isoscope("volinfo", path, "--json", *extra))

@@ -38,9 +38,7 @@ it the debug CLI's two engine extractions (~2 s each) and reading their meshes.
 """
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 import numpy as np
@@ -49,9 +47,8 @@ from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 from skimage.measure import marching_cubes
 
-from reference_common import BIN, DATASETS, check, failures, isoscope, read_nrrd, read_ply, single_cell_case
+from reference_common import BIN, DATASETS, check, isoscope, read_nrrd, read_ply, single_cell_case, finish, scratch_folder
 
-TMP_ROOT = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
 TMP = ""  # a directory of this run's own (main), so that runs side by side cannot overwrite each other's files
 
 # Positions are compared in units of the spacing (grid-index space). skimage
@@ -228,12 +225,10 @@ def compare(volume_path, iso, label):
 
 
 def main():
-    if not BIN or not os.access(BIN, os.X_OK):
-        print(f"skipped: the isoscope CLI is not built (ISOSCOPE_BIN='{BIN}')")
-        return 77
     global TMP
-    os.makedirs(TMP_ROOT, exist_ok=True)
-    TMP = tempfile.mkdtemp(prefix="cpu_reference_vs_skimage.", dir=TMP_ROOT)
+    TMP = scratch_folder("cpu_reference_vs_skimage")
+    if TMP is None:
+        return 77
     start = time.time()
 
     check_lorensen_table()
@@ -260,12 +255,7 @@ def main():
                 compare(os.path.join(DATASETS, name), iso, name.split("_")[0])
 
     print(f"{time.time() - start:.1f} s in all")
-    if failures:
-        print(f"{len(failures)} checks failed; volumes and meshes kept in {TMP}")
-        return 1
-    shutil.rmtree(TMP)
-    print("all checks passed")
-    return 0
+    return finish(TMP, "volumes and meshes")
 
 
 if __name__ == "__main__":

@@ -26,11 +26,10 @@ import random
 import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
-from reference_common import BIN, DATASETS, check, failures, isoscope, read_nrrd
+from reference_common import BIN, DATASETS, check, isoscope, read_nrrd, finish, scratch_folder
 
 try:
     import pydicom
@@ -41,7 +40,6 @@ except ImportError as missing:
     print(f"skipped: {missing}")
     sys.exit(77)
 
-TMP_ROOT = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
 TMP = ""
 
 
@@ -111,12 +109,10 @@ def source_volume():
 
 
 def main():
-    if not BIN or not os.access(BIN, os.X_OK):
-        print(f"skipped: the isoscope CLI is not built (ISOSCOPE_BIN='{BIN}')")
-        return 77
     global TMP
-    os.makedirs(TMP_ROOT, exist_ok=True)
-    TMP = tempfile.mkdtemp(prefix="dicom_vs_pydicom.", dir=TMP_ROOT)
+    TMP = scratch_folder("dicom_vs_pydicom")
+    if TMP is None:
+        return 77
     rng = random.Random(22)
 
     # Series A: values v stored as (v - 50) * 4, read back through slope 0.25 and intercept 50.
@@ -216,12 +212,7 @@ def main():
         check(syntax.is_compressed and np.array_equal(ours, expected_b),
               f"series B compressed by gdcmconv {flag} ({syntax.name}): the values pydicom wrote")
 
-    if failures:
-        print(f"{len(failures)} checks failed; files kept in {TMP}")
-        return 1
-    shutil.rmtree(TMP)
-    print("all checks passed")
-    return 0
+    return finish(TMP, "files")
 
 
 if __name__ == "__main__":

@@ -22,15 +22,13 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import vtk
 from vtk.util.numpy_support import vtk_to_numpy
 
-from reference_common import BIN, DATASETS, check, failures, isoscope
+from reference_common import BIN, DATASETS, check, isoscope, finish, scratch_folder
 
-TMP_ROOT = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
 TMP = ""
 FORMATS = ["ply", "stl", "vtp", "gltf", "glb"]
 
@@ -193,12 +191,10 @@ def oblique_nifti():
 
 
 def main():
-    if not BIN or not os.access(BIN, os.X_OK):
-        print(f"skipped: the isoscope CLI is not built (ISOSCOPE_BIN='{BIN}')")
-        return 77
     global TMP
-    os.makedirs(TMP_ROOT, exist_ok=True)
-    TMP = tempfile.mkdtemp(prefix="mesh_writers_vs_vtk.", dir=TMP_ROOT)
+    TMP = scratch_folder("mesh_writers_vs_vtk")
+    if TMP is None:
+        return 77
     validator = gltf_validator()
     if not validator:
         print("WARN the glTF validator is absent (npm install -g gltf-validator): glTF files checked with VTK only")
@@ -215,12 +211,7 @@ def main():
     else:
         print(f"WARN skipped the engine CT: not in ISOSCOPE_DATASETS='{DATASETS}'")
 
-    if failures:
-        print(f"{len(failures)} checks failed; meshes kept in {TMP}")
-        return 1
-    shutil.rmtree(TMP)
-    print("all checks passed")
-    return 0
+    return finish(TMP, "meshes")
 
 
 if __name__ == "__main__":

@@ -17,16 +17,13 @@ and qform) and reads them back; isoscope must give, through its CLI:
      Also through --index-space, where the vertices are the indices.
 Exit 77 (skipped) when the CLI has not been built or nibabel is missing.
 """
-import json
 import os
-import shutil
 import struct
 import sys
-import tempfile
 
 import numpy as np
 
-from reference_common import BIN, check, failures, isoscope, read_nrrd, read_ply
+from reference_common import BIN, check, isoscope, read_nrrd, read_ply, finish, scratch_folder, volinfo
 
 try:
     import nibabel as nib
@@ -36,7 +33,6 @@ except ImportError as missing:
     print(f"skipped: {missing}")
     sys.exit(77)
 
-TMP_ROOT = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
 TMP = ""
 TOLERANCE = 1e-4  # voxels
 
@@ -50,10 +46,6 @@ def oblique_affine():
     affine[:3, :3] = rz @ rx @ np.diag([-0.8, 1.1, 2.5])
     affine[:3, 3] = [12.5, -30.25, 7.0]
     return affine
-
-
-def volinfo(path):
-    return json.loads(isoscope("volinfo", path, "--json"))
 
 
 def our_samples(path, name):
@@ -284,23 +276,16 @@ def check_refusals():
 
 
 def main():
-    if not BIN or not os.access(BIN, os.X_OK):
-        print(f"skipped: the isoscope CLI is not built (ISOSCOPE_BIN='{BIN}')")
-        return 77
     global TMP
-    os.makedirs(TMP_ROOT, exist_ok=True)
-    TMP = tempfile.mkdtemp(prefix="nifti_vs_nibabel.", dir=TMP_ROOT)
+    TMP = scratch_folder("nifti_vs_nibabel")
+    if TMP is None:
+        return 77
     check_types()
     check_scaling()
     check_containers()
     check_meshes()
     check_refusals()
-    if failures:
-        print(f"{len(failures)} checks failed; files kept in {TMP}")
-        return 1
-    shutil.rmtree(TMP)
-    print("all checks passed")
-    return 0
+    return finish(TMP, "files")
 
 
 if __name__ == "__main__":

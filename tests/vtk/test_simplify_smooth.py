@@ -15,15 +15,12 @@ Exit 77 (skipped) when the CLI has not been built.
 """
 import json
 import os
-import shutil
 import sys
-import tempfile
 
 import numpy as np
 
-from reference_common import BIN, DATASETS, check, failures, isoscope, read_ply
+from reference_common import BIN, DATASETS, check, isoscope, read_ply, finish, scratch_folder
 
-TMP_ROOT = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
 TMP = ""
 
 
@@ -128,20 +125,13 @@ def check_smooth():
 
 
 def main():
-    if not BIN or not os.access(BIN, os.X_OK):
-        print(f"skipped: the isoscope CLI is not built (ISOSCOPE_BIN='{BIN}')")
-        return 77
     global TMP
-    os.makedirs(TMP_ROOT, exist_ok=True)
-    TMP = tempfile.mkdtemp(prefix="simplify_smooth.", dir=TMP_ROOT)
+    TMP = scratch_folder("simplify_smooth")
+    if TMP is None:
+        return 77
     check_simplify()
     check_smooth()
-    if failures:
-        print(f"{len(failures)} checks failed; meshes kept in {TMP}")
-        return 1
-    shutil.rmtree(TMP)
-    print("all checks passed")
-    return 0
+    return finish(TMP, "meshes")
 
 
 if __name__ == "__main__":

@@ -13,17 +13,14 @@ zero padding. isoscope must give:
   3. an error naming the file for a slice whose size differs from the first.
 Exit 77 (skipped) when the CLI has not been built or tifffile is missing.
 """
-import json
 import os
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
-from reference_common import BIN, check, failures, isoscope, read_nrrd
+from reference_common import BIN, check, isoscope, read_nrrd, finish, scratch_folder, volinfo
 
 try:
     import tifffile
@@ -31,12 +28,7 @@ except ImportError as missing:
     print(f"skipped: {missing}")
     sys.exit(77)
 
-TMP_ROOT = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
 TMP = ""
-
-
-def volinfo(path, *extra):
-    return json.loads(isoscope("volinfo", path, "--json", *extra))
 
 
 def our_samples(path, name, *extra):
@@ -136,22 +128,15 @@ def check_folders():
 
 
 def main():
-    if not BIN or not os.access(BIN, os.X_OK):
-        print(f"skipped: the isoscope CLI is not built (ISOSCOPE_BIN='{BIN}')")
-        return 77
     global TMP
-    os.makedirs(TMP_ROOT, exist_ok=True)
-    TMP = tempfile.mkdtemp(prefix="tiff_vs_tifffile.", dir=TMP_ROOT)
+    TMP = scratch_folder("tiff_vs_tifffile")
+    if TMP is None:
+        return 77
     check_types()
     check_layouts()
     check_imagej()
     check_folders()
-    if failures:
-        print(f"{len(failures)} checks failed; files kept in {TMP}")
-        return 1
-    shutil.rmtree(TMP)
-    print("all checks passed")
-    return 0
+    return finish(TMP, "files")
 
 
 if __name__ == "__main__":
