@@ -88,17 +88,17 @@ TransferFunction ctHounsfield(double lo, double hi)
 
 // Fractions of the value range, set on the engine CT (uint8): air below 30,
 // the material's blurred border 30..125 (within 3 voxels of the metal), the
-// aluminium at 130..155, denser inserts at 195..255. The border is a
-// translucent shell (0.08 per voxel: about 20 % over its 3 voxels), the metal
-// an opaque light surface from 0.53 (135) up.
+// aluminium at 130..155, denser inserts at 195..255. The border up to 0.47
+// (120) is a translucent shell (0.08 per voxel: about 20 % over its 3
+// voxels), the metal an opaque light surface from 0.505 (129) up.
 TransferFunction ctNormalized(double lo, double hi)
 {
     std::vector<RgbaPoint> points = {
         {0.00, kBlack, 0.0f},
         {0.12, 0.7f * kTissue, 0.0f},
         {0.30, kTissue, 0.04f},
-        {0.45, glm::mix(kTissue, kBone, 0.4f), 0.08f},
-        {0.53, kBone, 0.85f},
+        {0.47, glm::mix(kTissue, kBone, 0.4f), 0.08f},
+        {0.505, kBone, 0.85f},
         {1.00, glm::vec3(1.0f), 1.0f},
     };
     return fromPoints("ct", overRange(points, lo, hi));

@@ -10,10 +10,13 @@
 #include <random>
 #include <string>
 
+#include "../datasets_dir.h"
 #include "core/error.h"
 #include "dvr/transfer_function.h"
 #include "dvr/transfer_function_io.h"
 #include "dvr/transfer_function_presets.h"
+#include "volume/readers.h"
+#include "volume/synthetic.h"
 
 using namespace isoscope;
 namespace fs = std::filesystem;
@@ -396,7 +399,7 @@ TEST_CASE("the presets exist and bake for the engine CT, Hounsfield units and th
 TEST_CASE("the ct preset shows the engine's metal opaque inside a translucent border, air transparent",
           "[transfer-function]")
 {
-    // engine_256x256x128_uint8: air below 30, the blurred border 30..125, the
+    // engine_256x256x128_uint8: air below 30, the blurred border 30..120, the
     // aluminium 130..155, denser inserts 195..255 (histogram of the dataset).
     TransferTable table = bakeTransferFunction(*transferFunctionPreset("ct", 0.0f, 255.0f));
     CHECK(table.transparent(0.0f, 30.0f));
@@ -426,6 +429,34 @@ TEST_CASE("the ct preset shows the engine's metal opaque inside a translucent bo
     CHECK(hu.lookup(350.0f).a >= 0.5f);
 }
 
+TEST_CASE("on the engine CT itself the ct preset makes the metal opaque and its border translucent",
+          "[transfer-function]")
+{
+    fs::path file = isoscope::test::datasetsDir() / "engine_256x256x128_uint8.nhdr";
+    if (!fs::exists(file)) {
+        WARN("skipped: no engine CT at " << file.string());
+        return;
+    }
+    Volume volume = readVolumeFile(file);
+    TransferTable table =
+        bakeTransferFunction(*transferFunctionPreset("ct", float(volume.stats.min), float(volume.stats.max)));
+    // Per voxel, by class: air (< 30), border (30..120), metal (≥ 130).
+    uint64_t air = 0, airClear = 0, border = 0, borderTranslucent = 0, metal = 0, metalOpaque = 0;
+    for (uint64_t i = 0; i < volume.sampleCount(); ++i) {
+        float value = volume.valueAt(i);
+        float alpha = table.lookup(value).a;
+        if (value < 30.0f)
+            air++, airClear += alpha == 0.0f;
+        else if (value < 120.0f)
+            border++, borderTranslucent += alpha > 0.0f && alpha < 0.1f;
+        else if (value >= 130.0f)
+            metal++, metalOpaque += alpha > 0.8f;
+    }
+    CHECK(airClear == air);
+    CHECK(double(borderTranslucent) >= 0.95 * double(border));
+    CHECK(double(metalOpaque) >= 0.95 * double(metal));
+}
+
 TEST_CASE("the cayley preset is a thin shell around zero and transparent elsewhere", "[transfer-function]")
 {
     TransferTable table = bakeTransferFunction(*transferFunctionPreset("cayley", -27.0f, 5.0f));
@@ -436,4 +467,19 @@ TEST_CASE("the cayley preset is a thin shell around zero and transparent elsewhe
     CHECK(table.transparent(table.hi, 5.0f));
     CHECK(table.transparent(-27.0f, -1.0f));
     CHECK(table.transparent(1.0f, 5.0f));
+
+    // On the field itself: visible voxels are few, and all near the surface.
+    Volume volume = makeSyntheticVolume("cayley:64");
+    TransferTable fitted =
+        bakeTransferFunction(*transferFunctionPreset("cayley", float(volume.stats.min), float(volume.stats.max)));
+    uint64_t visible = 0;
+    for (uint64_t i = 0; i < volume.sampleCount(); ++i)
+        if (fitted.lookup(volume.valueAt(i)).a > 0.0f) {
+            visible++;
+            REQUIRE(std::abs(volume.valueAt(i)) < 0.01f * float(volume.stats.max - volume.stats.min));
+        }
+    // The surface meets the cube on every face, so even a shell about 2.5
+    // voxels thick at 64³ holds some 6 % of the voxels.
+    CHECK(visible > 1000);
+    CHECK(visible < volume.sampleCount() / 10);
 }
