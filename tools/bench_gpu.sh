@@ -5,7 +5,7 @@
 # each configuration of the chosen sets, one JSON file per configuration.
 #   tools/bench_gpu.sh BIN_DIR DEB_DIR DATASETS_DIR OUT_DIR SET...
 # Sets: block, block-sizes, scan, histopyramid, scan-primitive and scan-items (`isoscope bench-scan`),
-# raycast, raycast-noskip, raycast-real and raycast-real-noskip (`isoscope
+# raycast, raycast-noskip, raycast-real, raycast-real-noskip, dvr and dvr-bare (`isoscope
 # bench-raycast`, view swept around y).
 set -uo pipefail
 bin=$1 debs=$2 data=$3 out=$4
@@ -26,7 +26,7 @@ run_raycast() {
   local name=$1
   shift
   echo "== $name: isoscope bench-raycast $*" | tee -a "$out/bench.log"
-  timeout 120 "$bin/isoscope" bench-raycast "$@" --force -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
+  timeout "${RAYCAST_TIMEOUT:-120}" "$bin/isoscope" bench-raycast "$@" --force -o "$out/$name.json" 2>&1 | tee -a "$out/bench.log"
 }
 
 run_scan() {
@@ -131,6 +131,17 @@ for set in "$@"; do
       run_raycast "raycast-anatomical$n-int16-persp" "$data/anatomical_33x41x25_int16.nhdr" --iso 5000.5 --resample $n --fov 45
       run_raycast "raycast-anatomical$n-int16-ortho" "$data/anatomical_33x41x25_int16.nhdr" --iso 5000.5 --resample $n --ortho
     done
+    ;;
+  dvr|dvr-bare)
+    # Direct volume rendering (issue 20), each mapping over the turn about y:
+    # 1024³ uint8 Cayley (cayley preset) and the engine CT upsampled to 1024³
+    # (ct preset), 1024×1024, perspective; dvr-bare without skipping and
+    # early termination (the content-independent cost).
+    bare=""; [ "$set" = dvr-bare ] && bare=--no-skip
+    modes=dvr-standard,dvr-shaped,dvr-rotated,dvr-warp,dvr-auto
+    run_raycast "dvr-cayley1024-uint8-persp${bare:+-bare}" cayley:1024 --uint8 --modes $modes --tf cayley --fov 45 $bare
+    run_raycast "dvr-engine1024-uint8-persp${bare:+-bare}" "$data/engine_256x256x128_uint8.nhdr" --resample 1024 \
+      --modes $modes --tf ct --fov 45 $bare
     ;;
   raycast-real-noskip)
     # The issue's bare probe (no skipping) on the real volumes at 1024³:

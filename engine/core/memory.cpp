@@ -185,10 +185,11 @@ Buffer Allocator::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, Memo
 }
 
 Image Allocator::createImage(VkImageType type, VkExtent3D extent, VkFormat format, VkImageUsageFlags usage,
-                             const std::string& what)
+                             const std::string& what, VkImageCreateFlags flags)
 {
     Image result;
     VkImageCreateInfo createInfo{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    createInfo.flags = flags;
     createInfo.imageType = type;
     createInfo.format = format;
     createInfo.extent = extent;

@@ -69,7 +69,7 @@ public:
     // `what` names the resource in error messages ("volume image", "vertex buffer").
     Buffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memoryUsage, const std::string& what);
     Image createImage(VkImageType type, VkExtent3D extent, VkFormat format, VkImageUsageFlags usage,
-                      const std::string& what);
+                      const std::string& what, VkImageCreateFlags flags = 0);
 
     uint64_t currentDeviceBytes() const { return currentDevice_; }
     uint64_t peakDeviceBytes() const { return peakDevice_; }

@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/vk_check.h"
+#include "raycast/ray_setup.h"
 #include "volume/gpu_volume.h"
 
 namespace isoscope {
@@ -60,30 +61,6 @@ std::vector<PushMember> classifyPushMembers()
     return {ISOSCOPE_PUSH_MEMBER(ClassifyPushConstants, brickCounts), ISOSCOPE_PUSH_MEMBER(ClassifyPushConstants, iso)};
 }
 
-uint32_t packColor(glm::vec4 c)
-{
-    auto channel = [](float v) { return uint32_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
-    return channel(c.r) | channel(c.g) << 8 | channel(c.b) << 16 | channel(c.a) << 24;
-}
-
-// A workgroup of whole subgroups, within the device's limit: lavapipe at
-// subgroup size 4 allows 128 invocations, a device with 128-wide subgroups
-// needs at least 128.
-std::array<uint32_t, 2> fitTile(std::array<uint32_t, 2> tile, uint32_t invocationsPerItem, const DeviceInfo& info)
-{
-    tile = {std::max(tile[0], 1u), std::max(tile[1], 1u)};
-    while ((tile[0] * tile[1] * invocationsPerItem) % info.subgroupSize != 0)
-        tile[1] *= 2;
-    while (tile[0] * tile[1] * invocationsPerItem > info.maxWorkgroupInvocations() && tile[0] * tile[1] > 1) {
-        uint32_t& larger = tile[0] >= tile[1] ? tile[0] : tile[1];
-        larger = std::max(larger / 2, 1u);
-    }
-    if (tile[0] * tile[1] * invocationsPerItem > info.maxWorkgroupInvocations())
-        fail("a raycast workgroup needs " + std::to_string(tile[0] * tile[1] * invocationsPerItem) +
-             " invocations; this device allows " + std::to_string(info.maxWorkgroupInvocations()));
-    return tile;
-}
-
 } // namespace
 
 IsoRaycaster::SkipLevel::SkipLevel(Context& context, const FieldSource& field, uint32_t edge, const char* what)
@@ -95,10 +72,12 @@ IsoRaycaster::SkipLevel::SkipLevel(Context& context, const FieldSource& field, u
 
 IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const RaycastOptions& options)
     : context_(context), options_(options), volume_(field.gpuVolume),
-      bricks_(context, field, options.brick, "raycast brick classes")
+      bricks_(context, field, options.brick, "raycast brick classes"), sceneDepth_(context)
 {
     if (!field.gpuVolume || !field.gpuVolume->image().view)
         fail("the isosurface raycaster needs the volume as a 3D image on the GPU");
+    if (field.gpuVolume->padded())
+        fail("the isosurface raycaster samples the volume's image unpadded: upload it without squareXZMultiple");
     const Volume& volume = *field.volume;
     for (int i = 0; i < 3; ++i) {
         dims_[i] = volume.dims[i];
@@ -138,54 +117,17 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
         checkPushLayout(program->name(), program->pushMembers(), raycastPushMembers());
     checkPushLayout(classify_->name(), classify_->pushMembers(), classifyPushMembers());
 
-    Allocator& allocator = context.allocator();
-    farDepth_ = allocator.createImage(VK_IMAGE_TYPE_2D, {1, 1, 1}, kRayDepthFormat,
-                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                      "raycast far-depth placeholder");
-    VkSamplerCreateInfo samplerInfo{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    samplerInfo.magFilter = samplerInfo.minFilter = VK_FILTER_NEAREST;
-    samplerInfo.addressModeU = samplerInfo.addressModeV = samplerInfo.addressModeW =
-        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    VK_CHECK(vkCreateSampler(context.device(), &samplerInfo, nullptr, &nearestSampler_));
-
-    try {
-        computeSetUp();
-    } catch (...) {
-        // A destructor does not run for a constructor that throws.
-        vkDestroySampler(context.device(), nearestSampler_, nullptr);
-        throw;
-    }
-}
-
-void IsoRaycaster::computeSetUp()
-{
-    Context& context = context_;
-    // The ranges depend on the samples only; the far-depth image never changes.
+    // The ranges depend on the samples only: computed once.
     bricks_.ranges.computeNow();
     if (macro_)
         macro_->ranges.computeNow();
-    RenderGraph setup(context);
-    ResourceId farDepth = setup.importImage("raycast far depth", graphImage(farDepth_), {},
-                                            ResourceState{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                                                          VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
-                                                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
-    setup.addPass("clear far depth", PassKind::Transfer, {{farDepth, Use::TransferDst}},
-                  [farDepth](VkCommandBuffer cmd, const RenderGraph& g) {
-                      VkClearColorValue one{};
-                      one.float32[0] = 1.0f;
-                      VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-                      vkCmdClearColorImage(cmd, g.image(farDepth).image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &one,
-                                           1, &all);
-                  });
-    setup.compile();
-    setup.execute();
 }
 
-IsoRaycaster::~IsoRaycaster() { vkDestroySampler(context_.device(), nearestSampler_, nullptr); }
+IsoRaycaster::~IsoRaycaster() = default;
 
 uint64_t IsoRaycaster::auxiliaryBytes() const
 {
-    uint64_t bytes = bricks_.ranges.allocatedBytes() + bricks_.classes.allocated + farDepth_.allocated;
+    uint64_t bytes = bricks_.ranges.allocatedBytes() + bricks_.classes.allocated + sceneDepth_.allocatedBytes();
     if (macro_)
         bytes += macro_->ranges.allocatedBytes() + macro_->classes.allocated;
     return bytes;
@@ -219,23 +161,16 @@ RaycastPushConstants IsoRaycaster::pushConstants(const RenderGraph& graph, const
 {
     const GraphImage& color = graph.image(targets.color);
     VkExtent2D extent = color.extent;
-    const OrbitCamera& camera = params.camera;
-    float aspect = float(extent.width) / float(extent.height);
-    glm::vec3 forward = -cameraBackward(camera);
-    glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 0.0f, 1.0f)));
-    glm::vec3 up = glm::cross(right, forward);
-    // Half the view's height at view depth 1 (perspective) or at any depth (orthographic).
-    float halfHeight = camera.orthographic ? orthographicHalfHeight(camera)
-                                           : std::tan(glm::radians(camera.fovYDeg) * 0.5f);
+    RayCamera camera = rayCamera(params.camera, extent);
 
     RaycastPushConstants constants{};
-    constants.eye = cameraPosition(camera);
+    constants.eye = camera.eye;
     constants.iso = params.iso;
-    constants.forward = forward;
+    constants.forward = camera.forward;
     constants.nearPlane = camera.nearPlane;
-    constants.right = right * halfHeight * aspect;
+    constants.right = camera.right;
     constants.farPlane = camera.farPlane;
-    constants.down = -up * halfHeight;
+    constants.down = camera.down;
     constants.flags = (camera.orthographic ? kOrthographic : 0) | (params.clear ? kClear : 0) |
                       (targets.sceneDepth != kNoResource ? kSceneDepth : 0);
     constants.origin = origin_;
@@ -258,7 +193,7 @@ IsoRaycaster::Bindings IsoRaycaster::bindings(const RenderGraph& graph, const Ra
             DescriptorInfo(bricks_.classes.buffer),
             DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.color).view, VK_IMAGE_LAYOUT_GENERAL),
             DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.depth).view, VK_IMAGE_LAYOUT_GENERAL),
-            DescriptorInfo(nearestSampler_, scene, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
+            DescriptorInfo(sceneDepth_.sampler(), scene, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
 }
 
 void IsoRaycaster::recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
@@ -347,11 +282,7 @@ ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const 
     // The bindings every raycast shader shares (raycast_common.glsl).
     IsoRaycaster::TargetResources t;
     t.volume = importVolumeImage(graph, *r.volume_, name + " volume");
-    t.sceneDepth = targets.sceneDepth;
-    if (t.sceneDepth == kNoResource)
-        t.sceneDepth = graph.importImage(name + " far depth", graphImage(r.farDepth_),
-                                         {VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
-                                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
+    t.sceneDepth = r.sceneDepth_.resolve(graph, targets.sceneDepth, name + " far depth");
     auto commonUses = [&](Use rays) {
         return std::vector<ResourceUse>{{t.volume, Use::Sampled, 0},           {classes, Use::StorageRead, 1},
                                         {targets.color, Use::StorageImageWrite, 2},

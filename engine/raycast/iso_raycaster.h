@@ -31,6 +31,7 @@
 #include "graph/render_graph.h"
 #include "raycast/raycast_cost_model.h"
 #include "raycast/raycast_params.h"
+#include "raycast/scene_depth.h"
 
 namespace isoscope {
 
@@ -97,8 +98,6 @@ public:
 private:
     friend ResourceId addIsoRaycastPass(RenderGraph&, IsoRaycaster&, const RaycastTargets&, const RaycastParams&,
                                         const std::string&);
-    // The set-up submissions: brick ranges, the far-depth placeholder.
-    void computeSetUp();
     struct TailBuffers {
         ResourceId rays = kNoResource;     // TailRays (raycast_common.glsl)
         ResourceId dispatch = kNoResource; // VkDispatchIndirectCommand of the tail pass
@@ -135,8 +134,7 @@ private:
     SkipLevel bricks_;
     std::optional<SkipLevel> macro_; // with options_.macroBricks and skipping on
     std::optional<ComputeProgram> classify_, standard_, warp_, tail_;
-    Image farDepth_;                     // 1×1, depth 1: the scene depth when there is none
-    VkSampler nearestSampler_ = VK_NULL_HANDLE;
+    SceneDepthInput sceneDepth_;
     std::optional<float> classifiedIso_; // the isovalue the classes hold
     RaycastCostModel costModel_;
     RaycastMode lastMode_ = RaycastMode::Standard;

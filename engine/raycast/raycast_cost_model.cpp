@@ -38,11 +38,8 @@ std::array<glm::vec3, kCalibrationDirections> calibrationDirections()
     return directions;
 }
 
-double RaycastCostModel::predictMs(RaycastMode mode, glm::vec3 indexDirection) const
+double interpolateCalibration(const std::array<double, kCalibrationDirections>& ms, glm::vec3 indexDirection)
 {
-    if (mode == RaycastMode::Auto)
-        mode = choose(indexDirection);
-    const std::array<double, kCalibrationDirections>& ms = mode == RaycastMode::Warp ? warpMs : standardMs;
     glm::dvec3 d = glm::abs(glm::dvec3(indexDirection));
     double length = glm::length(d);
     d = length > 0.0 ? d / length : glm::dvec3(0.0, 0.0, 1.0);
@@ -56,6 +53,13 @@ double RaycastCostModel::predictMs(RaycastMode mode, glm::vec3 indexDirection) c
     double low = (1.0 - fa) * at(p, a) + fa * at(p, a + 1);
     double high = (1.0 - fa) * at(p + 1, a) + fa * at(p + 1, a + 1);
     return (1.0 - fp) * low + fp * high;
+}
+
+double RaycastCostModel::predictMs(RaycastMode mode, glm::vec3 indexDirection) const
+{
+    if (mode == RaycastMode::Auto)
+        mode = choose(indexDirection);
+    return interpolateCalibration(mode == RaycastMode::Warp ? warpMs : standardMs, indexDirection);
 }
 
 RaycastMode RaycastCostModel::choose(glm::vec3 indexDirection) const

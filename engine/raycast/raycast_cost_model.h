@@ -31,6 +31,11 @@ constexpr int kCalibrationDirections = 1 + kCalibrationRows * (kCalibrationRows 
 // 90° from z, each at azimuths 0°, 22.5°, 45°, 67.5°, 90° from x.
 std::array<glm::vec3, kCalibrationDirections> calibrationDirections();
 
+// A table of per-direction times (calibrationDirections()) read at any
+// index-space direction: bilinear in (polar angle, azimuth), symmetric in
+// each axis's sign. The DVR cost model (dvr/dvr_cost_model.h) reads its tables so too.
+double interpolateCalibration(const std::array<double, kCalibrationDirections>& ms, glm::vec3 indexDirection);
+
 struct RaycastCostModel {
     std::array<double, kCalibrationDirections> standardMs{}; // per calibrationDirections()
     std::array<double, kCalibrationDirections> warpMs{};

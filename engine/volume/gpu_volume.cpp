@@ -2,6 +2,8 @@
 
 #include "graph/render_graph.h"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,27 @@ ImageFormat chooseFormat(const Context& context, ScalarType type)
     return {VK_FORMAT_R32_SFLOAT, 1.0f};
 }
 
+// The unsigned format of a texel's size, for moving texels bit for bit.
+VkFormat rawFormat(VkFormat format)
+{
+    switch (format) {
+    case VK_FORMAT_R8_UNORM: return VK_FORMAT_R8_UINT;
+    case VK_FORMAT_R16_UNORM:
+    case VK_FORMAT_R16_SNORM: return VK_FORMAT_R16_UINT;
+    default: return VK_FORMAT_R32_UINT;
+    }
+}
+
+// x and z rounded up to one size, a multiple of `multiple`.
+VkExtent3D imageExtent(const Volume& volume, uint32_t multiple)
+{
+    if (multiple == 0)
+        return {volume.dims[0], volume.dims[1], volume.dims[2]};
+    uint32_t side = std::max(volume.dims[0], volume.dims[2]);
+    side = (side + multiple - 1) / multiple * multiple;
+    return {side, volume.dims[1], side};
+}
+
 // Shaders read 8- and 16-bit samples through 32-bit words: whole words.
 uint64_t storageBufferBytes(const Volume& volume) { return (volume.byteSize() + 3) & ~uint64_t(3); }
 
@@ -67,7 +90,8 @@ void checkVolumeFitsDevice(const Context& context, const Volume& volume, GpuVolu
                 fail(describe(volume) + " exceeds the largest 3D image of " + info.name + " (" +
                      std::to_string(info.maxImageDimension3D) + " per side): crop or downsample it");
         ImageFormat format = chooseFormat(context, volume.type);
-        needed += volume.sampleCount() * (format.format == VK_FORMAT_R32_SFLOAT ? 4 : scalarSize(volume.type));
+        VkExtent3D extent = imageExtent(volume, usage.squareXZMultiple);
+        needed += uint64_t(extent.width) * extent.height * extent.depth * (format.format == VK_FORMAT_R32_SFLOAT ? 4 : scalarSize(volume.type));
     }
     if (usage.buffer) {
         uint64_t bytes = storageBufferBytes(volume);
@@ -92,20 +116,49 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
     if (usage.image) {
         ImageFormat format = chooseFormat(context, volume.type);
         valueScale_ = format.valueScale;
+        VkExtent3D extent = imageExtent(volume, usage.squareXZMultiple);
+        if (usage.squareXZMultiple && std::max(extent.width, extent.depth) > context.info().maxImageDimension3D)
+            fail(describe(volume) + " padded to " + std::to_string(extent.width) + " in x and z exceeds the largest 3D "
+                 "image of " + context.info().name + " (" + std::to_string(context.info().maxImageDimension3D) +
+                 " per side): render without rotation");
         image_ = context.allocator().createImage(
-            VK_IMAGE_TYPE_3D, {volume.dims[0], volume.dims[1], volume.dims[2]}, format.format,
-            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-            describe(volume) + " image");
-        if (format.format == nativeFormat(volume.type).format) {
+            VK_IMAGE_TYPE_3D, extent, format.format,
+            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+            describe(volume) + " image", usage.squareXZMultiple ? VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT : 0);
+        const bool native = format.format == nativeFormat(volume.type).format;
+        if (native && !usage.squareXZMultiple) {
             uploadToImage(context, image_, volume.data.data(), volume.data.size(), VK_IMAGE_LAYOUT_GENERAL);
         } else {
-            const uint64_t sliceSamples = uint64_t(volume.dims[0]) * volume.dims[1];
-            auto convertSlices = [&](uint32_t firstSlice, uint32_t sliceCount, std::byte* destination) {
-                float* out = reinterpret_cast<float*>(destination);
-                for (uint64_t i = 0; i < sliceCount * sliceSamples; ++i)
-                    out[i] = volume.valueAt(firstSlice * sliceSamples + i);
+            // Row by row: converted to float where the device lacks the
+            // native format, zeros in the padding.
+            const size_t texel = native ? scalarSize(volume.type) : sizeof(float);
+            const uint64_t rowSamples = volume.dims[0], dataSlice = rowSamples * volume.dims[1];
+            const uint64_t imageRow = extent.width, imageSlice = imageRow * extent.height;
+            auto writeSlices = [&](uint32_t firstSlice, uint32_t sliceCount, std::byte* destination) {
+                std::memset(destination, 0, sliceCount * imageSlice * texel);
+                for (uint32_t z = firstSlice; z < firstSlice + sliceCount && z < volume.dims[2]; ++z)
+                    for (uint32_t y = 0; y < volume.dims[1]; ++y) {
+                        uint64_t from = z * dataSlice + y * rowSamples;
+                        std::byte* to = destination + ((z - firstSlice) * imageSlice + y * imageRow) * texel;
+                        if (native) {
+                            std::memcpy(to, volume.data.data() + from * texel, rowSamples * texel);
+                        } else {
+                            float* out = reinterpret_cast<float*>(to);
+                            for (uint64_t x = 0; x < rowSamples; ++x)
+                                out[x] = volume.valueAt(from + x);
+                        }
+                    }
             };
-            uploadToImage(context, image_, sizeof(float), convertSlices, VK_IMAGE_LAYOUT_GENERAL);
+            uploadToImage(context, image_, texel, writeSlices, VK_IMAGE_LAYOUT_GENERAL);
+        }
+        if (usage.squareXZMultiple) {
+            VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+            viewInfo.image = image_.image;
+            viewInfo.viewType = VK_IMAGE_VIEW_TYPE_3D;
+            viewInfo.format = rawFormat(format.format);
+            viewInfo.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+            VK_CHECK(vkCreateImageView(context.device(), &viewInfo, nullptr, &rawView_));
         }
 
         VkSamplerCreateInfo samplerInfo{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
@@ -128,12 +181,17 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
             uploadToBuffer(context, buffer_, volume.data.data(), volume.data.size());
         } catch (...) {
             vkDestroySampler(context.device(), sampler_, nullptr);
+            vkDestroyImageView(context.device(), rawView_, nullptr);
             throw;
         }
     }
 }
 
-GpuVolume::~GpuVolume() { vkDestroySampler(context_.device(), sampler_, nullptr); }
+GpuVolume::~GpuVolume()
+{
+    vkDestroySampler(context_.device(), sampler_, nullptr);
+    vkDestroyImageView(context_.device(), rawView_, nullptr);
+}
 
 ResourceId importVolumeImage(RenderGraph& graph, const GpuVolume& volume, const std::string& name)
 {

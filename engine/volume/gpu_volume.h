@@ -31,6 +31,12 @@ struct GpuVolumeUsage {
     // The method runs without the buffer (slower): prepareGpuExtraction
     // leaves it out where the device has no room for it.
     bool bufferOptional = false;
+    // Direct volume rendering's in-place rotation about y (dvr/rotate_volume.h):
+    // the image padded in x and z to one size, a multiple of this (0: no
+    // padding), the data at the low corner and zeros around it, and a
+    // storage view of unsigned integers of the texel's size, so that moving
+    // texels keeps their bits.
+    uint32_t squareXZMultiple = 0;
 };
 
 class GpuVolume {
@@ -44,7 +50,12 @@ public:
     const Buffer& buffer() const { return buffer_; }  // empty unless usage.buffer
     VkSampler linearSampler() const { return sampler_; } // trilinear, clamp to edge, normalized coordinates
     float valueScale() const { return valueScale_; }
-    std::array<uint32_t, 3> dims() const { return dims_; }
+    std::array<uint32_t, 3> dims() const { return dims_; } // the data's, without padding
+    // The image's: dims() unless padded (GpuVolumeUsage::squareXZMultiple).
+    std::array<uint32_t, 3> imageDims() const { return {image_.extent.width, image_.extent.height, image_.extent.depth}; }
+    bool padded() const { return imageDims() != dims_; }
+    // The R8/R16/R32_UINT view of a padded image (VK_NULL_HANDLE otherwise).
+    VkImageView rawStorageView() const { return rawView_; }
     ScalarType type() const { return type_; }
     uint64_t deviceBytes() const { return image_.allocated + buffer_.allocated; }
 
@@ -53,6 +64,7 @@ private:
     Image image_;
     Buffer buffer_;
     VkSampler sampler_ = VK_NULL_HANDLE;
+    VkImageView rawView_ = VK_NULL_HANDLE;
     float valueScale_ = 1.0f;
     std::array<uint32_t, 3> dims_{};
     ScalarType type_ = ScalarType::Float32;

@@ -1,7 +1,8 @@
 // isoscope bench-raycast: GPU time per frame of the isosurface raycasters
-// (GPU timestamps, medians) with the view swept around the volume's y axis,
-// as JSON (docs/BENCHMARKS.md): each mapping and the adaptive mode, per
-// direction and as min / median / max over the sweep.
+// and of direct volume rendering (GPU timestamps, medians) with the view
+// swept around the volume's y axis, as JSON (docs/BENCHMARKS.md): each
+// mapping and the adaptive mode, per direction and as min / median / max
+// over the sweep (DVR: bench_dvr.h, under "dvr").
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_dvr.h"
 #include "commands.h"
 #include "core/context.h"
 #include "core/device_info.h"
@@ -80,6 +82,7 @@ Run addBenchRaycastCommand(CLI::App& app)
         double sweep = 5.0;
         double step = 0.5;
         std::vector<std::string> modes{"iso-standard", "iso-warp", "iso-auto"};
+        std::string tf = "grayscale";
         bool noSkip = false;
         bool pipelineStats = false;
         std::string tile = "8x8";
@@ -96,9 +99,8 @@ Run addBenchRaycastCommand(CLI::App& app)
         bool force = false;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8)")
-        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
-        ->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (before --uint8); iso modes only")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue));
     command->add_flag("--uint8", options->uint8, "Requantize the volume to uint8 (its range onto 0..255), iso with it");
     command->add_option("--resample", options->resample, "Resample the volume trilinearly onto N³ samples first")
         ->check(wholeNumber(2, 4096));
@@ -117,8 +119,12 @@ Run addBenchRaycastCommand(CLI::App& app)
         ->capture_default_str();
     command->add_option("--modes", options->modes, "Mappings to time")
         ->delimiter(',')
-        ->check(CLI::IsMember({"iso-standard", "iso-warp", "iso-auto"}));
-    command->add_flag("--no-skip", options->noSkip, "March every sample (no empty-space skipping)");
+        ->check(CLI::IsMember({"iso-standard", "iso-warp", "iso-auto", "dvr-standard", "dvr-shaped", "dvr-rotated",
+                               "dvr-warp", "dvr-auto"}));
+    command->add_option("--tf", options->tf, "DVR: transfer function, a preset or a file (as render --tf)")
+        ->capture_default_str();
+    command->add_flag("--no-skip", options->noSkip,
+                      "March every sample (no empty-space skipping; DVR: and no early termination)");
     addPipelineStatsFlag(*command, options->pipelineStats);
     command->add_option("--brick", options->brick, "Empty-space brick edge, in voxels (at least 3)")
         ->capture_default_str()
@@ -160,8 +166,17 @@ Run addBenchRaycastCommand(CLI::App& app)
     command->add_option("-o,--output", options->output, "Write the JSON to this file instead of stdout")
         ->check(outputName(Stdout::Allowed));
     addForceFlag(command, options->force);
-    return [args, options]() {
+    return [args, options, command]() {
         checkOutputs({options->output == "-" ? "" : options->output}, options->force);
+        std::vector<std::string> dvrMappings;
+        std::erase_if(options->modes, [&](const std::string& mode) {
+            bool dvr = mode.rfind("dvr-", 0) == 0;
+            if (dvr)
+                dvrMappings.push_back(mode.substr(4));
+            return dvr;
+        });
+        if (!options->modes.empty() && !command->get_option("--iso")->count())
+            usageError("--iso", "is required for the iso modes");
         Volume volume = args->load();
         double iso = options->iso;
         if (options->resample)
@@ -175,6 +190,51 @@ Run addBenchRaycastCommand(CLI::App& app)
         ContextOptions contextOptions;
         contextOptions.capturePipelineStatistics = options->pipelineStats;
         Context context(contextOptions);
+        glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
+        glm::vec3 hi = lo;
+        for (int axis = 0; axis < 3; ++axis)
+            hi[axis] += float((volume.dims[axis] - 1) * volume.spacing[axis]);
+        OrbitCamera baseCamera =
+            frameBounds(lo, hi, float(extent.width) / float(extent.height), 0.0f, 0.0f, float(options->fov));
+        baseCamera.orthographic = options->ortho;
+        std::vector<double> thetas;
+        for (double theta = 0.0; theta < 360.0 - 1e-9; theta += options->sweep)
+            thetas.push_back(theta);
+        nlohmann::json json;
+        if (!dvrMappings.empty()) {
+            DvrBenchOptions dvrOptions;
+            dvrOptions.mappings = dvrMappings;
+            dvrOptions.tf = options->tf;
+            dvrOptions.step = float(options->step);
+            dvrOptions.bare = options->noSkip;
+            dvrOptions.thetas = thetas;
+            dvrOptions.warmup = options->warmup;
+            dvrOptions.repeat = options->repeat;
+            dvrOptions.warmupMs = options->warmupMs;
+            dvrOptions.bandwidth = options->bandwidth;
+            json["dvr"] = benchDvr(context, volume, extent, baseCamera, sweepCamera, dvrOptions);
+            uint64_t imageBytes = uint64_t(extent.width) * extent.height * 8;
+            json["dvr"]["floor_ms"] = double(imageBytes) / options->bandwidth * 1e3;
+            json["dvr"]["volume_read_ms"] = double(volume.byteSize()) / options->bandwidth * 1e3;
+        }
+        const DeviceInfo& info = context.info();
+        json["device"] = info.name;
+        json["subgroup_size"] = info.subgroupSize;
+        json["volume"] = volume.source;
+        json["dims"] = volume.dims;
+        json["type"] = scalarName(volume.type);
+        json["image"] = {extent.width, extent.height};
+        json["projection"] = options->ortho ? "orthographic" : "perspective";
+        json["fov_deg"] = options->fov;
+        json["step_voxels"] = options->step;
+        json["repeat"] = options->repeat;
+        json["warmup"] = options->warmup;
+        json["warmup_ms"] = options->warmupMs;
+        json["volume_bytes"] = volume.byteSize();
+        if (options->modes.empty()) {
+            writeJson(json, options->output, options->force);
+            return 0;
+        }
         GpuVolume gpuVolume(context, volume);
         RaycastOptions rayOptions;
         rayOptions.skipEmpty = !options->noSkip;
@@ -187,14 +247,8 @@ Run addBenchRaycastCommand(CLI::App& app)
         rayOptions.tailCyclesPerLoad = options->tailCycles;
         IsoRaycaster raycaster(context, {&volume, &gpuVolume}, rayOptions);
 
-        glm::vec3 lo(volume.origin[0], volume.origin[1], volume.origin[2]);
-        glm::vec3 hi = lo;
-        for (int axis = 0; axis < 3; ++axis)
-            hi[axis] += float((volume.dims[axis] - 1) * volume.spacing[axis]);
         RaycastParams params;
-        params.camera = frameBounds(lo, hi, float(extent.width) / float(extent.height), 0.0f, 0.0f,
-                                    float(options->fov));
-        params.camera.orthographic = options->ortho;
+        params.camera = baseCamera;
         params.iso = float(iso);
         params.stepVoxels = float(options->step);
 
@@ -214,7 +268,6 @@ Run addBenchRaycastCommand(CLI::App& app)
             warmUp(options->warmup, options->warmupMs, [&] { graph.execute(); });
         };
 
-        nlohmann::json json;
         bool timeAuto = std::count(options->modes.begin(), options->modes.end(), "iso-auto") > 0;
         if (timeAuto) {
             warmUpGpu();
@@ -226,9 +279,6 @@ Run addBenchRaycastCommand(CLI::App& app)
         }
 
         // The colour target (above) is imported (the host's), so the raycast is never culled.
-        std::vector<double> thetas;
-        for (double theta = 0.0; theta < 360.0 - 1e-9; theta += options->sweep)
-            thetas.push_back(theta);
         // Per direction: which pixels hit (from the last frame's depth) and,
         // for the Standard mapping, how many rays its tail pass finished.
         Buffer depthReadback = createReadbackBuffer(context, extent);
@@ -281,18 +331,8 @@ Run addBenchRaycastCommand(CLI::App& app)
             }
         }
 
-        const DeviceInfo& info = context.info();
-        json["device"] = info.name;
-        json["subgroup_size"] = info.subgroupSize;
-        json["volume"] = volume.source;
-        json["dims"] = volume.dims;
-        json["type"] = scalarName(volume.type);
         json["iso"] = iso;
         json["iso_given"] = options->iso;
-        json["image"] = {extent.width, extent.height};
-        json["projection"] = options->ortho ? "orthographic" : "perspective";
-        json["fov_deg"] = options->fov;
-        json["step_voxels"] = options->step;
         json["empty_space_skipping"] = !options->noSkip;
         json["brick"] = raycaster.options().brick;
         json["tail_budget"] = raycaster.options().tailBudget;
@@ -301,12 +341,8 @@ Run addBenchRaycastCommand(CLI::App& app)
         json["tail_cycles_per_load"] = raycaster.options().tailCyclesPerLoad;
         json["tile_standard"] = raycaster.options().tile;
         json["tile_warp_rays"] = raycaster.options().warpTile;
-        json["repeat"] = options->repeat;
-        json["warmup"] = options->warmup;
-        json["warmup_ms"] = options->warmupMs;
         json["classify_bricks_ms"] = classifyMs;
         json["aux_device_bytes"] = raycaster.auxiliaryBytes();
-        json["volume_bytes"] = volume.byteSize();
         // The least any frame must move: write its colour and depth once.
         // Reading the whole volume once is given beside it for scale; an
         // isosurface raycast with skipping needs far less of it.

@@ -15,6 +15,8 @@
 #include "extract/gpu_extractor.h"
 #include "mesh/gpu_mesh.h"
 #include "io/image_io.h"
+#include "dvr/transfer_function_presets.h"
+#include "scene/render_dvr.h"
 #include "scene/render_raycast.h"
 #include "volume/gpu_volume.h"
 #include "scene/render_mesh.h"
@@ -37,6 +39,8 @@ struct RenderOptions {
     bool noSkip = false;
     std::optional<double> meshIso;
     bool force = false;
+    std::string tf = "grayscale";
+    std::string dvrMapping = "standard";
 };
 
 // The one-line summary: on stdout, unless the PNG goes there.
@@ -89,6 +93,55 @@ int raycast(Context& context, const Volume& volume, float iso, const MeshDrawPar
     return 0;
 }
 
+// The DVR image (with the mesh of --mesh-iso drawn first, when given).
+int renderDvr(Context& context, const Volume& volume, const MeshDrawParams& meshParams, VkExtent2D extent,
+              const ExtractOptions& extractOptions, const RenderOptions& options)
+{
+    DvrParams params;
+    params.camera = meshParams.camera;
+    params.stepVoxels = float(options.step);
+    params.mapping = *parseDvrMapping(options.dvrMapping);
+    params.skipTransparent = !options.noSkip;
+    TransferFunction tf = resolveTransferFunction(options.tf, float(volume.stats.min), float(volume.stats.max));
+    GpuVolumeUsage usage;
+    if (params.mapping == DvrMapping::Rotated || params.mapping == DvrMapping::Auto)
+        usage.squareXZMultiple = kRotationPadding;
+    GpuVolume gpuVolume(context, volume, usage);
+    DvrRaycaster dvr(context, {&volume, &gpuVolume});
+    dvr.setTransferFunction(tf);
+    if (params.mapping == DvrMapping::Auto)
+        calibrateDvrCostModel(context, dvr, extent, params);
+
+    std::optional<GpuMesh> mesh;
+    uint64_t triangles = 0;
+    if (options.meshIso) {
+        ExtractOptions meshOptions = extractOptions;
+        meshOptions.readBack = true;
+        ExtractionReport report = extractIsosurface(context, volume, float(*options.meshIso), meshOptions);
+        mesh = uploadMesh(context, report.mesh);
+        triangles = report.faceCount;
+    }
+    DvrImage rendered = renderDvrImage(context, dvr, params, extent, mesh ? &*mesh : nullptr, mesh ? &meshParams : nullptr);
+    writePng(rendered.image, options.output, ifExists(options.force));
+
+    FILE* out = summaryStream(options);
+    uint64_t opaque = 0;
+    for (float depth : rendered.depth)
+        opaque += depth < 1.0f;
+    std::fprintf(out, "dvr (%s, %s workgroups, %d quarter turns), transfer function %s: %llu of %u pixels opaque, "
+                      "%ux%u image %s",
+                 std::string(dvrMappingName(rendered.plan.mapping)).c_str(), tileShapeName(rendered.plan.shape),
+                 rendered.plan.turns, tf.name.c_str(), (unsigned long long)opaque, extent.width * extent.height,
+                 extent.width, extent.height, options.output.c_str());
+    if (mesh)
+        std::fprintf(out, ", mesh at %g by %s: %llu triangles", *options.meshIso, extractOptions.method.c_str(),
+                     (unsigned long long)triangles);
+    for (const auto& [pass, ms] : rendered.gpuMsPerPass)
+        std::fprintf(out, ", %s %.3f ms", pass.c_str(), ms);
+    std::fprintf(out, "\n");
+    return 0;
+}
+
 } // namespace
 
 Run addRenderCommand(CLI::App& app)
@@ -97,9 +150,8 @@ Run addRenderCommand(CLI::App& app)
     auto* command = app.add_subcommand("render", "Extract an isosurface and render it to a PNG image");
     auto args = addVolumeArguments(command);
     auto options = std::make_shared<RenderOptions>();
-    command->add_option("--iso", options->iso, "Isovalue, in the data's own units")
-        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue))
-        ->required();
+    command->add_option("--iso", options->iso, "Isovalue, in the data's own units (not with --mode dvr)")
+        ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue));
     command->add_option("--method", options->method, "Extraction method: " + methods)
         ->check(CLI::IsMember(extractionMethods()))
         ->capture_default_str();
@@ -126,8 +178,21 @@ Run addRenderCommand(CLI::App& app)
     command
         ->add_option("--mode", options->mode,
                      "mesh: extract with --method and rasterize; iso-standard (a ray per invocation), iso-warp (a "
-                     "ray per subgroup) or iso-auto (per view, the faster of the two on this device): raycast")
-        ->check(CLI::IsMember({"mesh", "iso-standard", "iso-warp", "iso-auto"}))
+                     "ray per subgroup) or iso-auto (per view, the faster of the two on this device): raycast; dvr: "
+                     "direct volume rendering through --tf")
+        ->check(CLI::IsMember({"mesh", "iso-standard", "iso-warp", "iso-auto", "dvr"}))
+        ->capture_default_str();
+    command
+        ->add_option("--tf", options->tf,
+                     "DVR: transfer function, a preset (" + join(transferFunctionPresetNames(), ", ") +
+                         ") or a file (ParaView colour-map JSON, or `value r g b a` lines)")
+        ->capture_default_str();
+    command
+        ->add_option("--dvr-mapping", options->dvrMapping,
+                     "DVR: rays onto the GPU: standard (a ray per invocation), shaped (workgroups shaped by the "
+                     "view), rotated (shaped, the volume turned in place where the view faces x), warp (a ray per "
+                     "subgroup) or auto (per view, the fastest on this device, timed at start-up)")
+        ->check(CLI::IsMember({"standard", "shaped", "rotated", "warp", "auto"}))
         ->capture_default_str();
     command->add_option("--step", options->step, "Raycast: distance between samples along a ray, in voxels")
         ->check(finiteNumber(0.01, 64.0))
@@ -137,7 +202,10 @@ Run addRenderCommand(CLI::App& app)
                         "Raycast: also draw the mesh of this isovalue (extracted with --method) and composite the "
                         "raycast surface with it by depth")
         ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue));
-    return [args, options]() {
+    return [args, options, command]() {
+        bool dvr = options->mode == "dvr";
+        if (!dvr && !command->get_option("--iso")->count())
+            usageError("--iso", "is required (except with --mode dvr)");
         if (options->meshIso && options->mode == "mesh")
             usageError("--mesh-iso", "composites a mesh with a raycast: give --mode iso-standard, iso-warp or iso-auto");
         checkOutputs({options->output == "-" ? "" : options->output}, options->force);
@@ -160,6 +228,8 @@ Run addRenderCommand(CLI::App& app)
                                     angles.empty() ? 20.0f : float(angles[1]), float(options->fov),
                                     angles.size() == 3 ? float(angles[2]) : 0.0f);
         params.camera.orthographic = options->ortho;
+        if (dvr)
+            return renderDvr(context, volume, params, {width, height}, extractOptions, *options);
         if (options->mode != "mesh")
             return raycast(context, volume, iso, params, {width, height}, extractOptions, *options);
         RenderedImage rendered;

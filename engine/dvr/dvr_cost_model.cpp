@@ -1,0 +1,80 @@
+#include "dvr/dvr_cost_model.h"
+
+#include <limits>
+#include <vector>
+
+#include "core/context.h"
+#include "core/error.h"
+#include "dvr/dvr_raycaster.h"
+#include "extract/extract.h"
+
+namespace isoscope {
+
+double DvrCostModel::predictMs(DvrMapping mapping, glm::vec3 indexDirection) const
+{
+    if (mapping == DvrMapping::Auto)
+        mapping = choose(indexDirection);
+    for (size_t i = 0; i < kDvrMappings.size(); ++i)
+        if (kDvrMappings[i] == mapping)
+            return interpolateCalibration(ms[i], indexDirection);
+    return std::numeric_limits<double>::infinity();
+}
+
+DvrMapping DvrCostModel::choose(glm::vec3 indexDirection) const
+{
+    if (!calibrated)
+        fail("the auto DVR mapping needs a calibrated cost table: call calibrateDvrCostModel first");
+    DvrMapping best = kDvrMappings[0];
+    double bestMs = std::numeric_limits<double>::infinity();
+    for (DvrMapping mapping : kDvrMappings)
+        if (double ms = predictMs(mapping, indexDirection); ms < bestMs) {
+            best = mapping;
+            bestMs = ms;
+        }
+    return best;
+}
+
+void calibrateDvrCostModel(Context& context, DvrRaycaster& dvr, VkExtent2D extent, const DvrParams& base, int warmup,
+                           int repeat)
+{
+    DvrCostModel& model = dvr.costModel();
+    for (size_t m = 0; m < kDvrMappings.size(); ++m) {
+        DvrParams params = base;
+        params.mapping = kDvrMappings[m];
+        if (params.mapping == DvrMapping::Rotated && !dvr.canRotate()) {
+            model.ms[m].fill(std::numeric_limits<double>::infinity());
+            continue;
+        }
+        RenderGraph graph(context);
+        RaycastTargets targets;
+        targets.color = graph.createImage("color", extent, kRayColorFormat);
+        targets.depth = graph.createImage("ray depth", extent, kRayDepthFormat);
+        addDvrPass(graph, dvr, targets, params);
+        // Nothing reads the targets afterwards; keep the pass from being culled.
+        graph.addPass("keep", PassKind::Compute, {{targets.color, Use::StorageImageRead}},
+                      [](VkCommandBuffer, const RenderGraph&) {}, true);
+        graph.compile();
+        for (int j = 0; j < kCalibrationDirections; ++j) {
+            params.camera = cameraLookingAlong(base.camera, dvr.worldDirection(calibrationDirections()[j]));
+            std::vector<double> samples;
+            for (int run = 0; run < warmup + repeat; ++run) {
+                graph.execute();
+                std::vector<std::pair<std::string, double>> timings = graph.passTimings();
+                double ms = -1.0;
+                for (const auto& [name, passMs] : timings)
+                    if (name == "dvr")
+                        ms = passMs;
+                if (ms < 0.0)
+                    fail("calibrating the auto DVR mapping needs GPU timestamps, which this device's queue does not "
+                         "have: choose --dvr-mapping standard, shaped, rotated or warp");
+                if (run >= warmup)
+                    samples.push_back(ms);
+            }
+            model.ms[m][j] = median(samples);
+        }
+    }
+    dvr.restoreVolume();
+    model.calibrated = true;
+}
+
+} // namespace isoscope

@@ -1,0 +1,5 @@
+#version 460
+// The in-place quarter turn (rotate_volume.glsl) of a volume of 16-bit texels.
+#extension GL_GOOGLE_include_directive : require
+#define RAW_FORMAT r16ui
+#include "rotate_volume.glsl"
