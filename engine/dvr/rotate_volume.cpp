@@ -12,7 +12,7 @@ namespace isoscope {
 
 namespace {
 
-constexpr uint32_t kTileY = 8; // slices a workgroup moves at once (the paper's k)
+constexpr uint32_t kTileY = 4; // slices a workgroup moves at once (the paper's k)
 
 // `Parameters` in shaders/dvr/rotate_volume.glsl.
 struct RotatePushConstants {
@@ -60,6 +60,10 @@ std::string whyNot(const Context& context, const GpuVolume& volume)
         return info.name + " cannot store the volume's texels as unsigned integers of their size";
     if (kRotationTile * kTileY > info.maxWorkgroupInvocations())
         return info.name + " allows fewer than " + std::to_string(kRotationTile * kTileY) + " invocations a workgroup";
+    const uint32_t shared = 2 * kRotationTile * kRotationTile * kTileY * 4; // two tiles of 32-bit texels
+    if (shared > info.maxComputeSharedMemorySize)
+        return info.name + " has " + std::to_string(info.maxComputeSharedMemorySize) + " bytes of shared memory, " +
+               "the turn needs " + std::to_string(shared);
     return "";
 }
 
