@@ -32,10 +32,10 @@ VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBits
 
 bool hasDeviceExtension(VkPhysicalDevice physical, const char* name)
 {
-    uint32_t count = 0;
-    VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr));
-    std::vector<VkExtensionProperties> extensions(count);
-    VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data()));
+    std::vector<VkExtensionProperties> extensions = enumerateAll<VkExtensionProperties>(
+        [&](uint32_t* count, auto* items) {
+            VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, count, items));
+        });
     return std::any_of(extensions.begin(), extensions.end(),
                        [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
@@ -44,10 +44,9 @@ bool hasDeviceExtension(VkPhysicalDevice physical, const char* name)
 // it), else compute alone. UINT32_MAX when there is none.
 uint32_t findQueueFamily(VkPhysicalDevice physical)
 {
-    uint32_t count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(count);
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+    std::vector<VkQueueFamilyProperties> families = enumerateAll<VkQueueFamilyProperties>(
+        [&](uint32_t* count, auto* items) { vkGetPhysicalDeviceQueueFamilyProperties(physical, count, items); });
+    uint32_t count = uint32_t(families.size());
     for (uint32_t i = 0; i < count; ++i)
         if ((families[i].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) ==
             (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
@@ -203,10 +202,8 @@ void Context::createInstance(bool validation)
     std::vector<const char*> layers;
     std::vector<const char*> extensions;
     if (validation) {
-        uint32_t count = 0;
-        VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
-        std::vector<VkLayerProperties> available(count);
-        VK_CHECK(vkEnumerateInstanceLayerProperties(&count, available.data()));
+        std::vector<VkLayerProperties> available = enumerateAll<VkLayerProperties>(
+            [](uint32_t* count, auto* items) { VK_CHECK(vkEnumerateInstanceLayerProperties(count, items)); });
         bool found = std::any_of(available.begin(), available.end(), [](const VkLayerProperties& l) {
             return std::strcmp(l.layerName, kValidationLayer) == 0;
         });
@@ -255,10 +252,9 @@ void Context::createInstance(bool validation)
 
 void Context::chooseDevice(const std::string& selector)
 {
-    uint32_t count = 0;
-    VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, nullptr));
-    std::vector<VkPhysicalDevice> physicals(count);
-    VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, physicals.data()));
+    std::vector<VkPhysicalDevice> physicals = enumerateAll<VkPhysicalDevice>(
+        [&](uint32_t* count, auto* items) { VK_CHECK(vkEnumeratePhysicalDevices(instance_, count, items)); });
+    uint32_t count = uint32_t(physicals.size());
     if (count == 0)
         fail("no Vulkan device found: install a GPU driver, or mesa-vulkan-drivers for the lavapipe CPU device");
 

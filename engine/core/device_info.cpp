@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/vk_check.h"
+
 namespace isoscope {
 
 const char* deviceTypeName(VkPhysicalDeviceType type)
@@ -127,11 +129,9 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice physical, uint32_t queueFamily, bool
     info.maxPushDescriptors = pushDescriptor.maxPushDescriptors;
     info.timestampPeriodNs = limits.timestampPeriod;
 
-    uint32_t familyCount = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, nullptr);
-    std::vector<VkQueueFamilyProperties> families(familyCount);
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, families.data());
-    if (queueFamily < familyCount)
+    std::vector<VkQueueFamilyProperties> families = enumerateAll<VkQueueFamilyProperties>(
+        [&](uint32_t* count, auto* items) { vkGetPhysicalDeviceQueueFamilyProperties(physical, count, items); });
+    if (queueFamily < families.size())
         info.timestampValidBits = families[queueFamily].timestampValidBits;
 
     VkPhysicalDeviceMemoryProperties memory;

@@ -59,11 +59,7 @@ GraphicsProgram::~GraphicsProgram() { destroy(); }
 
 void GraphicsProgram::destroy() noexcept
 {
-    VkDevice device = context_.device();
-    vkDestroyPipeline(device, pipeline_, nullptr);
-    vkDestroyDescriptorUpdateTemplate(device, updateTemplate_, nullptr);
-    vkDestroyPipelineLayout(device, layout_, nullptr);
-    vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
+    destroyProgram(context_.device(), pipeline_, updateTemplate_, layout_, setLayout_);
 }
 
 void GraphicsProgram::createLayouts()

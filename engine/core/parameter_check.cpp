@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace isoscope {
 
@@ -14,11 +15,7 @@ namespace {
 // Text quoted in a message: a bad value can be anything the user typed.
 std::string quoted(std::string_view text)
 {
-    std::string shown(text.substr(0, 40));
-    for (char& c : shown)
-        if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126)
-            c = '?';
-    return "'" + shown + (text.size() > 40 ? "...'" : "'");
+    return "'" + printable(text, 40) + "'";
 }
 
 std::string rangeText(double min, double max)

@@ -331,6 +331,15 @@ ComputeProgram::ComputeProgram(Context& context, const Shader& shader, const Spe
     }
 }
 
+void destroyProgram(VkDevice device, VkPipeline pipeline, VkDescriptorUpdateTemplate updateTemplate,
+                    VkPipelineLayout layout, VkDescriptorSetLayout setLayout) noexcept
+{
+    vkDestroyPipeline(device, pipeline, nullptr);
+    vkDestroyDescriptorUpdateTemplate(device, updateTemplate, nullptr);
+    vkDestroyPipelineLayout(device, layout, nullptr);
+    vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+}
+
 void createProgramLayout(VkDevice device, const std::vector<VkDescriptorSetLayoutBinding>& bindings,
                          VkShaderStageFlags pushStages, uint32_t pushConstantSize, VkPipelineBindPoint bindPoint,
                          VkDescriptorSetLayout& setLayout, VkPipelineLayout& layout,
@@ -430,20 +439,20 @@ void ComputeProgram::recordStatistics()
     VkDevice device = context_.device();
     VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
     pipelineInfo.pipeline = pipeline_;
-    uint32_t executableCount = 0;
-    VK_CHECK(vkGetPipelineExecutablePropertiesKHR(device, &pipelineInfo, &executableCount, nullptr));
-    std::vector<VkPipelineExecutablePropertiesKHR> executables(executableCount,
-                                                               {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
-    VK_CHECK(vkGetPipelineExecutablePropertiesKHR(device, &pipelineInfo, &executableCount, executables.data()));
-    for (uint32_t i = 0; i < executableCount; ++i) {
+    std::vector<VkPipelineExecutablePropertiesKHR> executables = enumerateAll(
+        [&](uint32_t* count, auto* items) {
+            VK_CHECK(vkGetPipelineExecutablePropertiesKHR(device, &pipelineInfo, count, items));
+        },
+        VkPipelineExecutablePropertiesKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+    for (uint32_t i = 0; i < executables.size(); ++i) {
         VkPipelineExecutableInfoKHR executableInfo{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
         executableInfo.pipeline = pipeline_;
         executableInfo.executableIndex = i;
-        uint32_t count = 0;
-        VK_CHECK(vkGetPipelineExecutableStatisticsKHR(device, &executableInfo, &count, nullptr));
-        std::vector<VkPipelineExecutableStatisticKHR> statistics(count,
-                                                                 {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
-        VK_CHECK(vkGetPipelineExecutableStatisticsKHR(device, &executableInfo, &count, statistics.data()));
+        std::vector<VkPipelineExecutableStatisticKHR> statistics = enumerateAll(
+            [&](uint32_t* count, auto* items) {
+                VK_CHECK(vkGetPipelineExecutableStatisticsKHR(device, &executableInfo, count, items));
+            },
+            VkPipelineExecutableStatisticKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
         PipelineStatistics record{name_, executables[i].name, {}};
         record.values.push_back({"workgroup size", std::to_string(localSize_[0] * localSize_[1] * localSize_[2])});
         record.values.push_back({"subgroup size", std::to_string(executables[i].subgroupSize)});
@@ -457,11 +466,7 @@ ComputeProgram::~ComputeProgram() { destroy(); }
 
 void ComputeProgram::destroy() noexcept
 {
-    VkDevice device = context_.device();
-    vkDestroyPipeline(device, pipeline_, nullptr);
-    vkDestroyDescriptorUpdateTemplate(device, updateTemplate_, nullptr);
-    vkDestroyPipelineLayout(device, layout_, nullptr);
-    vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
+    destroyProgram(context_.device(), pipeline_, updateTemplate_, layout_, setLayout_);
 }
 
 void ComputeProgram::bind(VkCommandBuffer cmd, std::span<const DescriptorInfo> descriptors,

@@ -87,6 +87,9 @@ void createProgramLayout(VkDevice device, const std::vector<VkDescriptorSetLayou
                          VkShaderStageFlags pushStages, uint32_t pushConstantSize, VkPipelineBindPoint bindPoint,
                          VkDescriptorSetLayout& setLayout, VkPipelineLayout& layout,
                          VkDescriptorUpdateTemplate& updateTemplate);
+// Destroys what createProgramLayout made and the pipeline; null handles are skipped.
+void destroyProgram(VkDevice device, VkPipeline pipeline, VkDescriptorUpdateTemplate updateTemplate,
+                    VkPipelineLayout layout, VkDescriptorSetLayout setLayout) noexcept;
 
 struct Specialization; // shader.cpp
 

@@ -3,15 +3,22 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "extract/case_table_gpu.h"
 #include "extract/finalize_mesh.h"
 #include "extract/gpu_methods.h"
 #include "graph/render_graph.h"
 
 namespace isoscope {
 
-GpuExtractor::GpuExtractor(Context& context, const Volume& volume)
-    : dims_(volume.dims), finalize_(context, loadShader("extract/finalize_mesh"))
+GpuExtractor::GpuExtractor(Context& context, const Volume& volume, bool triangleSoup)
+    : dims_(volume.dims), triangleSoup_(triangleSoup), finalize_(context, loadShader("extract/finalize_mesh")),
+      caseTable_(createCaseTableBuffer(context))
 {
+}
+
+ResourceId GpuExtractor::importCaseTable(RenderGraph& graph, const std::string& prefix) const
+{
+    return graph.importBuffer(prefix + "case table", caseTable_.buffer);
 }
 
 void GpuExtractor::addToGraph(RenderGraph& graph, const MeshBuffers& mesh, const float& iso, const std::string& prefix)
@@ -31,7 +38,16 @@ std::array<uint64_t, 2> GpuExtractor::estimateCapacity(float) const
     // direction covers smooth data, and overflow handling covers the rest.
     uint64_t x = dims_[0], y = dims_[1], z = dims_[2];
     uint64_t faces = 4 * (x * y + y * z + x * z) + 4096;
-    return {faces / 2 + 4096, faces};
+    return {triangleSoup_ ? 3 * faces : faces / 2 + 4096, faces};
+}
+
+void requireVolumeBuffer(const FieldSource& field, const ExtractOptions& options, const std::string& method)
+{
+    if (!field.volume || !field.gpuVolume)
+        fail("the " + method + " method needs a stored volume" +
+             std::string(options.analyticField.empty() ? "" : " (it does not evaluate --analytic fields)"));
+    if (!field.gpuVolume->buffer())
+        fail("the " + method + " method reads the volume's storage buffer, which was not uploaded (engine bug)");
 }
 
 std::unique_ptr<GpuExtractor> createGpuExtractor(Context& context, const std::string& method, const FieldSource& field,

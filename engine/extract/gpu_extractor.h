@@ -58,10 +58,11 @@ public:
     virtual uint64_t auxiliaryBytes() const = 0;
     // Device bytes of constant lookup tables (the 2 KiB marching-cubes case
     // table), the same for every volume and isovalue: reported apart.
-    virtual uint64_t tableBytes() const { return 0; }
+    uint64_t tableBytes() const { return caseTable_.allocated; }
 
-    // A first guess at the mesh size; the driver grows it on overflow.
-    virtual std::array<uint64_t, 2> estimateCapacity(float iso) const;
+    // A first guess at the mesh size {vertices, triangles}; the driver grows
+    // it on overflow.
+    std::array<uint64_t, 2> estimateCapacity(float iso) const;
 
     // After an extraction that raised the mesh's overflow flag: grows the
     // method's own work buffers if they were what overflowed (reading its
@@ -79,16 +80,46 @@ public:
     virtual std::vector<std::pair<std::string, uint64_t>> workCounts() { return {}; }
 
 protected:
-    GpuExtractor(Context& context, const Volume& volume);
+    // `triangleSoup`: the method writes three vertices of its own per
+    // triangle (scan and histopyramid unwelded), which the guess allows for.
+    GpuExtractor(Context& context, const Volume& volume, bool triangleSoup = false);
     // The method's own passes, between the counter reset and finalize_mesh.
     virtual void addPasses(RenderGraph& graph, const MeshBuffers& mesh, const float& iso,
                            const std::string& prefix) = 0;
 
+    // The case table (case_table_gpu.h), which every method's shaders read,
+    // imported into `graph`.
+    ResourceId importCaseTable(RenderGraph& graph, const std::string& prefix) const;
+
     std::array<uint32_t, 3> dims_;
+    bool triangleSoup_;
 
 private:
     ComputeProgram finalize_;
+    Buffer caseTable_;
 };
+
+// For a method that reads the samples from the volume's storage buffer (not
+// an analytic field, not only the 3D image): throws Error naming `method`
+// where `field` has no such buffer.
+void requireVolumeBuffer(const FieldSource& field, const ExtractOptions& options, const std::string& method);
+
+// The grid members of a method's push block (`Grid` in its GLSL: dims,
+// sample type, origin, spacing), which scan and histopyramid name alike.
+template <typename GridPush>
+void setGridPush(GridPush& push, const Volume& volume)
+{
+    push.nx = volume.dims[0];
+    push.ny = volume.dims[1];
+    push.nz = volume.dims[2];
+    push.scalarType = uint32_t(volume.type);
+    push.originX = float(volume.origin[0]);
+    push.originY = float(volume.origin[1]);
+    push.originZ = float(volume.origin[2]);
+    push.spacingX = float(volume.spacing[0]);
+    push.spacingY = float(volume.spacing[1]);
+    push.spacingZ = float(volume.spacing[2]);
+}
 
 // Builds the extractor of a GPU method; throws Error for an unknown one.
 std::unique_ptr<GpuExtractor> createGpuExtractor(Context& context, const std::string& method, const FieldSource& field,

@@ -53,15 +53,6 @@ std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes
     return text;
 }
 
-std::string printableExcerpt(std::string_view text)
-{
-    std::string shown(text.substr(0, 60));
-    for (char& c : shown)
-        if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126)
-            c = '?';
-    return text.size() > 60 ? shown + "..." : shown;
-}
-
 std::string lowerExtension(const std::filesystem::path& path)
 {
     return lowercase(path.extension().string());

@@ -21,10 +21,6 @@ constexpr uint64_t kMaxMeshFileBytes = uint64_t(1) << 34;
 // naming the file, before any allocation. Opened without blocking.
 std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes = kMaxMeshFileBytes);
 
-// Text safe to quote in a one-line message: at most 60 characters, control
-// and non-ASCII bytes shown as '?', "..." when cut.
-std::string printableExcerpt(std::string_view text);
-
 // ".ply" for "Mesh.PLY": the extension, lowercase, for choosing a format.
 std::string lowerExtension(const std::filesystem::path& path);
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "io/mesh_file_support.h"
 #include "io/mesh_io.h"
 
@@ -147,7 +148,7 @@ PlyHeader parsePlyHeader(const std::string& text, const std::filesystem::path& p
         std::string keyword;
         words >> keyword;
         auto bad = [&](const std::string& problem) {
-            failFile(path, "PLY header line " + std::to_string(lineNumber) + " '" + printableExcerpt(line) + "': " + problem);
+            failFile(path, "PLY header line " + std::to_string(lineNumber) + " '" + printable(line) + "': " + problem);
         };
         if (lineNumber == 1) {
             if (keyword != "ply")
@@ -281,7 +282,7 @@ private:
         double value = std::strtod(start, &end);
         if (end == start)
             failFile(path_, "cannot read a number at byte " + std::to_string(position_) + ": '" +
-                                printableExcerpt(std::string_view(start, std::min<size_t>(20, text_.size() - position_))) +
+                                printable(std::string_view(start, std::min<size_t>(20, text_.size() - position_))) +
                                 "'");
         position_ += size_t(end - start);
         return value;
@@ -409,7 +410,7 @@ Mesh readObj(const std::filesystem::path& path)
         std::string keyword;
         words >> keyword;
         auto bad = [&](const std::string& problem) {
-            failFile(path, "line " + std::to_string(lineNumber) + " '" + printableExcerpt(line) + "': " + problem);
+            failFile(path, "line " + std::to_string(lineNumber) + " '" + printable(line) + "': " + problem);
         };
         if (keyword == "v" || keyword == "vn") {
             glm::vec3 value;

@@ -16,6 +16,23 @@ namespace isoscope {
 
 namespace {
 
+// Renumbers the vertices by `remap` (old vertex -> new, meshoptimizer's
+// remap table) and keeps the first `count`: positions, normals, indices.
+void applyVertexRemap(Mesh& mesh, const std::vector<uint32_t>& remap, size_t count)
+{
+    meshopt_remapIndexBuffer(mesh.indices.data(), mesh.indices.data(), mesh.indices.size(), remap.data());
+    std::vector<glm::vec3> positions(count);
+    meshopt_remapVertexBuffer(positions.data(), mesh.positions.data(), mesh.positions.size(), sizeof(glm::vec3),
+                              remap.data());
+    if (!mesh.normals.empty()) {
+        std::vector<glm::vec3> normals(count);
+        meshopt_remapVertexBuffer(normals.data(), mesh.normals.data(), mesh.normals.size(), sizeof(glm::vec3),
+                                  remap.data());
+        mesh.normals = std::move(normals);
+    }
+    mesh.positions = std::move(positions);
+}
+
 // One vertex per distinct position, triangles only; normals follow their first vertex.
 void weldTriangles(Mesh& mesh)
 {
@@ -32,17 +49,7 @@ void weldTriangles(Mesh& mesh)
     std::vector<uint32_t> remap(mesh.positions.size());
     size_t unique = meshopt_generateVertexRemap(remap.data(), mesh.indices.data(), mesh.indices.size(),
                                                 mesh.positions.data(), mesh.positions.size(), sizeof(glm::vec3));
-    meshopt_remapIndexBuffer(mesh.indices.data(), mesh.indices.data(), mesh.indices.size(), remap.data());
-    std::vector<glm::vec3> positions(unique);
-    meshopt_remapVertexBuffer(positions.data(), mesh.positions.data(), mesh.positions.size(), sizeof(glm::vec3),
-                              remap.data());
-    if (!mesh.normals.empty()) {
-        std::vector<glm::vec3> normals(unique);
-        meshopt_remapVertexBuffer(normals.data(), mesh.normals.data(), mesh.normals.size(), sizeof(glm::vec3),
-                                  remap.data());
-        mesh.normals = std::move(normals);
-    }
-    mesh.positions = std::move(positions);
+    applyVertexRemap(mesh, remap, unique);
 }
 
 // Drops vertices no triangle uses.
@@ -51,17 +58,7 @@ void compactVertices(Mesh& mesh)
     std::vector<uint32_t> remap(mesh.positions.size());
     size_t used = meshopt_optimizeVertexFetchRemap(remap.data(), mesh.indices.data(), mesh.indices.size(),
                                                    mesh.positions.size());
-    meshopt_remapIndexBuffer(mesh.indices.data(), mesh.indices.data(), mesh.indices.size(), remap.data());
-    std::vector<glm::vec3> positions(used);
-    meshopt_remapVertexBuffer(positions.data(), mesh.positions.data(), mesh.positions.size(), sizeof(glm::vec3),
-                              remap.data());
-    if (!mesh.normals.empty()) {
-        std::vector<glm::vec3> normals(used);
-        meshopt_remapVertexBuffer(normals.data(), mesh.normals.data(), mesh.normals.size(), sizeof(glm::vec3),
-                                  remap.data());
-        mesh.normals = std::move(normals);
-    }
-    mesh.positions = std::move(positions);
+    applyVertexRemap(mesh, remap, used);
 }
 
 // Edge collapses can fold a thin part into two triangles on the same three

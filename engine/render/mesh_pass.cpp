@@ -99,4 +99,11 @@ void addMeshPass(RenderGraph& graph, const MeshRenderer& renderer, const MeshBuf
     });
 }
 
+Image createColorTarget(Context& context, VkExtent2D extent, const std::string& what)
+{
+    return context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
+                                           MeshRenderer::kColorFormat,
+                                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, what);
+}
+
 } // namespace isoscope

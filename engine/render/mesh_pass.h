@@ -46,6 +46,10 @@ private:
     GraphicsProgram program_;
 };
 
+// A colour image of `extent` the host owns and imports (as a window's
+// swapchain image would be): the draw's target, copied out by a read-back.
+Image createColorTarget(Context& context, VkExtent2D extent, const std::string& what);
+
 // Adds the draw. Throws Error for a quad mesh (faceSize 4): dual methods'
 // quads must be split into triangles first.
 void addMeshPass(RenderGraph& graph, const MeshRenderer& renderer, const MeshBuffers& mesh,

@@ -22,10 +22,7 @@ struct Offscreen {
                  " pixels: give a size of at least 1x1");
         // The colour target is the host's (imported), as a window's swapchain
         // image would be; the depth buffer is the graph's own.
-        color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
-                                                MeshRenderer::kColorFormat,
-                                                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                                "colour target");
+        color = createColorTarget(context, extent, "colour target");
         readback = createReadbackBuffer(context, extent);
     }
 

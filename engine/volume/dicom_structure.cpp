@@ -15,6 +15,7 @@
 #include <gdcmTag.h>
 #include <gdcmVR.h>
 
+#include "core/text.h"
 #include "volume/read_support.h"
 
 namespace isoscope::readsupport {
@@ -48,26 +49,6 @@ bool fitsDictionary(uint32_t tag, const char vr[3])
     if (expected == gdcm::VR::INVALID)
         return true;
     return expected.Compatible(gdcm::VR(gdcm::VR::GetVRType(vr)));
-}
-
-// At most 20 characters of a value, safe in a one-line message.
-std::string printableText(const std::string& text)
-{
-    std::string shown = text.substr(0, 20);
-    for (char& c : shown)
-        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-            c = '?';
-    return text.size() > shown.size() ? shown + "..." : shown;
-}
-
-// Two bytes of a VR, safe in a one-line message.
-std::string printableVr(const char vr[3])
-{
-    std::string shown(vr, 2);
-    for (char& c : shown)
-        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-            c = '?';
-    return shown;
 }
 
 struct Walker {
@@ -121,7 +102,7 @@ struct Walker {
         // 584-byte file); a meta group without VRs it takes for implicit and
         // aborts on an assertion (gdcmFileMetaInformation.cxx, also fuzz: dicom).
         if (!isStandardVr(vr))
-            malformed(at, tag, std::string("has no valid VR ('") + printableVr(vr) + "')" +
+            malformed(at, tag, std::string("has no valid VR ('") + printable(std::string_view(vr, 2)) + "')" +
                                    (meta ? ": the file meta group must be explicit VR" : ""));
         // GDCM reads the image module's elements as typed attributes, which
         // assert that the file's VR fits the dictionary's (gdcmAttribute.h:
@@ -161,7 +142,7 @@ struct Walker {
         char* parsed = nullptr;
         double slope = std::strtod(text.c_str(), &parsed);
         if (text.empty() || parsed == text.c_str() || !std::isfinite(slope) || slope == 0.0)
-            malformed(at, h.tag, "(Rescale Slope) is '" + printableText(text) + "': give a finite number other than 0");
+            malformed(at, h.tag, "(Rescale Slope) is '" + printable(text, 20) + "': give a finite number other than 0");
     }
 
     // isoscope reads grayscale slices only, and GDCM asserts on colour ones
@@ -175,7 +156,7 @@ struct Walker {
         while (!text.empty() && (text.back() == ' ' || text.back() == '\0'))
             text.pop_back();
         if (text != "MONOCHROME1" && text != "MONOCHROME2")
-            failFile(path, "has Photometric Interpretation (0028,0004) '" + printableText(text) +
+            failFile(path, "has Photometric Interpretation (0028,0004) '" + printable(text, 20) +
                                "'; isoscope reads grayscale series (MONOCHROME1 or MONOCHROME2)");
     }
 

@@ -14,15 +14,10 @@ namespace {
 
 std::optional<ScalarType> parseMetaType(std::string_view name)
 {
-    if (name == "MET_UCHAR")
-        return ScalarType::UInt8;
-    if (name == "MET_USHORT")
-        return ScalarType::UInt16;
-    if (name == "MET_SHORT")
-        return ScalarType::Int16;
-    if (name == "MET_FLOAT")
-        return ScalarType::Float32;
-    return std::nullopt;
+    return scalarTypeNamed(name, {{"MET_UCHAR", ScalarType::UInt8},
+                                  {"MET_USHORT", ScalarType::UInt16},
+                                  {"MET_SHORT", ScalarType::Int16},
+                                  {"MET_FLOAT", ScalarType::Float32}});
 }
 
 bool parseBool(const fs::path& path, std::string_view field, std::string_view text)

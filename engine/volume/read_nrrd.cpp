@@ -2,7 +2,6 @@
 // attached .nrrd and detached .nhdr, 3D, raw or gzip.
 #include <cmath>
 #include <fstream>
-#include <map>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -23,7 +22,7 @@ std::optional<ScalarType> parseNrrdType(std::string_view text)
     std::string name;
     for (std::string_view word : splitWords(lower)) // "unsigned  char" → "unsigned char"
         name += (name.empty() ? "" : " ") + std::string(word);
-    static const std::map<std::string, ScalarType, std::less<>> types = {
+    return scalarTypeNamed(name, {
         {"uchar", ScalarType::UInt8},
         {"unsigned char", ScalarType::UInt8},
         {"uint8", ScalarType::UInt8},
@@ -40,9 +39,7 @@ std::optional<ScalarType> parseNrrdType(std::string_view text)
         {"int16", ScalarType::Int16},
         {"int16_t", ScalarType::Int16},
         {"float", ScalarType::Float32},
-    };
-    auto found = types.find(name);
-    return found == types.end() ? std::nullopt : std::optional(found->second);
+    });
 }
 
 // "(1,0,0) (0,1,0) (0,0,1)" or "(1, 2, 3)": the numbers of each parenthesised

@@ -95,15 +95,6 @@ std::string_view trim(std::string_view text)
     return text.substr(first, last - first + 1);
 }
 
-std::string printable(std::string_view text)
-{
-    std::string shown(text.substr(0, 60));
-    for (char& c : shown)
-        if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126)
-            c = '?';
-    return text.size() > 60 ? shown + "..." : shown;
-}
-
 std::vector<std::string_view> splitWords(std::string_view text)
 {
     std::vector<std::string_view> words;
@@ -121,26 +112,47 @@ std::vector<std::string_view> splitWords(std::string_view text)
     return words;
 }
 
-int64_t parseInteger(const fs::path& path, std::string_view field, std::string_view word)
+std::optional<ScalarType> scalarTypeNamed(std::string_view name,
+                                          std::initializer_list<std::pair<std::string_view, ScalarType>> spellings)
+{
+    for (const auto& [spelling, type] : spellings)
+        if (name == spelling)
+            return type;
+    return std::nullopt;
+}
+
+namespace {
+
+// from_chars over the whole word, which may start with '+' (from_chars
+// refuses it; headers write it); trailing characters are an error too.
+template <typename Number>
+std::errc parseWholeWord(std::string_view word, Number& value)
 {
     if (!word.empty() && word.front() == '+')
         word.remove_prefix(1);
-    int64_t value = 0;
     auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+    if (error == std::errc() && end != word.data() + word.size())
+        return std::errc::invalid_argument;
+    return error;
+}
+
+} // namespace
+
+int64_t parseInteger(const fs::path& path, std::string_view field, std::string_view word)
+{
+    int64_t value = 0;
+    std::errc error = parseWholeWord(word, value);
     if (error == std::errc::result_out_of_range)
         failFile(path, std::string(field) + ": '" + printable(word) + "' is too large");
-    if (error != std::errc() || end != word.data() + word.size())
+    if (error != std::errc())
         failFile(path, std::string(field) + ": '" + printable(word) + "' is not an integer");
     return value;
 }
 
 double parseNumber(const fs::path& path, std::string_view field, std::string_view word)
 {
-    if (!word.empty() && word.front() == '+')
-        word.remove_prefix(1);
     double value = 0.0;
-    auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
-    if (error != std::errc() || end != word.data() + word.size())
+    if (parseWholeWord(word, value) != std::errc())
         failFile(path, std::string(field) + ": '" + printable(word) + "' is not a number");
     return value;
 }

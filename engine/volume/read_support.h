@@ -6,11 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "volume/volume.h"
@@ -44,10 +46,12 @@ struct LineCursor {
 };
 
 std::string_view trim(std::string_view text);
-// Text safe to quote in a message: at most 60 characters, control and
-// non-ASCII bytes (a binary file read as a header) shown as '?'.
-std::string printable(std::string_view text);
 std::vector<std::string_view> splitWords(std::string_view text); // on spaces and tabs
+
+// The sample type a format spells `name`, looked up in that format's table
+// of spellings; nullopt for a name not in it.
+std::optional<ScalarType> scalarTypeNamed(std::string_view name,
+                                          std::initializer_list<std::pair<std::string_view, ScalarType>> spellings);
 
 int64_t parseInteger(const std::filesystem::path& path, std::string_view field, std::string_view word);
 double parseNumber(const std::filesystem::path& path, std::string_view field, std::string_view word);

@@ -20,16 +20,10 @@ namespace {
 
 std::optional<ScalarType> parseVtkType(std::string_view name)
 {
-    std::string lower = lowercase(std::string(name));
-    if (lower == "unsigned_char")
-        return ScalarType::UInt8;
-    if (lower == "unsigned_short")
-        return ScalarType::UInt16;
-    if (lower == "short")
-        return ScalarType::Int16;
-    if (lower == "float")
-        return ScalarType::Float32;
-    return std::nullopt;
+    return scalarTypeNamed(lowercase(std::string(name)), {{"unsigned_char", ScalarType::UInt8},
+                                                         {"unsigned_short", ScalarType::UInt16},
+                                                         {"short", ScalarType::Int16},
+                                                         {"float", ScalarType::Float32}});
 }
 
 struct VtkHeader {

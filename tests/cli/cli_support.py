@@ -20,7 +20,8 @@ def check(condition, what):
 
 
 def finish():
-    """Exits 1 when any check failed, else 0."""
+    """Prints how the checks went and exits 1 when any failed, else 0."""
+    print(f"{len(failures)} checks failed" if failures else "all checks passed")
     sys.exit(1 if failures else 0)
 
 

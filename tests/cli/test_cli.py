@@ -4,15 +4,9 @@ code 2, clear errors for bad input, and outputs that hold what they claim."""
 import json
 import os
 import subprocess
-import sys
 import tempfile
 
-BIN = os.environ.get("ISOSCOPE_BIN", "")
-if not os.path.exists(BIN):
-    print(f"skipped: isoscope binary not found at '{BIN}'")
-    sys.exit(77)
-
-failures = []
+from cli_support import BIN, check, finish
 
 from cli_support import read_png  # noqa: E402
 
@@ -23,12 +17,6 @@ def run(*args):
 
 def run_env(extra, *args):
     return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=300, env={**os.environ, **extra})
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
 
 
 for command in [[], ["info"], ["volinfo"], ["convert"], ["extract"], ["meshcheck"], ["render"], ["bench"],
@@ -221,4 +209,4 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     else:
         check("Vulkan" in r.stderr, f"info without a device says so: {r.stderr.strip()!r}")
 
-sys.exit(1 if failures else 0)
+finish()

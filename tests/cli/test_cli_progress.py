@@ -10,24 +10,13 @@ import tempfile
 
 import numpy as np
 
-BIN = os.environ.get("ISOSCOPE_BIN", "")
-if not os.path.exists(BIN):
-    print(f"skipped: isoscope binary not found at '{BIN}'")
-    sys.exit(77)
+from cli_support import BIN, check, finish
+
 try:
     import tifffile
 except ImportError as missing:
     print(f"skipped: {missing}")
     sys.exit(77)
-
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
-
 
 def stderr_on_terminal(*args):
     """(exit code, what the command wrote to stderr), stderr being a pty."""
@@ -62,12 +51,8 @@ def main():
           f"stderr not a terminal: no progress ({result.stderr.strip()!r})")
 
     shutil.rmtree(folder)
-    if failures:
-        print(f"{len(failures)} checks failed")
-        return 1
-    print("all checks passed")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
+    finish()

@@ -12,55 +12,10 @@
 #include "mesh/mesh_check.h"
 #include "volume/synthetic.h"
 
+#include "mesh_test_support.h"
+
 using namespace isoscope;
-namespace fs = std::filesystem;
-
-namespace {
-
-fs::path tmpPath(const std::string& name)
-{
-    fs::path folder = fs::path(ISOSCOPE_TEST_TMP_DIR) / "mesh";
-    fs::create_directories(folder);
-    return folder / name;
-}
-
-void writeText(const fs::path& path, const std::string& text)
-{
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file << text;
-}
-
-// A unit tetrahedron, counter-clockwise seen from outside.
-Mesh tetrahedron()
-{
-    Mesh mesh;
-    mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    mesh.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
-    return mesh;
-}
-
-// A unit cube of quads, counter-clockwise seen from outside.
-Mesh quadCube()
-{
-    Mesh mesh;
-    mesh.faceSize = 4;
-    for (int c = 0; c < 8; ++c)
-        mesh.positions.push_back({float(c & 1), float(c >> 1 & 1), float(c >> 2 & 1)});
-    mesh.indices = {0, 2, 3, 1, 4, 5, 7, 6, 0, 1, 5, 4, 2, 6, 7, 3, 0, 4, 6, 2, 1, 3, 7, 5};
-    return mesh;
-}
-
-std::string errorOf(const std::function<void()>& action)
-{
-    try {
-        action();
-    } catch (const Error& error) {
-        return error.what();
-    }
-    return "";
-}
-
-} // namespace
+using namespace meshtest;
 
 TEST_CASE("a tetrahedron: 4 vertices, 6 edges, 4 faces, Euler 2, closed", "[mesh]")
 {
@@ -124,7 +79,7 @@ TEST_CASE("mesh check finds boundaries, non-manifold edges, flipped faces, share
 
     Mesh broken = tetrahedron();
     broken.indices[5] = 9;
-    CHECK_THAT(errorOf([&] { checkMesh(broken); }), Catch::Contains("vertex 9 of 4"));
+    CHECK_THAT(errorMessage([&] { checkMesh(broken); }), Catch::Contains("vertex 9 of 4"));
 }
 
 TEST_CASE("PLY and OBJ round trips keep positions, normals and faces exactly", "[mesh]")
@@ -172,7 +127,7 @@ TEST_CASE("a binary PLY has the documented header", "[mesh]")
 TEST_CASE("ascii PLY with other types, extra properties and mixed polygons is read", "[mesh]")
 {
     fs::path path = tmpPath("mixed.ply");
-    writeText(path, "ply\r\nformat ascii 1.0\r\ncomment made by hand\r\n"
+    writeFile(path, "ply\r\nformat ascii 1.0\r\ncomment made by hand\r\n"
                     "element vertex 5\nproperty double x\nproperty double y\nproperty double z\n"
                     "property uchar red\n"
                     "element face 2\nproperty list uchar int vertex_index\nproperty float quality\n"
@@ -192,7 +147,7 @@ TEST_CASE("ascii PLY with other types, extra properties and mixed polygons is re
 TEST_CASE("OBJ faces with texture indices and negative indices are read", "[mesh]")
 {
     fs::path path = tmpPath("hand.obj");
-    writeText(path, "# hand made\nmtllib x.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n"
+    writeFile(path, "# hand made\nmtllib x.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n"
                     "usemtl a\nf 1/1/1 2/1/1 3/1/1\nf -3 -2 -1\n");
     Mesh mesh = readMesh(path);
     CHECK(mesh.positions.size() == 3);
@@ -202,34 +157,34 @@ TEST_CASE("OBJ faces with texture indices and negative indices are read", "[mesh
 
 TEST_CASE("bad mesh files are errors that name the file and the problem", "[mesh]")
 {
-    CHECK_THAT(errorOf([] { readMesh(tmpPath("missing.ply")); }), Catch::Contains("missing.ply"));
-    CHECK_THAT(errorOf([] { readMesh(tmpPath("mesh.stl")); }), Catch::Contains("unknown mesh extension '.stl'"));
-    CHECK_THAT(errorOf([] { writeMesh(tetrahedron(), tmpPath("mesh.3mf")); }),
+    CHECK_THAT(errorMessage([] { readMesh(tmpPath("missing.ply")); }), Catch::Contains("missing.ply"));
+    CHECK_THAT(errorMessage([] { readMesh(tmpPath("mesh.stl")); }), Catch::Contains("unknown mesh extension '.stl'"));
+    CHECK_THAT(errorMessage([] { writeMesh(tetrahedron(), tmpPath("mesh.3mf")); }),
                Catch::Contains("unknown mesh extension '.3mf'"));
 
     fs::path truncated = tmpPath("truncated.ply");
     writePly(tetrahedron(), truncated);
     fs::resize_file(truncated, fs::file_size(truncated) - 5);
-    CHECK_THAT(errorOf([&] { readMesh(truncated); }),
+    CHECK_THAT(errorMessage([&] { readMesh(truncated); }),
                Catch::Contains("truncated.ply") && Catch::Contains("ends early"));
 
     fs::path bigEndian = tmpPath("big.ply");
-    writeText(bigEndian, "ply\nformat binary_big_endian 1.0\nelement vertex 0\nend_header\n");
-    CHECK_THAT(errorOf([&] { readMesh(bigEndian); }), Catch::Contains("binary_big_endian"));
+    writeFile(bigEndian, "ply\nformat binary_big_endian 1.0\nelement vertex 0\nend_header\n");
+    CHECK_THAT(errorMessage([&] { readMesh(bigEndian); }), Catch::Contains("binary_big_endian"));
 
     fs::path notPly = tmpPath("text.ply");
-    writeText(notPly, "hello\n");
-    CHECK_THAT(errorOf([&] { readMesh(notPly); }), Catch::Contains("not a PLY file"));
+    writeFile(notPly, "hello\n");
+    CHECK_THAT(errorMessage([&] { readMesh(notPly); }), Catch::Contains("not a PLY file"));
 
     fs::path badIndex = tmpPath("index.ply");
-    writeText(badIndex, "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+    writeFile(badIndex, "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
                         "property float z\nelement face 1\nproperty list uchar uint vertex_indices\nend_header\n"
                         "0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n");
-    CHECK_THAT(errorOf([&] { readMesh(badIndex); }), Catch::Contains("vertex 7 of 3"));
+    CHECK_THAT(errorMessage([&] { readMesh(badIndex); }), Catch::Contains("vertex 7 of 3"));
 
     fs::path badObj = tmpPath("bad.obj");
-    writeText(badObj, "v 0 0 0\nv 1 0 0\nf 1 2 3\n");
-    CHECK_THAT(errorOf([&] { readMesh(badObj); }), Catch::Contains("bad.obj") && Catch::Contains("line 3"));
+    writeFile(badObj, "v 0 0 0\nv 1 0 0\nf 1 2 3\n");
+    CHECK_THAT(errorMessage([&] { readMesh(badObj); }), Catch::Contains("bad.obj") && Catch::Contains("line 3"));
 }
 
 TEST_CASE("PLY element counts that the file cannot hold are errors, not huge allocations", "[mesh]")
@@ -237,37 +192,37 @@ TEST_CASE("PLY element counts that the file cannot hold are errors, not huge all
     const std::string vertexProperties = "property float x\nproperty float y\nproperty float z\n";
 
     fs::path negative = tmpPath("negative_count.ply");
-    writeText(negative, "ply\nformat ascii 1.0\nelement vertex -1\n" + vertexProperties + "end_header\n0 0 0\n");
-    CHECK_THAT(errorOf([&] { readMesh(negative); }), Catch::Contains("negative_count.ply") && Catch::Contains("'-1'"));
+    writeFile(negative, "ply\nformat ascii 1.0\nelement vertex -1\n" + vertexProperties + "end_header\n0 0 0\n");
+    CHECK_THAT(errorMessage([&] { readMesh(negative); }), Catch::Contains("negative_count.ply") && Catch::Contains("'-1'"));
 
     // 10^12 vertices of 12 bytes would be 12 TB; the file holds 24 bytes.
     fs::path huge = tmpPath("huge_count.ply");
-    writeText(huge, "ply\nformat binary_little_endian 1.0\nelement vertex 1000000000000\n" + vertexProperties +
+    writeFile(huge, "ply\nformat binary_little_endian 1.0\nelement vertex 1000000000000\n" + vertexProperties +
                         "end_header\n" + std::string(24, '\0'));
-    CHECK_THAT(errorOf([&] { readMesh(huge); }),
+    CHECK_THAT(errorMessage([&] { readMesh(huge); }),
                Catch::Contains("huge_count.ply") && Catch::Contains("1000000000000") && Catch::Contains("24 bytes"));
 
     // Counts that overflow when multiplied by the record size.
     fs::path overflow = tmpPath("overflow_count.ply");
-    writeText(overflow, "ply\nformat binary_little_endian 1.0\nelement vertex 18446744073709551615\n" +
+    writeFile(overflow, "ply\nformat binary_little_endian 1.0\nelement vertex 18446744073709551615\n" +
                             vertexProperties + "end_header\n");
-    CHECK_THAT(errorOf([&] { readMesh(overflow); }), Catch::Contains("overflow_count.ply"));
+    CHECK_THAT(errorMessage([&] { readMesh(overflow); }), Catch::Contains("overflow_count.ply"));
 
     fs::path ascii = tmpPath("ascii_count.ply");
-    writeText(ascii, "ply\nformat ascii 1.0\nelement vertex 1000000\n" + vertexProperties + "end_header\n0 0 0\n");
-    CHECK_THAT(errorOf([&] { readMesh(ascii); }), Catch::Contains("ascii_count.ply") && Catch::Contains("1000000"));
+    writeFile(ascii, "ply\nformat ascii 1.0\nelement vertex 1000000\n" + vertexProperties + "end_header\n0 0 0\n");
+    CHECK_THAT(errorMessage([&] { readMesh(ascii); }), Catch::Contains("ascii_count.ply") && Catch::Contains("1000000"));
 
     // Faces counted against what is left after the vertices: 3 vertices use all
     // 36 bytes, so even one face (at least its 1-byte list count) does not fit.
     fs::path faces = tmpPath("face_count.ply");
-    writeText(faces, "ply\nformat binary_little_endian 1.0\nelement vertex 3\n" + vertexProperties +
+    writeFile(faces, "ply\nformat binary_little_endian 1.0\nelement vertex 3\n" + vertexProperties +
                          "element face 1000000000\nproperty list uchar uint vertex_indices\nend_header\n" +
                          std::string(36, '\0'));
-    CHECK_THAT(errorOf([&] { readMesh(faces); }), Catch::Contains("face_count.ply") && Catch::Contains("face"));
+    CHECK_THAT(errorMessage([&] { readMesh(faces); }), Catch::Contains("face_count.ply") && Catch::Contains("face"));
 
     // The smallest ascii file that holds its counts still reads.
     fs::path tight = tmpPath("tight.ply");
-    writeText(tight, "ply\nformat ascii 1.0\nelement vertex 1\n" + vertexProperties + "end_header\n1 2 3");
+    writeFile(tight, "ply\nformat ascii 1.0\nelement vertex 1\n" + vertexProperties + "end_header\n1 2 3");
     Mesh mesh = readMesh(tight);
     REQUIRE(mesh.positions.size() == 1);
     CHECK(mesh.positions[0] == glm::vec3(1, 2, 3));

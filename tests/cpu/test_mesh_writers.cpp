@@ -14,17 +14,12 @@
 
 #include "io/mesh_io.h"
 
+#include "mesh_test_support.h"
+
 using namespace isoscope;
-namespace fs = std::filesystem;
+using namespace meshtest;
 
 namespace {
-
-fs::path tmpPath(const std::string& name)
-{
-    fs::path folder = fs::path(ISOSCOPE_TEST_TMP_DIR) / "mesh_writers";
-    fs::create_directories(folder);
-    return folder / name;
-}
 
 std::vector<char> readAll(const fs::path& path)
 {
@@ -39,17 +34,6 @@ T at(const std::vector<char>& bytes, size_t offset)
     REQUIRE(offset + sizeof(T) <= bytes.size());
     std::memcpy(&value, bytes.data() + offset, sizeof(T));
     return value;
-}
-
-// A unit cube of quads, counter-clockwise seen from outside.
-Mesh quadCube()
-{
-    Mesh mesh;
-    mesh.faceSize = 4;
-    for (int c = 0; c < 8; ++c)
-        mesh.positions.push_back({float(c & 1), float(c >> 1 & 1), float(c >> 2 & 1)});
-    mesh.indices = {0, 2, 3, 1, 4, 5, 7, 6, 0, 1, 5, 4, 2, 6, 7, 3, 0, 4, 6, 2, 1, 3, 7, 5};
-    return mesh;
 }
 
 } // namespace

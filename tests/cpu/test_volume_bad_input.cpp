@@ -11,12 +11,12 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// Reads path and requires an Error naming the file and mentioning problem.
-void requireReadError(const fs::path& path, const std::string& problem, const RawOptions& options = {})
+// Writes `name` to the scratch folder (header text, then bytes) and requires
+// reading it to fail with an Error naming the file and mentioning problem.
+void requireRefused(const std::string& name, const std::string& problem, const std::string& text,
+                    const std::vector<std::byte>& bytes = {})
 {
-    INFO(path.filename().string());
-    std::string message = errorMessage([&] { readVolumeFile(path, options); });
-    CHECK_THAT(message, Contains(path.filename().string()) && Contains(problem));
+    requireReadError(writeTestFile(name, text, bytes), problem);
 }
 
 const Volume& sample()
@@ -51,23 +51,16 @@ TEST_CASE("truncated files are refused with the sizes involved, in every format"
 {
     std::vector<std::byte> shortData = firstBytes(sample().data, sample().data.size() - 2);
 
-    fs::path nrrd = tmpPath("truncated.nrrd");
-    writeFile(nrrd, nrrdHeader(goodNrrdFields) + "\n", shortData);
-    requireReadError(nrrd, "truncated");
+    requireRefused("truncated.nrrd", "truncated", nrrdHeader(goodNrrdFields) + "\n", shortData);
 
     fs::path raw = tmpPath("truncated_data.raw");
     writeFile(raw, "", shortData);
-    fs::path nhdr = tmpPath("truncated.nhdr");
-    writeFile(nhdr, nrrdHeader(goodNrrdFields) + "data file: truncated_data.raw\n");
-    requireReadError(nhdr, "truncated");
+    requireRefused("truncated.nhdr", "truncated", nrrdHeader(goodNrrdFields) + "data file: truncated_data.raw\n");
 
-    fs::path mha = tmpPath("truncated.mha");
-    writeFile(mha, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nElementDataFile = LOCAL\n", shortData);
-    requireReadError(mha, "truncated");
+    requireRefused("truncated.mha", "truncated",
+                   "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nElementDataFile = LOCAL\n", shortData);
 
-    fs::path vtkBinary = tmpPath("truncated_binary.vtk");
-    writeFile(vtkBinary, vtkHeader("BINARY", goodVtkBody), shortData);
-    requireReadError(vtkBinary, "truncated");
+    requireRefused("truncated_binary.vtk", "truncated", vtkHeader("BINARY", goodVtkBody), shortData);
 
     fs::path vtkAscii = tmpPath("truncated_ascii.vtk");
     std::string values;
@@ -76,41 +69,35 @@ TEST_CASE("truncated files are refused with the sizes involved, in every format"
     writeFile(vtkAscii, vtkHeader("ASCII", goodVtkBody) + values);
     requireReadError(vtkAscii, "found 59 of the 60 values");
 
-    fs::path named = tmpPath("cut_5x4x3_int16.raw");
-    writeFile(named, "", shortData);
-    requireReadError(named, "needs exactly 120");
+    requireRefused("cut_5x4x3_int16.raw", "needs exactly 120", "", shortData);
 }
 
 TEST_CASE("truncated or corrupt compressed data are refused", "[volume]")
 {
     std::vector<std::byte> gzip = compress(sample().data, true);
-    fs::path cut = tmpPath("cut_gzip.nrrd");
-    writeFile(cut, nrrdHeader("type: short\ndimension: 3\nsizes: 5 4 3\nendian: little\nencoding: gzip\n\n"),
-              firstBytes(gzip, gzip.size() / 2));
-    requireReadError(cut, "compressed data");
+    requireRefused("cut_gzip.nrrd", "compressed data",
+                   nrrdHeader("type: short\ndimension: 3\nsizes: 5 4 3\nendian: little\nencoding: gzip\n\n"),
+                   firstBytes(gzip, gzip.size() / 2));
 
     std::vector<std::byte> corrupt = gzip;
     for (size_t i = 12; i < corrupt.size(); i += 3)
         corrupt[i] ^= std::byte{0x5a};
-    fs::path bad = tmpPath("corrupt.mha");
-    writeFile(bad, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nCompressedData = True\nElementDataFile = LOCAL\n",
-              corrupt);
-    requireReadError(bad, "compressed data");
+    requireRefused(
+        "corrupt.mha", "compressed data",
+        "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nCompressedData = True\nElementDataFile = LOCAL\n",
+        corrupt);
 
     // A tiny stream that claims a huge volume is refused before allocating.
-    fs::path bomb = tmpPath("claims_too_much.nrrd");
-    writeFile(bomb, nrrdHeader("type: float\ndimension: 3\nsizes: 4096 4096 4096\nendian: little\nencoding: gz\n\n"),
-              gzip);
-    requireReadError(bomb, "cannot hold");
+    requireRefused("claims_too_much.nrrd", "cannot hold",
+                   nrrdHeader("type: float\ndimension: 3\nsizes: 4096 4096 4096\nendian: little\nencoding: gz\n\n"),
+                   gzip);
 }
 
 TEST_CASE("data that do not match the header's sizes are refused", "[volume]")
 {
     std::vector<std::byte> longer = sample().data;
     longer.resize(longer.size() + 10);
-    fs::path nrrd = tmpPath("too_long.nrrd");
-    writeFile(nrrd, nrrdHeader(goodNrrdFields) + "\n", longer);
-    requireReadError(nrrd, "check sizes");
+    requireRefused("too_long.nrrd", "check sizes", nrrdHeader(goodNrrdFields) + "\n", longer);
 
     fs::path mhd = tmpPath("too_long.mhd");
     fs::path data = tmpPath("too_long_data.raw");
@@ -118,85 +105,65 @@ TEST_CASE("data that do not match the header's sizes are refused", "[volume]")
     writeFile(mhd, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\nElementDataFile = too_long_data.raw\n");
     requireReadError(mhd, "check DimSize");
 
-    fs::path vtk = tmpPath("point_count.vtk");
-    writeFile(vtk, vtkHeader("BINARY", "DIMENSIONS 5 4 3\nPOINT_DATA 61\nSCALARS s short\nLOOKUP_TABLE default\n"),
-              sample().data);
-    requireReadError(vtk, "does not match DIMENSIONS");
+    requireRefused("point_count.vtk", "does not match DIMENSIONS",
+                   vtkHeader("BINARY", "DIMENSIONS 5 4 3\nPOINT_DATA 61\nSCALARS s short\nLOOKUP_TABLE default\n"),
+                   sample().data);
 
-    fs::path raw = tmpPath("wrong_6x4x3_int16.raw");
-    writeFile(raw, "", sample().data);
-    requireReadError(raw, "needs exactly 144");
+    requireRefused("wrong_6x4x3_int16.raw", "needs exactly 144", "", sample().data);
 }
 
 TEST_CASE("unknown sample types are refused, listing the supported ones", "[volume]")
 {
-    fs::path nrrd = tmpPath("double.nrrd");
-    writeFile(nrrd, nrrdHeader("type: double\ndimension: 3\nsizes: 1 1 1\nendian: little\nencoding: raw\n\n"),
-              std::vector<std::byte>(8));
-    requireReadError(nrrd, "uchar, ushort, short and float");
+    requireRefused("double.nrrd", "uchar, ushort, short and float",
+                   nrrdHeader("type: double\ndimension: 3\nsizes: 1 1 1\nendian: little\nencoding: raw\n\n"),
+                   std::vector<std::byte>(8));
 
-    fs::path mha = tmpPath("double.mha");
-    writeFile(mha, "NDims = 3\nDimSize = 1 1 1\nElementType = MET_DOUBLE\nElementDataFile = LOCAL\n",
-              std::vector<std::byte>(8));
-    requireReadError(mha, "MET_UCHAR, MET_USHORT, MET_SHORT and MET_FLOAT");
+    requireRefused("double.mha", "MET_UCHAR, MET_USHORT, MET_SHORT and MET_FLOAT",
+                   "NDims = 3\nDimSize = 1 1 1\nElementType = MET_DOUBLE\nElementDataFile = LOCAL\n",
+                   std::vector<std::byte>(8));
 
-    fs::path vtk = tmpPath("double.vtk");
-    writeFile(vtk, vtkHeader("ASCII", "DIMENSIONS 1 1 1\nPOINT_DATA 1\nSCALARS s double 1\nLOOKUP_TABLE default\n1\n"));
-    requireReadError(vtk, "unsigned_char, unsigned_short, short and float");
+    requireRefused("double.vtk", "unsigned_char, unsigned_short, short and float",
+                   vtkHeader("ASCII", "DIMENSIONS 1 1 1\nPOINT_DATA 1\nSCALARS s double 1\nLOOKUP_TABLE default\n1\n"));
 
-    fs::path raw = tmpPath("volume_2x2x2_float64.raw");
-    writeFile(raw, "", std::vector<std::byte>(64));
-    requireReadError(raw, "--type");
+    requireRefused("volume_2x2x2_float64.raw", "--type", "", std::vector<std::byte>(64));
 }
 
 TEST_CASE("unknown NRRD encodings are refused", "[volume]")
 {
-    fs::path path = tmpPath("bzip2.nrrd");
-    writeFile(path, nrrdHeader("type: short\ndimension: 3\nsizes: 5 4 3\nendian: little\nencoding: bzip2\n\n"),
-              sample().data);
-    requireReadError(path, "encoding 'bzip2'");
+    requireRefused("bzip2.nrrd", "encoding 'bzip2'",
+                   nrrdHeader("type: short\ndimension: 3\nsizes: 5 4 3\nendian: little\nencoding: bzip2\n\n"),
+                   sample().data);
 }
 
 TEST_CASE("missing required fields are named", "[volume]")
 {
-    fs::path nrrd = tmpPath("no_sizes.nrrd");
-    writeFile(nrrd, nrrdHeader("type: short\ndimension: 3\nendian: little\nencoding: raw\n\n"), sample().data);
-    requireReadError(nrrd, "'sizes:'");
+    requireRefused("no_sizes.nrrd", "'sizes:'",
+                   nrrdHeader("type: short\ndimension: 3\nendian: little\nencoding: raw\n\n"), sample().data);
 
-    fs::path endian = tmpPath("no_endian.nrrd");
-    writeFile(endian, nrrdHeader("type: short\ndimension: 3\nsizes: 5 4 3\nencoding: raw\n\n"), sample().data);
-    requireReadError(endian, "'endian:'");
+    requireRefused("no_endian.nrrd", "'endian:'",
+                   nrrdHeader("type: short\ndimension: 3\nsizes: 5 4 3\nencoding: raw\n\n"), sample().data);
 
-    fs::path mha = tmpPath("no_dimsize.mha");
-    writeFile(mha, "NDims = 3\nElementType = MET_SHORT\nElementDataFile = LOCAL\n", sample().data);
-    requireReadError(mha, "DimSize");
+    requireRefused("no_dimsize.mha", "DimSize", "NDims = 3\nElementType = MET_SHORT\nElementDataFile = LOCAL\n",
+                   sample().data);
 
-    fs::path mhaEnd = tmpPath("no_datafile.mha");
-    writeFile(mhaEnd, "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\n");
-    requireReadError(mhaEnd, "ElementDataFile");
+    requireRefused("no_datafile.mha", "ElementDataFile", "NDims = 3\nDimSize = 5 4 3\nElementType = MET_SHORT\n");
 
-    fs::path vtk = tmpPath("no_dimensions.vtk");
-    writeFile(vtk, vtkHeader("BINARY", "POINT_DATA 60\nSCALARS s short 1\nLOOKUP_TABLE default\n"), sample().data);
-    requireReadError(vtk, "DIMENSIONS");
+    requireRefused("no_dimensions.vtk", "DIMENSIONS",
+                   vtkHeader("BINARY", "POINT_DATA 60\nSCALARS s short 1\nLOOKUP_TABLE default\n"), sample().data);
 
-    fs::path raw = tmpPath("anonymous.raw");
-    writeFile(raw, "", sample().data);
-    requireReadError(raw, "does not say its sizes and type");
+    requireRefused("anonymous.raw", "does not say its sizes and type", "", sample().data);
 }
 
 TEST_CASE("zero and negative sizes are refused", "[volume]")
 {
-    fs::path zero = tmpPath("zero.nrrd");
-    writeFile(zero, nrrdHeader("type: uchar\ndimension: 3\nsizes: 5 0 3\nencoding: raw\n\n"));
-    requireReadError(zero, "must be positive");
+    requireRefused("zero.nrrd", "must be positive",
+                   nrrdHeader("type: uchar\ndimension: 3\nsizes: 5 0 3\nencoding: raw\n\n"));
 
-    fs::path negative = tmpPath("negative.mha");
-    writeFile(negative, "NDims = 3\nDimSize = 5 -4 3\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n");
-    requireReadError(negative, "must be positive");
+    requireRefused("negative.mha", "must be positive",
+                   "NDims = 3\nDimSize = 5 -4 3\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n");
 
-    fs::path vtk = tmpPath("negative.vtk");
-    writeFile(vtk, vtkHeader("ASCII", "DIMENSIONS -5 4 3\nPOINT_DATA 60\nSCALARS s short\n"));
-    requireReadError(vtk, "must be positive");
+    requireRefused("negative.vtk", "must be positive",
+                   vtkHeader("ASCII", "DIMENSIONS -5 4 3\nPOINT_DATA 60\nSCALARS s short\n"));
 
     RawOptions options;
     options.dims = std::array<uint32_t, 3>{5, 0, 3};
@@ -208,56 +175,44 @@ TEST_CASE("zero and negative sizes are refused", "[volume]")
 
 TEST_CASE("sizes whose product overflows or passes 1 TiB are refused before allocating", "[volume]")
 {
-    fs::path overflow = tmpPath("overflow.nrrd");
-    writeFile(overflow, nrrdHeader("type: float\ndimension: 3\nsizes: 4294967295 4294967295 4294967295\n"
-                                   "endian: little\nencoding: raw\n\n"));
-    requireReadError(overflow, "more than 1 TiB");
+    requireRefused("overflow.nrrd", "more than 1 TiB",
+                   nrrdHeader("type: float\ndimension: 3\nsizes: 4294967295 4294967295 4294967295\n"
+                              "endian: little\nencoding: raw\n\n"));
 
-    fs::path huge = tmpPath("huge.mha");
-    writeFile(huge, "NDims = 3\nDimSize = 16384 16384 4097\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n");
-    requireReadError(huge, "more than 1 TiB");
+    requireRefused("huge.mha", "more than 1 TiB",
+                   "NDims = 3\nDimSize = 16384 16384 4097\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n");
 
-    fs::path hugeVtk = tmpPath("huge.vtk");
-    writeFile(hugeVtk, vtkHeader("BINARY", "DIMENSIONS 100000 100000 100000\nPOINT_DATA 1\nSCALARS s float\n"));
-    requireReadError(hugeVtk, "more than 1 TiB");
+    requireRefused("huge.vtk", "more than 1 TiB",
+                   vtkHeader("BINARY", "DIMENSIONS 100000 100000 100000\nPOINT_DATA 1\nSCALARS s float\n"));
 
-    fs::path notANumber = tmpPath("too_large.nrrd");
-    writeFile(notANumber, nrrdHeader("type: uchar\ndimension: 3\nsizes: 99999999999999999999 1 1\nencoding: raw\n\n"));
-    requireReadError(notANumber, "too large");
+    requireRefused("too_large.nrrd", "too large",
+                   nrrdHeader("type: uchar\ndimension: 3\nsizes: 99999999999999999999 1 1\nencoding: raw\n\n"));
 
-    fs::path beyond32 = tmpPath("beyond32.nrrd");
-    writeFile(beyond32, nrrdHeader("type: uchar\ndimension: 3\nsizes: 4294967296 1 1\nencoding: raw\n\n"));
-    requireReadError(beyond32, "too large");
+    requireRefused("beyond32.nrrd", "too large",
+                   nrrdHeader("type: uchar\ndimension: 3\nsizes: 4294967296 1 1\nencoding: raw\n\n"));
 }
 
 TEST_CASE("data that are not 3D are refused", "[volume]")
 {
-    fs::path twoD = tmpPath("image.nrrd");
-    writeFile(twoD, nrrdHeader("type: uchar\ndimension: 2\nsizes: 5 4\nencoding: raw\n\n"), std::vector<std::byte>(20));
-    requireReadError(twoD, "3D");
+    requireRefused("image.nrrd", "3D", nrrdHeader("type: uchar\ndimension: 2\nsizes: 5 4\nencoding: raw\n\n"),
+                   std::vector<std::byte>(20));
 
-    fs::path fourD = tmpPath("series.nrrd");
-    writeFile(fourD, nrrdHeader("type: uchar\ndimension: 3\nsizes: 5 4 3 2\nencoding: raw\n\n"),
-              std::vector<std::byte>(120));
-    requireReadError(fourD, "3D");
+    requireRefused("series.nrrd", "3D", nrrdHeader("type: uchar\ndimension: 3\nsizes: 5 4 3 2\nencoding: raw\n\n"),
+                   std::vector<std::byte>(120));
 
-    fs::path mha = tmpPath("image.mha");
-    writeFile(mha, "NDims = 2\nDimSize = 5 4\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n",
-              std::vector<std::byte>(20));
-    requireReadError(mha, "3D");
+    requireRefused("image.mha", "3D", "NDims = 2\nDimSize = 5 4\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n",
+                   std::vector<std::byte>(20));
 
-    fs::path channels = tmpPath("rgb.mha");
-    writeFile(channels, "NDims = 3\nDimSize = 5 4 3\nElementNumberOfChannels = 3\nElementType = MET_UCHAR\n"
-                        "ElementDataFile = LOCAL\n", std::vector<std::byte>(180));
-    requireReadError(channels, "channels");
+    requireRefused("rgb.mha", "channels",
+                   "NDims = 3\nDimSize = 5 4 3\nElementNumberOfChannels = 3\nElementType = MET_UCHAR\n"
+                   "ElementDataFile = LOCAL\n",
+                   std::vector<std::byte>(180));
 
-    fs::path grid = tmpPath("grid.vtk");
-    writeFile(grid, "# vtk DataFile Version 3.0\nbad\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 1 float\n0 0 0\n");
-    requireReadError(grid, "STRUCTURED_POINTS");
+    requireRefused("grid.vtk", "STRUCTURED_POINTS",
+                   "# vtk DataFile Version 3.0\nbad\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 1 float\n0 0 0\n");
 
-    fs::path vectors = tmpPath("vectors.vtk");
-    writeFile(vectors, vtkHeader("ASCII", "DIMENSIONS 1 1 1\nPOINT_DATA 1\nSCALARS s float 3\n1 2 3\n"));
-    requireReadError(vectors, "components");
+    requireRefused("vectors.vtk", "components",
+                   vtkHeader("ASCII", "DIMENSIONS 1 1 1\nPOINT_DATA 1\nSCALARS s float 3\n1 2 3\n"));
 }
 
 TEST_CASE("a missing data file is named, with the header", "[volume]")
@@ -296,43 +251,31 @@ TEST_CASE("a data file name the file system refuses (too long) is an Error namin
 
 TEST_CASE("files that are not what their extension says are refused", "[volume]")
 {
-    fs::path nrrd = tmpPath("not_nrrd.nrrd");
-    writeFile(nrrd, "P5\n5 4\n255\n", sample().data);
-    requireReadError(nrrd, "not a NRRD file");
+    requireRefused("not_nrrd.nrrd", "not a NRRD file", "P5\n5 4\n255\n", sample().data);
 
-    fs::path vtk = tmpPath("not_vtk.vtk");
-    writeFile(vtk, "solid stl\n");
-    requireReadError(vtk, "not a VTK legacy file");
+    requireRefused("not_vtk.vtk", "not a VTK legacy file", "solid stl\n");
 
-    fs::path mha = tmpPath("not_mha.mha");
-    writeFile(mha, "", sample().data);
-    requireReadError(mha, "is this a MetaImage file");
+    requireRefused("not_mha.mha", "is this a MetaImage file", "", sample().data);
 
     fs::path endless = tmpPath("endless.nrrd"); // no blank line ends the header
     writeFile(endless, nrrdHeader(goodNrrdFields));
     requireReadError(endless, "does not end");
 
-    fs::path empty = tmpPath("empty.nrrd");
-    writeFile(empty, "");
-    requireReadError(empty, "not a NRRD file");
+    requireRefused("empty.nrrd", "not a NRRD file", "");
 }
 
 TEST_CASE("bad ASCII VTK values are refused with their position", "[volume]")
 {
-    fs::path range = tmpPath("out_of_range.vtk");
-    writeFile(range, vtkHeader("ASCII", "DIMENSIONS 2 1 1\nPOINT_DATA 2\nSCALARS s unsigned_char\n12 300\n"));
-    requireReadError(range, "value 1 '300'");
+    requireRefused("out_of_range.vtk", "value 1 '300'",
+                   vtkHeader("ASCII", "DIMENSIONS 2 1 1\nPOINT_DATA 2\nSCALARS s unsigned_char\n12 300\n"));
 
-    fs::path garbage = tmpPath("garbage.vtk");
-    writeFile(garbage, vtkHeader("ASCII", "DIMENSIONS 2 1 1\nPOINT_DATA 2\nSCALARS s float\n1.5 abc\n"));
-    requireReadError(garbage, "value 1 'abc");
+    requireRefused("garbage.vtk", "value 1 'abc",
+                   vtkHeader("ASCII", "DIMENSIONS 2 1 1\nPOINT_DATA 2\nSCALARS s float\n1.5 abc\n"));
 }
 
 TEST_CASE("unknown extensions, folders and missing files are refused", "[volume]")
 {
-    fs::path unknown = tmpPath("scan.xyz");
-    writeFile(unknown, "DICM");
-    requireReadError(unknown, "unknown volume format '.xyz'");
+    requireRefused("scan.xyz", "unknown volume format '.xyz'", "DICM");
 
     fs::path folder = tmpPath("folder.nrrd");
     fs::create_directories(folder);

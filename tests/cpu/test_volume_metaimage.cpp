@@ -38,16 +38,10 @@ fs::path writeTestMetaImage(const Volume& volume, const std::string& stem, MetaL
     header += "CenterOfRotation = 0 0 0\nAnatomicalOrientation = RAI\n";
     header += "ElementSpacing = " + numbers(volume.spacing) + "\nDimSize = " + sizes(volume.dims) + "\n";
     header += "ElementType = " + metaTypeName(volume.type) + "\n";
-    if (layout.local) {
-        fs::path path = tmpPath(stem + ".mha");
-        writeFile(path, header + "ElementDataFile = LOCAL\n", payload);
-        return path;
-    }
-    fs::path data = tmpPath(stem + (layout.compressed ? ".zraw" : ".raw"));
-    writeFile(data, "", payload);
-    fs::path path = tmpPath(stem + ".mhd");
-    writeFile(path, header + "ElementDataFile = " + data.filename().string() + "\n");
-    return path;
+    if (layout.local)
+        return writeTestFile(stem + ".mha", header + "ElementDataFile = LOCAL\n", payload);
+    return writeDetached(stem + ".mhd", header, "ElementDataFile = ", stem + (layout.compressed ? ".zraw" : ".raw"),
+                         payload);
 }
 
 } // namespace

@@ -54,16 +54,9 @@ fs::path writeTestNrrd(const Volume& volume, const std::string& stem, NrrdLayout
     header += "kinds: domain domain domain\nkey:=value with: colon\n";
     header += std::string("endian: ") + (layout.bigEndian ? "big" : "little") + "\n";
     header += std::string("encoding: ") + (layout.gzip ? "gzip" : "raw") + "\n";
-    if (layout.detached) {
-        fs::path data = tmpPath(stem + (layout.gzip ? ".raw.gz" : ".raw"));
-        writeFile(data, "", payload);
-        fs::path path = tmpPath(stem + ".nhdr");
-        writeFile(path, header + "data file: " + data.filename().string() + "\n");
-        return path;
-    }
-    fs::path path = tmpPath(stem + ".nrrd");
-    writeFile(path, header + "\n", payload);
-    return path;
+    if (layout.detached)
+        return writeDetached(stem + ".nhdr", header, "data file: ", stem + (layout.gzip ? ".raw.gz" : ".raw"), payload);
+    return writeTestFile(stem + ".nrrd", header + "\n", payload);
 }
 
 } // namespace

@@ -84,13 +84,6 @@ std::vector<TiffPage> pagesOf(const Volume& volume)
     return pages;
 }
 
-void requireTiffError(const fs::path& path, const std::string& problem)
-{
-    INFO(path.filename().string());
-    std::string message = errorMessage([&] { readVolumeFile(path); });
-    CHECK_THAT(message, Contains(path.filename().string()) && Contains(problem));
-}
-
 } // namespace
 
 TEST_CASE("multi-page TIFF files of the engine's four types read back slice by slice", "[tiff]")
@@ -143,36 +136,36 @@ TEST_CASE("bad TIFF files are refused with an Error naming the file", "[tiff][vo
     std::vector<std::byte> whole = buildTiff(pages);
     fs::path truncated = tmpPath("truncated.tif");
     writeFile(truncated, "", std::vector<std::byte>(whole.begin(), whole.end() - 7));
-    requireTiffError(truncated, "truncated.tif");
+    requireReadError(truncated, "truncated.tif");
 
     std::vector<TiffPage> liar = pages; // 100000 x 4 claimed over 40 bytes: refused before allocating
     liar[0].claimedWidth = 100000;
     fs::path lying = tmpPath("lying_width.tif");
     writeFile(lying, "", buildTiff(liar));
-    requireTiffError(lying, "too few");
+    requireReadError(lying, "too few");
 
     std::vector<TiffPage> rgb = pages;
     rgb[0].samplesPerPixel = 3;
     fs::path rgbPath = tmpPath("rgb.tif");
     writeFile(rgbPath, "", buildTiff(rgb));
-    requireTiffError(rgbPath, "samples per pixel");
+    requireReadError(rgbPath, "samples per pixel");
 
     std::vector<TiffPage> complex = pages;
     for (TiffPage& page : complex)
         page.sampleFormat = 6; // complex float
     fs::path complexPath = tmpPath("complex.tif");
     writeFile(complexPath, "", buildTiff(complex));
-    requireTiffError(complexPath, "isoscope reads 8/16-bit integer");
+    requireReadError(complexPath, "isoscope reads 8/16-bit integer");
 
     std::vector<TiffPage> mixed = pages;
     mixed[2].sampleFormat = 1; // uint16 after int16 pages
     fs::path mixedPath = tmpPath("mixed.tif");
     writeFile(mixedPath, "", buildTiff(mixed));
-    requireTiffError(mixedPath, "must match");
+    requireReadError(mixedPath, "must match");
 
     fs::path text = tmpPath("not_tiff.tif");
     writeFile(text, "P5\n5 4\n255\n");
-    requireTiffError(text, "libtiff cannot open");
+    requireReadError(text, "libtiff cannot open");
 }
 
 TEST_CASE("every prefix of a TIFF file is an Error or the full volume, never a crash", "[tiff][volume]")

@@ -1,7 +1,8 @@
 #pragma once
 // Helpers for the volume tests: small volumes with known samples, encoders
 // that write them as other tools would (so the readers are checked against
-// the formats, not against our own writer), and error capture.
+// the formats, not against our own writer); the scratch folder and error
+// capture of file_test_support.h.
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +16,8 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "file_test_support.h"
+#include "volume/readers.h"
 #include "volume/volume.h"
 
 namespace volumetest {
@@ -25,22 +28,32 @@ namespace fs = std::filesystem;
 
 inline const ScalarType allTypes[] = {ScalarType::UInt8, ScalarType::UInt16, ScalarType::Int16, ScalarType::Float32};
 
+using filetest::errorMessage;
+using filetest::writeFile;
+
 // A fresh file path in the build tree's scratch folder.
 inline fs::path tmpPath(const std::string& name)
 {
-    fs::path folder = fs::path(ISOSCOPE_TEST_TMP_DIR) / "volume";
-    fs::create_directories(folder);
-    fs::path path = folder / name;
-    fs::remove_all(path);
+    return filetest::freshScratchPath("volume", name);
+}
+
+// Writes `name` in the scratch folder (text, then bytes); returns its path.
+inline fs::path writeTestFile(const std::string& name, const std::string& text,
+                              const std::vector<std::byte>& bytes = {})
+{
+    fs::path path = tmpPath(name);
+    writeFile(path, text, bytes);
     return path;
 }
 
-inline void writeFile(const fs::path& path, const std::string& text, const std::vector<std::byte>& bytes = {})
+// A detached header and its data file, as NRRD (.nhdr) and MetaImage (.mhd)
+// store them: the payload alone in `dataName`, and the header, ending in
+// `dataField` and that name, in `headerName`. Returns the header's path.
+inline fs::path writeDetached(const std::string& headerName, const std::string& header, const std::string& dataField,
+                              const std::string& dataName, const std::vector<std::byte>& payload)
 {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file.write(text.data(), std::streamsize(text.size()));
-    file.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    REQUIRE(file.good());
+    writeTestFile(dataName, "", payload);
+    return writeTestFile(headerName, header + dataField + dataName + "\n");
 }
 
 // 5×4×3 samples that use each type's range (high bytes set, negative values,
@@ -130,19 +143,13 @@ inline void requireSameVolume(const Volume& read, const Volume& expected)
     CHECK(read.stats.nonFinite == expected.stats.nonFinite);
 }
 
-// The message of the isoscope::Error that call throws; fails the test when it
-// throws nothing or something else.
-inline std::string errorMessage(const std::function<void()>& call)
+// Reads path and requires an Error naming the file and mentioning problem.
+inline void requireReadError(const fs::path& path, const std::string& problem,
+                             const isoscope::RawOptions& options = {})
 {
-    try {
-        call();
-    } catch (const isoscope::Error& error) {
-        return error.what();
-    } catch (const std::exception& other) {
-        FAIL("threw a non-isoscope exception: " << other.what());
-    }
-    FAIL("no isoscope::Error was thrown");
-    return {};
+    INFO(path.filename().string());
+    std::string message = errorMessage([&] { isoscope::readVolumeFile(path, options); });
+    CHECK_THAT(message, Catch::Matchers::Contains(path.filename().string()) && Catch::Matchers::Contains(problem));
 }
 
 } // namespace volumetest

@@ -209,10 +209,7 @@ struct RasterImage {
 RasterImage rasterImage(Context& context, const GpuMesh& mesh, const MeshDrawParams& params, VkExtent2D extent)
 {
     MeshRenderer renderer(context);
-    Image color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
-                                                  MeshRenderer::kColorFormat,
-                                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                                  "test colour target");
+    Image color = createColorTarget(context, extent, "test colour target");
     Buffer colorReadback = createReadbackBuffer(context, extent);
     Buffer depthReadback = createReadbackBuffer(context, extent);
     RenderGraph graph(context);

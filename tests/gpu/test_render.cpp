@@ -49,10 +49,7 @@ TEST_CASE("a triangle written by a compute pass is drawn from its indirect argum
     GpuMesh mesh = createGpuMesh(context, 3, 1);
     ComputeProgram writeTriangle(context, loadShader("tests/write_triangle"));
     MeshRenderer renderer(context);
-    Image color = context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
-                                                  MeshRenderer::kColorFormat,
-                                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                                  "test colour target");
+    Image color = createColorTarget(context, extent, "test colour target");
     Buffer readback = createReadbackBuffer(context, extent);
 
     // Orthographic, looking along +y from -y: screen right is +x, up is +z,
@@ -194,11 +191,7 @@ TEST_CASE("a host that owns the device embeds the engine and records the graph i
     Context embedded(host);
     GpuMesh mesh = uploadMesh(embedded, sphere);
     MeshRenderer renderer(embedded);
-    Image color = embedded.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
-                                                   MeshRenderer::kColorFormat,
-                                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-                                                       VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                                   "host colour target");
+    Image color = createColorTarget(embedded, extent, "host colour target");
     Buffer readback = createReadbackBuffer(embedded, extent);
     RenderGraph graph(embedded);
     ResourceId colorId = graph.importImage("color", graphImage(color));

@@ -1,12 +1,15 @@
-"""What the CPU reference tests (test_cpu_reference_vs_*.py) share: the CLI
-runner, check(), and readers for the NRRD volumes and PLY meshes it writes.
+"""What the reference tests (test_*_vs_*.py) share: the CLI runner, check(),
+the skip when a reference library is missing, and readers for the NRRD
+volumes and PLY meshes the CLI writes.
 
 Not a test itself: ctest runs only files named test_*.py.
 """
+import importlib
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
@@ -23,12 +26,26 @@ def check(condition, message):
         failures.append(message)
 
 
+def import_or_skip(module, *names):
+    """The module, or the names given taken from it (one, or a tuple); exits
+    77 (ctest's skip) naming what is missing when it cannot be imported."""
+    try:
+        imported = importlib.import_module(module)
+        found = tuple(getattr(imported, name) for name in names)
+    except (ImportError, AttributeError) as missing:
+        print(f"skipped: {missing}")
+        sys.exit(77)
+    if not names:
+        return imported
+    return found[0] if len(found) == 1 else found
+
+
 def scratch_folder(name):
-    """A new folder for a test's files under $ISOSCOPE_TEST_TMP, or None when
-    the CLI is not built (the test then exits 77, skipped)."""
+    """A new folder for a test's files under $ISOSCOPE_TEST_TMP; exits 77
+    (ctest's skip) when the CLI is not built."""
     if not BIN or not os.access(BIN, os.X_OK):
         print(f"skipped: the isoscope CLI is not built (ISOSCOPE_BIN='{BIN}')")
-        return None
+        sys.exit(77)
     root = os.environ.get("ISOSCOPE_TEST_TMP", "/tmp")
     os.makedirs(root, exist_ok=True)
     return tempfile.mkdtemp(prefix=name + ".", dir=root)
@@ -93,9 +110,10 @@ def read_nrrd(path):
 
 # ---- meshes ----
 
-def read_ply(path):
+def read_ply_with_normals(path):
     """A triangle PLY as isoscope writes it (binary little-endian, `list uchar uint`):
-    (positions (n, 3) float32 x, y, z; triangles (m, 3) int64 vertex indices)."""
+    (positions (n, 3) float32 x, y, z; normals (n, 3) or None when it has none;
+    triangles (m, 3) int64 vertex indices)."""
     with open(path, "rb") as f:
         content = f.read()
     end = content.index(b"end_header\n") + len(b"end_header\n")
@@ -104,11 +122,18 @@ def read_ply(path):
     vertices = int(header.split("element vertex ")[1].split()[0])
     faces = int(header.split("element face ")[1].split()[0])
     floats = header.split("element face")[0].count("property float")
-    positions = np.frombuffer(content, dtype="<f4", count=vertices * floats, offset=end).reshape(vertices, floats)
+    values = np.frombuffer(content, dtype="<f4", count=vertices * floats, offset=end).reshape(vertices, floats)
     face_records = np.frombuffer(content, dtype=np.dtype([("n", "u1"), ("i", "<u4", 3)]), count=faces,
                                  offset=end + 4 * vertices * floats)
     assert np.all(face_records["n"] == 3), f"{path}: a face that is not a triangle"
-    return positions[:, :3], face_records["i"].astype(np.int64)
+    normals = values[:, 3:6] if floats == 6 else None
+    return values[:, :3], normals, face_records["i"].astype(np.int64)
+
+
+def read_ply(path):
+    """read_ply_with_normals without the normals: (positions, triangles)."""
+    positions, _, triangles = read_ply_with_normals(path)
+    return positions, triangles
 
 
 def single_cell_case(case):

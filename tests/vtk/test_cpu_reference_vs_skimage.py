@@ -227,8 +227,6 @@ def compare(volume_path, iso, label):
 def main():
     global TMP
     TMP = scratch_folder("cpu_reference_vs_skimage")
-    if TMP is None:
-        return 77
     start = time.time()
 
     check_lorensen_table()

@@ -29,16 +29,13 @@ import sys
 
 import numpy as np
 
-from reference_common import BIN, DATASETS, check, isoscope, read_nrrd, finish, scratch_folder
+from reference_common import BIN, DATASETS, check, import_or_skip, isoscope, read_nrrd, finish, scratch_folder
 
-try:
-    import pydicom
-    from pydicom.dataset import Dataset, FileMetaDataset
-    from pydicom.pixel_data_handlers.util import apply_modality_lut
-    from pydicom.uid import CTImageStorage, ExplicitVRLittleEndian, generate_uid
-except ImportError as missing:
-    print(f"skipped: {missing}")
-    sys.exit(77)
+pydicom = import_or_skip("pydicom")
+Dataset, FileMetaDataset = import_or_skip("pydicom.dataset", "Dataset", "FileMetaDataset")
+apply_modality_lut = import_or_skip("pydicom.pixel_data_handlers.util", "apply_modality_lut")
+CTImageStorage, ExplicitVRLittleEndian, generate_uid = import_or_skip("pydicom.uid", "CTImageStorage",
+                                                                      "ExplicitVRLittleEndian", "generate_uid")
 
 TMP = ""
 
@@ -111,8 +108,6 @@ def source_volume():
 def main():
     global TMP
     TMP = scratch_folder("dicom_vs_pydicom")
-    if TMP is None:
-        return 77
     rng = random.Random(22)
 
     # Series A: values v stored as (v - 50) * 4, read back through slope 0.25 and intercept 50.

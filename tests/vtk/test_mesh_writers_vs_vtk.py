@@ -27,25 +27,10 @@ import numpy as np
 import vtk
 from vtk.util.numpy_support import vtk_to_numpy
 
-from reference_common import BIN, DATASETS, check, isoscope, finish, scratch_folder
+from reference_common import BIN, DATASETS, check, isoscope, finish, read_ply_with_normals, scratch_folder
 
 TMP = ""
 FORMATS = ["ply", "stl", "vtp", "gltf", "glb"]
-
-
-def read_ply_with_normals(path):
-    """positions (n, 3), normals (n, 3) or None, triangles (m, 3): a binary PLY as isoscope writes it."""
-    with open(path, "rb") as f:
-        content = f.read()
-    end = content.index(b"end_header\n") + len(b"end_header\n")
-    header = content[:end].decode()
-    vertices = int(header.split("element vertex ")[1].split()[0])
-    faces = int(header.split("element face ")[1].split()[0])
-    floats = header.split("element face")[0].count("property float")
-    values = np.frombuffer(content, dtype="<f4", count=vertices * floats, offset=end).reshape(vertices, floats)
-    records = np.frombuffer(content, dtype=np.dtype([("n", "u1"), ("i", "<u4", 3)]), count=faces,
-                            offset=end + 4 * vertices * floats)
-    return values[:, :3], (values[:, 3:6] if floats == 6 else None), records["i"].astype(np.int64)
 
 
 def polydata_arrays(polydata):
@@ -193,8 +178,6 @@ def oblique_nifti():
 def main():
     global TMP
     TMP = scratch_folder("mesh_writers_vs_vtk")
-    if TMP is None:
-        return 77
     validator = gltf_validator()
     if not validator:
         print("WARN the glTF validator is absent (npm install -g gltf-validator): glTF files checked with VTK only")

@@ -23,15 +23,12 @@ import sys
 
 import numpy as np
 
-from reference_common import BIN, check, isoscope, read_nrrd, read_ply, finish, scratch_folder, volinfo
+from reference_common import (BIN, check, import_or_skip, isoscope, read_nrrd, read_ply, finish, scratch_folder,
+                              volinfo)
 
-try:
-    import nibabel as nib
-    from scipy.spatial import cKDTree
-    from skimage.measure import marching_cubes
-except ImportError as missing:
-    print(f"skipped: {missing}")
-    sys.exit(77)
+nib = import_or_skip("nibabel")
+cKDTree = import_or_skip("scipy.spatial", "cKDTree")
+marching_cubes = import_or_skip("skimage.measure", "marching_cubes")
 
 TMP = ""
 TOLERANCE = 1e-4  # voxels
@@ -278,8 +275,6 @@ def check_refusals():
 def main():
     global TMP
     TMP = scratch_folder("nifti_vs_nibabel")
-    if TMP is None:
-        return 77
     check_types()
     check_scaling()
     check_containers()

@@ -127,8 +127,6 @@ def check_smooth():
 def main():
     global TMP
     TMP = scratch_folder("simplify_smooth")
-    if TMP is None:
-        return 77
     check_simplify()
     check_smooth()
     return finish(TMP, "meshes")

@@ -20,13 +20,9 @@ import sys
 
 import numpy as np
 
-from reference_common import BIN, check, isoscope, read_nrrd, finish, scratch_folder, volinfo
+from reference_common import BIN, check, import_or_skip, isoscope, read_nrrd, finish, scratch_folder, volinfo
 
-try:
-    import tifffile
-except ImportError as missing:
-    print(f"skipped: {missing}")
-    sys.exit(77)
+tifffile = import_or_skip("tifffile")
 
 TMP = ""
 
@@ -130,8 +126,6 @@ def check_folders():
 def main():
     global TMP
     TMP = scratch_folder("tiff_vs_tifffile")
-    if TMP is None:
-        return 77
     check_types()
     check_layouts()
     check_imagej()

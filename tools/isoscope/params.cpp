@@ -1,22 +1,9 @@
 #include "params.h"
 
 #include "core/parameter_check.h"
+#include "core/text.h"
 
 namespace isoscope::cli {
-
-namespace {
-
-// The start of a refused UID, safe on one line: control bytes as '?'.
-std::string printableUidExcerpt(const std::string& text)
-{
-    std::string shown = text.substr(0, 40);
-    for (char& c : shown)
-        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-            c = '?';
-    return text.size() > shown.size() ? shown + "..." : shown;
-}
-
-} // namespace
 
 CLI::Validator finiteNumber(double min, double max, const std::string& part)
 {
@@ -70,7 +57,7 @@ CLI::Validator dicomUid()
                          text.find_first_not_of("0123456789.") == std::string::npos;
             if (valid)
                 return "";
-            return "'" + printableUidExcerpt(text) + "' is not a DICOM UID (1 to 64 digits and dots, like "
+            return "'" + printable(text, 40) + "' is not a DICOM UID (1 to 64 digits and dots, like "
                    "1.2.840.113619.2.55): give the Series Instance UID that the error listing the series names";
         },
         "UID");

@@ -15,7 +15,6 @@
 #include "extract/block/generate_triangles.h"
 #include "extract/block/min_max.h"
 #include "extract/block/prepare_dispatch.h"
-#include "extract/case_table_gpu.h"
 #include "graph/render_graph.h"
 #include "volume/gpu_volume.h"
 
@@ -117,7 +116,6 @@ public:
 
         state_ = context.allocator().createBuffer(sizeof(BlockState), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                                   MemoryUsage::DeviceLocal, "block method state");
-        caseTable_ = createCaseTableBuffer(context);
         // Smooth surfaces touch a small share of the blocks; a full list grows
         // (the first extraction is redone). The floor is kept small: on small
         // volumes it would be most of the auxiliary memory.
@@ -125,7 +123,6 @@ public:
     }
 
     uint64_t auxiliaryBytes() const override { return ranges_->allocatedBytes() + state_.allocated; }
-    uint64_t tableBytes() const override { return caseTable_.allocated; }
     void volumeChanged() override { rangesValid_ = false; }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
@@ -163,7 +160,7 @@ protected:
             graph.createBuffer(prefix + "listed block vertices", weld_ ? capacity * slotWords_ * 4 : 16);
         // Read back after the frame (the list's length, work counts): imported.
         r[kBlockState] = graph.importBuffer(prefix + "block method state", state_.buffer);
-        r[kBlockCaseTable] = graph.importBuffer(prefix + "case table", caseTable_.buffer);
+        r[kBlockCaseTable] = importCaseTable(graph, prefix);
         r[kBlockMeshVertices] = mesh.vertices;
         r[kBlockMeshIndices] = mesh.indices;
         r[kBlockMeshCounters] = mesh.counters;
@@ -207,7 +204,7 @@ private:
     std::optional<PrepareDispatchPass> prepare_;
     std::optional<CountVerticesPass> countVertices_;
     std::optional<GenerateTrianglesPass> generate_;
-    Buffer state_, caseTable_;
+    Buffer state_;
 };
 
 } // namespace

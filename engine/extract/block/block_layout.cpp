@@ -33,6 +33,19 @@ void bindBlockLayout(VkCommandBuffer cmd, const RenderGraph& graph, const Comput
                  &parameters, sizeof parameters);
 }
 
+void BlockPass::addIndirect(RenderGraph& graph, const char* name, const BlockLayout& layout,
+                            std::initializer_list<BlockBinding> writes, const BlockParameters& parameters,
+                            const float& iso, VkDeviceSize argsOffset) const
+{
+    std::vector<ResourceUse> uses = blockUses(layout, writes);
+    uses.push_back({layout.resources[kBlockState], Use::IndirectArgs});
+    graph.addComputePass(name, program_, std::move(uses),
+                         [this, layout, &parameters, &iso, argsOffset](VkCommandBuffer cmd, const RenderGraph& g) {
+                             bind(cmd, g, layout, parameters, iso);
+                             vkCmdDispatchIndirect(cmd, g.buffer(layout.resources[kBlockState]), argsOffset);
+                         });
+}
+
 const std::vector<PushMember>& blockParameterMembers()
 {
     static const std::vector<PushMember> members = {

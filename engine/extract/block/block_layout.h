@@ -64,6 +64,11 @@ protected:
         parameters.iso = iso;
         bindBlockLayout(cmd, graph, program_, layout, parameters);
     }
+    // Adds the pass dispatched indirectly from the block state at
+    // `argsOffset`, the arguments prepare_dispatch wrote for it.
+    void addIndirect(RenderGraph& graph, const char* name, const BlockLayout& layout,
+                     std::initializer_list<BlockBinding> writes, const BlockParameters& parameters, const float& iso,
+                     VkDeviceSize argsOffset) const;
 };
 
 } // namespace isoscope

@@ -3,7 +3,6 @@
 #include <cstddef>
 
 #include "extract/block/block_state.h"
-#include "graph/render_graph.h"
 
 namespace isoscope {
 
@@ -15,15 +14,9 @@ GenerateTrianglesPass::GenerateTrianglesPass(Context& context, SpecValues values
 void GenerateTrianglesPass::add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters,
                                 const float& iso) const
 {
-    std::vector<ResourceUse> uses =
-        blockUses(layout, {kBlockState, kBlockMeshVertices, kBlockMeshIndices, kBlockMeshCounters});
-    uses.push_back({layout.resources[kBlockState], Use::IndirectArgs});
-    graph.addComputePass("generate_triangles", program_, std::move(uses),
-                         [this, layout, &parameters, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
-                             bind(cmd, g, layout, parameters, iso);
-                             vkCmdDispatchIndirect(cmd, g.buffer(layout.resources[kBlockState]),
-                                                   offsetof(BlockState, dispatch));
-                         });
+    addIndirect(graph, "generate_triangles", layout,
+                {kBlockState, kBlockMeshVertices, kBlockMeshIndices, kBlockMeshCounters}, parameters, iso,
+                offsetof(BlockState, dispatch));
 }
 
 } // namespace isoscope

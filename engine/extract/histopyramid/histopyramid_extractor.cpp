@@ -7,7 +7,6 @@
 #include "core/shader.h"
 #include "core/memory.h"
 #include "core/transfer.h"
-#include "extract/case_table_gpu.h"
 #include "extract/histopyramid/base.h"
 #include "extract/histopyramid/histopyramid_levels.h"
 #include "extract/histopyramid/prepare.h"
@@ -26,7 +25,7 @@ constexpr uint32_t kWorkgroupSize = 64; // base.comp and reduce.comp fix it; the
 class HistoPyramidExtractor final : public GpuExtractor {
 public:
     HistoPyramidExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
-        : GpuExtractor(context, *field.volume), context_(context), volume_(*field.volume),
+        : GpuExtractor(context, *field.volume, !options.weld), context_(context), volume_(*field.volume),
           gpuVolume_(*field.gpuVolume), weld_(options.weld), shape_(histoPyramidShape(field.volume->dims)),
           base_(context), reduce_(context),
           prepare_(context, {{"WORKGROUP_SIZE", kWorkgroupSize},
@@ -35,8 +34,6 @@ public:
           vertices_(context, {{"WORKGROUP_SIZE", kWorkgroupSize}}),
           triangles_(context, weld_, {{"WORKGROUP_SIZE", kWorkgroupSize}})
     {
-        if (!gpuVolume_.buffer())
-            fail("the histopyramid method reads the volume's storage buffer, which was not uploaded (engine bug)");
         for (uint32_t d : volume_.dims)
             if (d < 2)
                 fail("the histopyramid method needs at least 2 samples along each axis");
@@ -55,19 +52,9 @@ public:
                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                          MemoryUsage::DeviceLocal, "histopyramid level table");
         uploadToBuffer(context, levels_, table.data(), table.size() * 4);
-        caseTable_ = createCaseTableBuffer(context);
-    }
-
-    std::array<uint64_t, 2> estimateCapacity(float iso) const override
-    {
-        std::array<uint64_t, 2> estimate = GpuExtractor::estimateCapacity(iso);
-        if (!weld_)
-            estimate[0] = 3 * estimate[1];
-        return estimate;
     }
 
     uint64_t auxiliaryBytes() const override { return levels_.allocated; }
-    uint64_t tableBytes() const override { return caseTable_.allocated; }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
     {
@@ -81,7 +68,7 @@ protected:
         HistoPyramidResources r;
         r.volume = importVolumeBuffer(graph, gpuVolume_, prefix + "volume samples");
         r.levels = graph.importBuffer(prefix + "histopyramid level table", levels_.buffer);
-        r.caseTable = graph.importBuffer(prefix + "case table", caseTable_.buffer);
+        r.caseTable = importCaseTable(graph, prefix);
         // Rebuilt every frame: transients.
         r.pyramid = graph.createBuffer(prefix + "histopyramid levels", std::max<uint64_t>(shape_.totalWords * 4, 16));
         r.dispatch = graph.createBuffer(prefix + "histopyramid dispatch", kHistoPyramidDispatchBytes);
@@ -108,17 +95,8 @@ private:
     HistoPyramidPush gridPush() const
     {
         HistoPyramidPush push{};
-        push.nx = volume_.dims[0];
-        push.ny = volume_.dims[1];
-        push.nz = volume_.dims[2];
+        setGridPush(push, volume_);
         push.topLevel = shape_.topLevel;
-        push.scalarType = uint32_t(volume_.type);
-        push.originX = float(volume_.origin[0]);
-        push.originY = float(volume_.origin[1]);
-        push.originZ = float(volume_.origin[2]);
-        push.spacingX = float(volume_.spacing[0]);
-        push.spacingY = float(volume_.spacing[1]);
-        push.spacingZ = float(volume_.spacing[2]);
         return push;
     }
 
@@ -134,7 +112,6 @@ private:
     HistoPyramidTrianglesPass triangles_;
     HistoPyramidPush push_{};
     Buffer levels_;
-    Buffer caseTable_;
 };
 
 } // namespace
@@ -142,9 +119,7 @@ private:
 std::unique_ptr<GpuExtractor> createHistoPyramidExtractor(Context& context, const FieldSource& field,
                                                           const ExtractOptions& options)
 {
-    if (!field.volume || !field.gpuVolume)
-        fail("the histopyramid method needs a stored volume" +
-             std::string(options.analyticField.empty() ? "" : " (it does not evaluate --analytic fields)"));
+    requireVolumeBuffer(field, options, "histopyramid");
     return std::make_unique<HistoPyramidExtractor>(context, field, options);
 }
 

@@ -9,7 +9,6 @@
 #include "core/error.h"
 #include "core/shader.h"
 #include "core/transfer.h"
-#include "extract/case_table_gpu.h"
 #include "extract/scan/count.h"
 #include "extract/scan/generate.h"
 #include "extract/scan/list.h"
@@ -25,33 +24,21 @@ namespace {
 class ScanExtractor final : public GpuExtractor {
 public:
     ScanExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
-        : GpuExtractor(context, *field.volume), context_(context), volume_(*field.volume),
+        : GpuExtractor(context, *field.volume, !options.weld), context_(context), volume_(*field.volume),
           gpuVolume_(*field.gpuVolume), weld_(options.weld),
           bindings_{uint32_t(scalarSize(field.volume->type)), options.maxBindingBytes},
           budgetBytes_(options.budgetBytes ? options.budgetBytes : context.allocator().availableDeviceBytes() / 2),
           tiling_(scanTiling(context)), count_(context, tileSpec()), list_(context, tileSpec()), prepare_(context),
           generate_(context, weld_)
     {
-        if (!gpuVolume_.buffer())
-            fail("the scan method reads the volume's storage buffer, which was not uploaded (engine bug)");
-        caseTable_ = createCaseTableBuffer(context);
         listNeeded_ = context.allocator().createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                                                VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                                        MemoryUsage::DeviceLocal, "scan method list entries needed");
         plan(planSlabs(context, volume_.dims, budgetBytes_, weld_, 0, bindings_));
     }
 
-    std::array<uint64_t, 2> estimateCapacity(float iso) const override
-    {
-        std::array<uint64_t, 2> estimate = GpuExtractor::estimateCapacity(iso);
-        if (!weld_)
-            estimate[0] = 3 * estimate[1];
-        return estimate;
-    }
-
     uint64_t auxiliaryBytes() const override { return listNeeded_.allocated; }
 
-    uint64_t tableBytes() const override { return caseTable_.allocated; }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
     {
@@ -76,7 +63,7 @@ protected:
     {
         ScanResources r;
         r.volume = importVolumeBuffer(graph, gpuVolume_, prefix + "volume samples");
-        r.caseTable = graph.importBuffer(prefix + "case table", caseTable_.buffer);
+        r.caseTable = importCaseTable(graph, prefix);
         r.listNeeded = graph.importBuffer(prefix + "list entries needed", listNeeded_.buffer);
         // Work buffers of one frame: transients, reused slab after slab.
         auto transient = [&](const char* what, uint64_t bytes) {
@@ -126,19 +113,10 @@ private:
         ScanGridPush& push = slab.push;
         uint32_t z0 = index * plan_.cellLayersPerSlab;
         uint32_t layers = std::min(plan_.cellLayersPerSlab, volume_.dims[2] - 1 - z0);
-        push.nx = volume_.dims[0];
-        push.ny = volume_.dims[1];
-        push.nz = volume_.dims[2];
+        setGridPush(push, volume_);
         push.z0 = z0;
         push.planes = layers + 1;
         push.slabFlags = (index == 0 ? kSlabFirst : 0) | (index + 1 == plan_.slabCount ? kSlabLast : 0);
-        push.scalarType = uint32_t(volume_.type);
-        push.originX = float(volume_.origin[0]);
-        push.originY = float(volume_.origin[1]);
-        push.originZ = float(volume_.origin[2]);
-        push.spacingX = float(volume_.spacing[0]);
-        push.spacingY = float(volume_.spacing[1]);
-        push.spacingZ = float(volume_.spacing[2]);
         push.listCapacity = uint32_t(plan_.listCapacity);
         SlabVolumeRange range = slabVolumeRange(context_, volume_.dims, bindings_.sampleBytes, push.z0, push.planes);
         push.volumeFirstPlane = range.firstPlane;
@@ -163,7 +141,6 @@ private:
     ScanPreparePass prepare_;
     ScanGeneratePass generate_;
     std::optional<BlockSumScan> blockSums_; // per tile: vertices, triangles, occupied points; then their offsets
-    Buffer caseTable_;
     Buffer listNeeded_;
 };
 
@@ -172,9 +149,7 @@ private:
 std::unique_ptr<GpuExtractor> createScanExtractor(Context& context, const FieldSource& field,
                                                   const ExtractOptions& options)
 {
-    if (!field.volume || !field.gpuVolume)
-        fail("the scan method needs a stored volume" +
-             std::string(options.analyticField.empty() ? "" : " (it does not evaluate --analytic fields)"));
+    requireVolumeBuffer(field, options, "scan");
     return std::make_unique<ScanExtractor>(context, field, options);
 }
 
