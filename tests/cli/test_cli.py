@@ -6,9 +6,7 @@ import os
 import subprocess
 import tempfile
 
-from cli_support import BIN, check, finish
-
-from cli_support import read_png  # noqa: E402
+from cli_support import BIN, check, finish, read_png
 
 
 def run(*args):
