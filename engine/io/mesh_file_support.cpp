@@ -89,10 +89,14 @@ std::vector<uint32_t> triangleIndices(const Mesh& mesh)
     return triangles;
 }
 
-void writeFileParts(const std::filesystem::path& path, IfExists ifExists,
+void writeFileParts(const std::filesystem::path& path, const WriteOptions& options,
                     std::initializer_list<std::span<const char>> parts)
 {
-    OutputFile file(path, ifExists);
+    OutputFile file(path, options.ifExists);
+    uint64_t totalBytes = 0;
+    for (std::span<const char> part : parts)
+        totalBytes += part.size();
+    file.reportProgress(options.progress, totalBytes);
     for (std::span<const char> part : parts)
         file.write(part.data(), part.size());
     file.commit();

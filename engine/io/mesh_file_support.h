@@ -45,9 +45,10 @@ void appendBytes(std::vector<char>& bytes, const T& value)
 }
 
 // Writes the parts one after another into path, all or nothing
-// (io/output_file.h); fails naming path when it exists and ifExists is
-// Refuse, or when it cannot be written (disk full).
-void writeFileParts(const std::filesystem::path& path, IfExists ifExists,
+// (io/output_file.h), reporting to options.progress; fails naming path when
+// it exists and options.ifExists is Refuse, or when it cannot be written
+// (disk full).
+void writeFileParts(const std::filesystem::path& path, const WriteOptions& options,
                     std::initializer_list<std::span<const char>> parts);
 
 } // namespace isoscope
