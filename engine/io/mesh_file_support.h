@@ -18,8 +18,10 @@ constexpr uint64_t kMaxMeshFileBytes = uint64_t(1) << 34;
 
 // The whole of a regular file, checked first: a folder, a device (/dev/zero
 // would never end), a pipe (it would block) or a file above maxBytes fails,
-// naming the file, before any allocation. Opened without blocking.
-std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes = kMaxMeshFileBytes);
+// naming the file, before any allocation. Opened without blocking. Reports
+// "reading '<file name>'" in bytes to progress.
+std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes = kMaxMeshFileBytes,
+                            const Progress& progress = {});
 
 // Text safe to quote in a one-line message: at most 60 characters, control
 // and non-ASCII bytes shown as '?', "..." when cut.

@@ -68,6 +68,7 @@ void writeMesh(const Mesh& mesh, const std::filesystem::path& path, const WriteO
 // size give faceSize 3 or 4; other polygons, or mixed sizes, are fanned into
 // triangles. Normals are kept when the file gives one per vertex (PLY nx ny nz;
 // OBJ only when every face corner uses the vn of the same number as its v).
-Mesh readMesh(const std::filesystem::path& path);
+// Reports the bytes read to progress (core/progress.h).
+Mesh readMesh(const std::filesystem::path& path, const Progress& progress = {});
 
 } // namespace isoscope

@@ -3,7 +3,7 @@
 percent and the rate when stderr is a terminal, none when it is not (pipes,
 logs) and none with --quiet. The terminal is a pty. Each kind of work is
 tried: a TIFF stack by page, a NIfTI file (and its .nii.gz, decompressed) by
-bytes, NRRD read and written, and every mesh format written."""
+bytes, NRRD read and written, every mesh format written and a mesh read."""
 import gzip
 import os
 import pty
@@ -99,6 +99,8 @@ with tempfile.TemporaryDirectory(prefix="progress.", dir=os.environ.get("ISOSCOP
         written = "surface.bin" if extension == "gltf" else f"surface.{extension}"
         shows_progress(["extract", "sphere:24", "--iso", "0.5", "-o", f"surface.{extension}"], folder,
                        f"writing '{written}'", "lines" if extension == "obj" else "iB/")
+
+    shows_progress(["meshcheck", "surface.ply"], folder, "reading 'surface.ply'", "KiB/")
 
     # A failed read leaves no line open: the error starts a line of its own.
     with open(os.path.join(folder, "cut.nii"), "wb") as file, open(os.path.join(folder, "scan.nii"), "rb") as whole:

@@ -143,6 +143,20 @@ TEST_CASE("every mesh writer reports its bytes (OBJ its lines) and the end once 
     }
 }
 
+TEST_CASE("a mesh read reports the file's bytes", "[mesh][progress]")
+{
+    Mesh mesh = largeMesh();
+    for (std::string extension : {".ply", ".obj"}) {
+        INFO(extension);
+        fs::path path = tmpPath("progress_read" + extension);
+        writeMesh(mesh, path);
+        Recorder recorder;
+        CHECK(readMesh(path, recorder.progress()).positions.size() == mesh.positions.size());
+        requireWholeRun(recorder.of("reading '" + path.filename().string() + "'"), fs::file_size(path));
+        CHECK(recorder.steps.size() >= 3);
+    }
+}
+
 TEST_CASE("a write that fails reports no end", "[mesh][progress]")
 {
     Recorder recorder;
