@@ -1,5 +1,6 @@
 #include "io/mesh_file_support.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -21,7 +22,7 @@ namespace {
 
 } // namespace
 
-std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes)
+std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes, const Progress& progress)
 {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
     int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -40,8 +41,11 @@ std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes
         failRead(path, "it has " + std::to_string(size) + " bytes, more than the " + std::to_string(maxBytes) +
                            " isoscope reads as a mesh; a corrupt or wrong file?");
     std::string text(size_t(size), '\0');
+    std::string what = "reading '" + path.filename().string() + "'";
+    reportBytes(progress, what, 0, size);
     for (size_t done = 0; done < text.size();) {
-        ssize_t got = read(fd, text.data() + done, text.size() - done);
+        size_t step = size_t(std::min<uint64_t>(text.size() - done, kProgressStepBytes));
+        ssize_t got = read(fd, text.data() + done, step);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
@@ -49,6 +53,7 @@ std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes
         if (got == 0)
             failRead(path, "the file shrank to " + std::to_string(done) + " bytes while being read");
         done += size_t(got);
+        reportBytes(progress, what, done, size);
     }
     return text;
 }
@@ -80,10 +85,14 @@ std::vector<uint32_t> triangleIndices(const Mesh& mesh)
     return triangles;
 }
 
-void writeFileParts(const std::filesystem::path& path, IfExists ifExists,
+void writeFileParts(const std::filesystem::path& path, const WriteOptions& options,
                     std::initializer_list<std::span<const char>> parts)
 {
-    OutputFile file(path, ifExists);
+    OutputFile file(path, options.ifExists);
+    uint64_t totalBytes = 0;
+    for (std::span<const char> part : parts)
+        totalBytes += part.size();
+    file.reportProgress(options.progress, totalBytes);
     for (std::span<const char> part : parts)
         file.write(part.data(), part.size());
     file.commit();

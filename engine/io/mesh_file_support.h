@@ -18,8 +18,10 @@ constexpr uint64_t kMaxMeshFileBytes = uint64_t(1) << 34;
 
 // The whole of a regular file, checked first: a folder, a device (/dev/zero
 // would never end), a pipe (it would block) or a file above maxBytes fails,
-// naming the file, before any allocation. Opened without blocking.
-std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes = kMaxMeshFileBytes);
+// naming the file, before any allocation. Opened without blocking. Reports
+// "reading '<file name>'" in bytes to progress.
+std::string readRegularFile(const std::filesystem::path& path, uint64_t maxBytes = kMaxMeshFileBytes,
+                            const Progress& progress = {});
 
 // ".ply" for "Mesh.PLY": the extension, lowercase, for choosing a format.
 std::string lowerExtension(const std::filesystem::path& path);
@@ -41,9 +43,10 @@ void appendBytes(std::vector<char>& bytes, const T& value)
 }
 
 // Writes the parts one after another into path, all or nothing
-// (io/output_file.h); fails naming path when it exists and ifExists is
-// Refuse, or when it cannot be written (disk full).
-void writeFileParts(const std::filesystem::path& path, IfExists ifExists,
+// (io/output_file.h), reporting to options.progress; fails naming path when
+// it exists and options.ifExists is Refuse, or when it cannot be written
+// (disk full).
+void writeFileParts(const std::filesystem::path& path, const WriteOptions& options,
                     std::initializer_list<std::span<const char>> parts);
 
 } // namespace isoscope

@@ -8,6 +8,11 @@
 // Every function throws Error naming the file and the problem (cannot open,
 // unknown extension, bad header, truncated data, index out of range). The
 // writers leave no partial file (io/output_file.h).
+//
+// Each writer replaces an existing file or refuses to as options.ifExists
+// says, and reports to options.progress (core/progress.h) the bytes written,
+// OBJ the lines written (its size is known only once written), and the end
+// once the file is in place.
 #include <filesystem>
 #include <vector>
 
@@ -19,22 +24,22 @@ namespace isoscope {
 // Binary little-endian PLY: vertex `float x y z` (+ `float nx ny nz` when the
 // mesh has normals), face `property list uchar uint vertex_indices` with
 // faceSize (3 or 4) indices each. What VTK, MeshLab and Blender read.
-void writePly(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+void writePly(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options = {});
 
 // OBJ: `v x y z`, `vn x y z` (when the mesh has normals), faces with 1-based
 // indices, `f a//a b//b c//c` (or `f a b c` without normals). Floats are
 // written with 9 significant digits, so they read back bit-exact.
-void writeObj(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+void writeObj(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options = {});
 
 // Binary STL: an 80-byte header, then per triangle its facet normal (from
 // the winding), three corners and a zero attribute count. Quads are split
 // into two triangles; per-vertex normals are not stored (the format has none).
-void writeStl(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+void writeStl(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options = {});
 
 // VTK XML PolyData, as ParaView opens it: Float32 Points, Float32 point-data
 // Normals (when the mesh has them), Polys connectivity and offsets (Int32, or
 // Int64 past 2^31 indices), raw little-endian in one appended block.
-void writeVtp(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+void writeVtp(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options = {});
 
 // glTF 2.0, one mesh with one triangle primitive: POSITION (with min/max),
 // NORMAL when the mesh has normals (a normal that is not unit length, which
@@ -44,8 +49,8 @@ void writeVtp(const Mesh& mesh, const std::filesystem::path& path, IfExists ifEx
 // mesh with no faces gives an empty scene (and no .bin). With
 // IfExists::Refuse neither the .gltf nor the .bin may exist; both are checked
 // before anything is written.
-void writeGltf(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
-void writeGlb(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+void writeGltf(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options = {});
+void writeGlb(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options = {});
 
 // The .bin that writeGltf(path) writes beside path: path with extension .bin.
 std::filesystem::path gltfBufferFile(const std::filesystem::path& path);
@@ -55,7 +60,7 @@ std::filesystem::path gltfBufferFile(const std::filesystem::path& path);
 std::vector<std::filesystem::path> meshOutputFiles(const std::filesystem::path& path);
 
 // The writer for the extension (.ply, .obj, .stl, .vtp, .gltf, .glb, any case).
-void writeMesh(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+void writeMesh(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options = {});
 
 // Reads PLY (ascii or binary_little_endian, any scalar types, other elements
 // and properties skipped) or OBJ (v, vn, f with a, a/b, a//c, a/b/c and
@@ -63,6 +68,7 @@ void writeMesh(const Mesh& mesh, const std::filesystem::path& path, IfExists ifE
 // size give faceSize 3 or 4; other polygons, or mixed sizes, are fanned into
 // triangles. Normals are kept when the file gives one per vertex (PLY nx ny nz;
 // OBJ only when every face corner uses the vn of the same number as its v).
-Mesh readMesh(const std::filesystem::path& path);
+// Reports the bytes read to progress (core/progress.h).
+Mesh readMesh(const std::filesystem::path& path, const Progress& progress = {});
 
 } // namespace isoscope

@@ -1,5 +1,6 @@
 #include "io/output_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -116,12 +117,28 @@ void OutputFile::failWrite(const std::string& what, int error)
                                                                : ""));
 }
 
+void OutputFile::reportProgress(Progress progress, uint64_t totalBytes)
+{
+    progress_ = std::move(progress);
+    progressWhat_ = "writing '" + path_.filename().string() + "'";
+    totalBytes_ = totalBytes;
+    reportBytes(progress_, progressWhat_, std::min(written_, totalBytes_), totalBytes_);
+}
+
 void OutputFile::write(const void* data, size_t bytes)
 {
     if (!file_)
         fail("cannot write " + quoted(path_) + ": the file is closed (engine bug)");
-    if (bytes && std::fwrite(data, 1, bytes, file_) != bytes)
-        failWrite("writing " + std::to_string(bytes) + " bytes", errno);
+    const char* next = static_cast<const char*>(data);
+    for (size_t done = 0; done < bytes;) {
+        size_t step = size_t(std::min<uint64_t>(bytes - done, kProgressStepBytes));
+        if (std::fwrite(next + done, 1, step, file_) != step)
+            failWrite("writing " + std::to_string(bytes) + " bytes", errno);
+        done += step;
+        written_ += step;
+        if (written_ < totalBytes_) // the end is reported by commit(), once the file is in place
+            reportBytes(progress_, progressWhat_, written_, totalBytes_);
+    }
 }
 
 void OutputFile::commit()
@@ -134,6 +151,7 @@ void OutputFile::commit()
         failWrite("writing", errno);
     if (file_ == stdout) {
         committed_ = true;
+        reportBytes(progress_, progressWhat_, totalBytes_, totalBytes_);
         return;
     }
     // A full disk may only be reported when the data reach it (delayed
@@ -155,6 +173,7 @@ void OutputFile::commit()
         }
     }
     committed_ = true;
+    reportBytes(progress_, progressWhat_, totalBytes_, totalBytes_);
 }
 
 } // namespace isoscope

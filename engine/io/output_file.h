@@ -18,6 +18,9 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include "core/progress.h"
 
 namespace isoscope {
 
@@ -25,6 +28,17 @@ namespace isoscope {
 enum class IfExists {
     Replace, // the API's default: the caller named the file
     Refuse,  // the CLI's default: replace no file the command did not create (--force: Replace)
+};
+
+// How a writer writes: whether it may replace a file, and whom it tells how
+// far it is. Converts from IfExists, for calls that need no progress.
+struct WriteOptions {
+    IfExists ifExists = IfExists::Replace;
+    Progress progress;
+    WriteOptions(IfExists ifExists = IfExists::Replace, Progress progress = {})
+        : ifExists(ifExists), progress(std::move(progress))
+    {
+    }
 };
 
 // Fails, naming path, unless a file could be written there: a name (not ""),
@@ -38,6 +52,11 @@ public:
     ~OutputFile(); // removes the temporary unless committed
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
+
+    // From now on reports "writing '<file name>'" to progress: the bytes
+    // written of totalBytes (what the caller is about to write), in steps of
+    // kProgressStepBytes, and the end once commit() has succeeded.
+    void reportProgress(Progress progress, uint64_t totalBytes);
 
     void write(const void* data, size_t bytes);
     void write(std::string_view text) { write(text.data(), text.size()); }
@@ -55,6 +74,9 @@ private:
     IfExists ifExists_;
     FILE* file_ = nullptr;
     bool committed_ = false;
+    Progress progress_;
+    std::string progressWhat_;
+    uint64_t written_ = 0, totalBytes_ = 0;
 };
 
 } // namespace isoscope

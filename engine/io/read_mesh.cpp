@@ -310,9 +310,9 @@ int findProperty(const PlyElement& element, std::string_view name)
     return -1;
 }
 
-Mesh readPly(const std::filesystem::path& path)
+Mesh readPly(const std::filesystem::path& path, const Progress& progress)
 {
-    std::string text = readRegularFile(path);
+    std::string text = readRegularFile(path, kMaxMeshFileBytes, progress);
     PlyHeader header = parsePlyHeader(text, path);
     checkElementCounts(header, text.size() - header.dataOffset, path);
     PlyValues values(text, header.dataOffset, header.binary, path);
@@ -395,9 +395,9 @@ bool resolveObjIndex(std::string_view text, size_t count, uint32_t& index)
     return true;
 }
 
-Mesh readObj(const std::filesystem::path& path)
+Mesh readObj(const std::filesystem::path& path, const Progress& progress)
 {
-    std::string text = readRegularFile(path);
+    std::string text = readRegularFile(path, kMaxMeshFileBytes, progress);
     requireText(text, path);
     Mesh mesh;
     std::vector<glm::vec3> normals;
@@ -448,13 +448,13 @@ Mesh readObj(const std::filesystem::path& path)
 
 } // namespace
 
-Mesh readMesh(const std::filesystem::path& path)
+Mesh readMesh(const std::filesystem::path& path, const Progress& progress)
 {
     std::string extension = lowerExtension(path);
     if (extension == ".ply")
-        return readPly(path);
+        return readPly(path, progress);
     if (extension == ".obj")
-        return readObj(path);
+        return readObj(path, progress);
     failFile(path, "unknown mesh extension '" + extension + "'; isoscope reads .ply and .obj");
 }
 

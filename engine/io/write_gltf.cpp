@@ -142,23 +142,24 @@ std::string uriOf(const std::string& name)
 
 } // namespace
 
-void writeGltf(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists)
+void writeGltf(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options)
 {
     checkMeshForWriting(mesh, path);
     std::filesystem::path binPath = gltfBufferFile(path);
     GltfDocument document = buildDocument(mesh, uriOf(binPath.filename().string()));
     std::string text = document.json.dump(1);
     if (document.buffer.empty()) { // an empty scene has no buffer, so no .bin
-        writeFileParts(path, ifExists, {text});
+        writeFileParts(path, options, {text});
         return;
     }
     // As writeNrrd does for an .nhdr and its .raw: both files are checked and
     // written before either appears, so a refused or failed .gltf leaves no
     // .bin behind, nor the reverse.
-    checkOutputPath(path, ifExists);
-    OutputFile bin(binPath, ifExists);
+    checkOutputPath(path, options.ifExists);
+    OutputFile bin(binPath, options.ifExists);
+    bin.reportProgress(options.progress, document.buffer.size()); // the JSON beside it is small
     bin.write(document.buffer.data(), document.buffer.size());
-    OutputFile json(path, ifExists);
+    OutputFile json(path, options.ifExists);
     json.write(text);
     bin.commit();
     try {
@@ -182,7 +183,7 @@ std::vector<std::filesystem::path> meshOutputFiles(const std::filesystem::path& 
     return {path};
 }
 
-void writeGlb(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists)
+void writeGlb(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options)
 {
     checkMeshForWriting(mesh, path);
     GltfDocument document = buildDocument(mesh, "");
@@ -202,7 +203,7 @@ void writeGlb(const Mesh& mesh, const std::filesystem::path& path, IfExists ifEx
         appendBytes(binChunk, uint32_t(document.buffer.size()));
         appendBytes(binChunk, uint32_t(0x004E4942)); // "BIN\0"
     }
-    writeFileParts(path, ifExists, {header, jsonChunk, text, binChunk, document.buffer});
+    writeFileParts(path, options, {header, jsonChunk, text, binChunk, document.buffer});
 }
 
 } // namespace isoscope

@@ -21,7 +21,7 @@ void append(std::vector<char>& bytes, const T& value)
 
 } // namespace
 
-void writePly(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists)
+void writePly(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options)
 {
     checkMeshForWriting(mesh, path);
     bool hasNormals = !mesh.normals.empty();
@@ -47,27 +47,24 @@ void writePly(const Mesh& mesh, const std::filesystem::path& path, IfExists ifEx
             append(body, mesh.indices[face * mesh.faceSize + i]);
     }
 
-    OutputFile file(path, ifExists);
-    file.write(header);
-    file.write(body.data(), body.size());
-    file.commit();
+    writeFileParts(path, options, {header, body});
 }
 
-void writeMesh(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists)
+void writeMesh(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options)
 {
     std::string extension = lowerExtension(path);
     if (extension == ".ply")
-        writePly(mesh, path, ifExists);
+        writePly(mesh, path, options);
     else if (extension == ".obj")
-        writeObj(mesh, path, ifExists);
+        writeObj(mesh, path, options);
     else if (extension == ".stl")
-        writeStl(mesh, path, ifExists);
+        writeStl(mesh, path, options);
     else if (extension == ".vtp")
-        writeVtp(mesh, path, ifExists);
+        writeVtp(mesh, path, options);
     else if (extension == ".gltf")
-        writeGltf(mesh, path, ifExists);
+        writeGltf(mesh, path, options);
     else if (extension == ".glb")
-        writeGlb(mesh, path, ifExists);
+        writeGlb(mesh, path, options);
     else
         fail("cannot write " + path.string() + ": unknown mesh extension '" + extension +
              "'; use .ply, .obj, .stl, .vtp, .gltf or .glb");

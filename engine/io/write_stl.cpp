@@ -15,7 +15,7 @@ namespace isoscope {
 
 static_assert(std::endian::native == std::endian::little, "the STL writer stores host floats as little-endian");
 
-void writeStl(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists)
+void writeStl(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options)
 {
     checkMeshForWriting(mesh, path);
     std::vector<uint32_t> triangles = triangleIndices(mesh);
@@ -42,7 +42,7 @@ void writeStl(const Mesh& mesh, const std::filesystem::path& path, IfExists ifEx
         appendBytes(body, c);
         appendBytes(body, uint16_t(0)); // attribute byte count
     }
-    writeFileParts(path, ifExists, {header, body});
+    writeFileParts(path, options, {header, body});
 }
 
 } // namespace isoscope

@@ -50,7 +50,7 @@ std::string addPolys(AppendedArrays& arrays, const Mesh& mesh, const char* vtkTy
 
 } // namespace
 
-void writeVtp(const Mesh& mesh, const std::filesystem::path& path, IfExists ifExists)
+void writeVtp(const Mesh& mesh, const std::filesystem::path& path, const WriteOptions& options)
 {
     checkMeshForWriting(mesh, path);
     AppendedArrays arrays;
@@ -74,7 +74,7 @@ void writeVtp(const Mesh& mesh, const std::filesystem::path& path, IfExists ifEx
     header += pointData + "</PointData>\n<Points>\n" + points + "</Points>\n<Polys>\n" + polys +
               "</Polys>\n</Piece>\n</PolyData>\n<AppendedData encoding=\"raw\">\n_";
     std::string footer = "\n</AppendedData>\n</VTKFile>\n";
-    writeFileParts(path, ifExists, {header, arrays.bytes, footer});
+    writeFileParts(path, options, {header, arrays.bytes, footer});
 }
 
 } // namespace isoscope

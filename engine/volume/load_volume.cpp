@@ -108,15 +108,15 @@ Volume readVolumeFile(const fs::path& path, const RawOptions& options)
 {
     std::string extension = lowercase(path.extension().string());
     if (isNiftiName(path))
-        return readNifti(path);
+        return readNifti(path, options.progress);
     if (extension == ".raw")
         return readRaw(path, options);
     if (extension == ".nrrd" || extension == ".nhdr")
-        return readNrrd(path);
+        return readNrrd(path, options.progress);
     if (extension == ".mhd" || extension == ".mha")
-        return readMetaImage(path);
+        return readMetaImage(path, options.progress);
     if (extension == ".vtk")
-        return readVtk(path);
+        return readVtk(path, options.progress);
     if (isTiffName(path))
         return readTiff({path}, options);
     if (extension == ".dcm" || extension == ".ima" || looksLikeDicom(path))

@@ -290,7 +290,7 @@ std::map<std::string, std::vector<std::string>> listDicomSeries(const fs::path& 
     return scanFolder(folder)->series;
 }
 
-Volume readDicomSeries(const fs::path& where, const std::string& seriesUid, const RawOptions::Progress& progress)
+Volume readDicomSeries(const fs::path& where, const std::string& seriesUid, const Progress& progress)
 {
     std::error_code error;
     bool isFolder = fs::is_directory(where, error);
@@ -360,13 +360,17 @@ Volume readDicomSeries(const fs::path& where, const std::string& seriesUid, cons
 
     uint32_t columns = 0, rows = 0;
     std::vector<std::vector<double>> values;
+    uint64_t bytesDecoded = 0;
+    if (progress)
+        progress({"reading DICOM series", 0, slices.size(), "files", 0});
     for (const Slice& slice : slices) {
         DecodedSlice decoded = decodeSlice(slice.path, columns, rows);
         if (values.empty()) // the first slice fixes the size: the whole series within limits before the rest
             checkedByteSize(where, {columns, rows, uint32_t(slices.size())}, ScalarType::Float32);
         values.push_back(sliceValues(slice.path, decoded, size_t(columns) * rows));
+        bytesDecoded += decoded.samples.size();
         if (progress)
-            progress("DICOM slices", values.size(), slices.size());
+            progress({"reading DICOM series", values.size(), slices.size(), "files", bytesDecoded});
     }
     volume.dims = {columns, rows, uint32_t(slices.size())};
     bool rounded = false;

@@ -132,11 +132,11 @@ MetaEncoding describeEncoding(const fs::path& path, const MetaHeader& header)
 }
 
 std::vector<std::byte> readSamples(const fs::path& path, const MetaHeader& header, const MetaEncoding& encoding,
-                                   uint64_t bytes)
+                                   uint64_t bytes, const Progress& progress)
 {
     if (!encoding.compressed)
         return readRawSamples(path, encoding.dataPath, encoding.offset, encoding.headerSize, bytes,
-                              {"DimSize", "ElementType", "HeaderSize"});
+                              {"DimSize", "ElementType", "HeaderSize"}, progress);
     uint64_t available = fileSize(encoding.dataPath);
     uint64_t offset = encoding.offset + uint64_t(encoding.headerSize);
     uint64_t remaining = available - std::min(offset, available);
@@ -148,18 +148,19 @@ std::vector<std::byte> readSamples(const fs::path& path, const MetaHeader& heade
                                             std::to_string(remaining) + " bytes follow; the file is truncated");
         compressedBytes = uint64_t(declared);
     }
-    return inflateExactly(encoding.dataPath, readBytes(encoding.dataPath, offset, compressedBytes), bytes);
+    return inflateExactly(encoding.dataPath, readBytes(encoding.dataPath, offset, compressedBytes, progress), bytes,
+                          progress);
 }
 
 } // namespace
 
-Volume readMetaImage(const fs::path& path)
+Volume readMetaImage(const fs::path& path, const Progress& progress)
 {
     MetaHeader header = parseHeader(path);
     Volume volume = describeGrid(path, header);
     uint64_t bytes = checkedByteSize(path, volume.dims, volume.type);
     MetaEncoding encoding = describeEncoding(path, header);
-    volume.data = readSamples(path, header, encoding, bytes);
+    volume.data = readSamples(path, header, encoding, bytes, progress);
     toHostOrder(volume.data, volume.type, encoding.bigEndian);
     return finishVolume(std::move(volume), path);
 }

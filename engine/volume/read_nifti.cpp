@@ -213,8 +213,10 @@ std::array<uint32_t, 3> gridOf(const fs::path& path, const nifti_image& image)
 // The samples in host order, read here rather than by nifti_image_load: that
 // looks the data file up again by prefix, and beside a `scan.nii` it reads
 // the data of `scan.nii.gz` from the wrong file. Reading here also gives the
-// readers' shared checks (truncated, corrupt or too long compressed data).
-std::vector<std::byte> readData(const fs::path& path, const nifti_image& image, uint64_t bytes)
+// readers' shared checks (truncated, corrupt or too long compressed data),
+// and progress as the bytes arrive: nifti_image_load reads in one call.
+std::vector<std::byte> readData(const fs::path& path, const nifti_image& image, uint64_t bytes,
+                                const Progress& progress)
 {
     bool singleFile = image.nifti_type == NIFTI_FTYPE_NIFTI1_1 || image.nifti_type == NIFTI_FTYPE_NIFTI2_1;
     fs::path dataPath = singleFile ? path : fs::path(image.iname ? image.iname : "");
@@ -227,10 +229,11 @@ std::vector<std::byte> readData(const fs::path& path, const nifti_image& image, 
     try {
         if (nifti_is_gzfile(dataPath.c_str())) {
             // gzip has no random access: inflate the header too, then drop it.
-            data = inflateExactly(dataPath, readBytes(dataPath, 0, fileSize(dataPath)), offset + bytes);
+            data = inflateExactly(dataPath, readBytes(dataPath, 0, fileSize(dataPath), progress), offset + bytes,
+                                  progress);
             data.erase(data.begin(), data.begin() + std::ptrdiff_t(offset));
         } else {
-            data = readBytes(dataPath, offset, bytes);
+            data = readBytes(dataPath, offset, bytes, progress);
         }
     } catch (const Error& error) {
         if (dataPath == path)
@@ -255,7 +258,7 @@ NiftiImage readHeader(const fs::path& path)
 
 } // namespace
 
-Volume readNifti(const fs::path& path)
+Volume readNifti(const fs::path& path, const Progress& progress)
 {
     NiftiImage image = readHeader(path);
     std::string typeName = lowercase(nifti_datatype_to_string(image->datatype)); // "NIFTI_TYPE_INT16" → "int16"
@@ -277,7 +280,7 @@ Volume readNifti(const fs::path& path)
     uint64_t fileBytes = volume.sampleCount() * uint64_t(image->nbyper);
     if (fileBytes > maxVolumeBytes)
         failFile(path, "the data need more than 1 TiB; isoscope refuses volumes this large (a corrupt header?)");
-    std::vector<std::byte> fileData = readData(path, *image, fileBytes);
+    std::vector<std::byte> fileData = readData(path, *image, fileBytes, progress);
     if (scaling.apply) {
         volume.data = scaledSamples(image->datatype, fileData.data(), volume.sampleCount(), scaling);
         volume.notes.push_back("scl_slope " + number(scaling.slope) + " and scl_inter " + number(scaling.inter) +

@@ -276,29 +276,30 @@ NrrdEncoding describeEncoding(const fs::path& path, const NrrdHeader& header, Sc
     return encoding;
 }
 
-std::vector<std::byte> readSamples(const fs::path& path, const NrrdEncoding& encoding, uint64_t bytes)
+std::vector<std::byte> readSamples(const fs::path& path, const NrrdEncoding& encoding, uint64_t bytes,
+                                   const Progress& progress)
 {
     if (!encoding.gzip)
         return readRawSamples(path, encoding.dataPath, encoding.offset, encoding.byteSkip, bytes,
-                              {"sizes", "type", "byte skip"});
+                              {"sizes", "type", "byte skip"}, progress);
     uint64_t available = fileSize(encoding.dataPath);
     uint64_t skip = uint64_t(encoding.byteSkip);
     std::vector<std::byte> compressed =
-        readBytes(encoding.dataPath, encoding.offset, available - std::min(encoding.offset, available));
-    std::vector<std::byte> data = inflateExactly(encoding.dataPath, compressed, bytes + skip);
+        readBytes(encoding.dataPath, encoding.offset, available - std::min(encoding.offset, available), progress);
+    std::vector<std::byte> data = inflateExactly(encoding.dataPath, compressed, bytes + skip, progress);
     data.erase(data.begin(), data.begin() + std::ptrdiff_t(skip));
     return data;
 }
 
 } // namespace
 
-Volume readNrrd(const fs::path& path)
+Volume readNrrd(const fs::path& path, const Progress& progress)
 {
     NrrdHeader header = parseHeader(path);
     Volume volume = describeGrid(path, header);
     uint64_t bytes = checkedByteSize(path, volume.dims, volume.type);
     NrrdEncoding encoding = describeEncoding(path, header, volume.type);
-    volume.data = readSamples(path, encoding, bytes);
+    volume.data = readSamples(path, encoding, bytes, progress);
     toHostOrder(volume.data, volume.type, encoding.bigEndian);
     return finishVolume(std::move(volume), path);
 }

@@ -75,7 +75,7 @@ Volume readRaw(const fs::path& path, const RawOptions& options)
                            std::to_string(options.headerBytes) + " bytes needs exactly " +
                            std::to_string(options.headerBytes + bytes) + "; check the sizes, type and header size");
 
-    volume.data = readBytes(path, options.headerBytes, bytes);
+    volume.data = readBytes(path, options.headerBytes, bytes, options.progress);
     toHostOrder(volume.data, volume.type, options.bigEndian);
     return finishVolume(std::move(volume), path);
 }

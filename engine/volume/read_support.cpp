@@ -38,7 +38,7 @@ uint64_t fileSize(const fs::path& path)
     return uint64_t(size);
 }
 
-std::vector<std::byte> readBytes(const fs::path& path, uint64_t offset, uint64_t count)
+std::vector<std::byte> readBytes(const fs::path& path, uint64_t offset, uint64_t count, const Progress& progress)
 {
     uint64_t size = fileSize(path);
     if (offset > size || count > size - offset)
@@ -53,9 +53,17 @@ std::vector<std::byte> readBytes(const fs::path& path, uint64_t offset, uint64_t
         failFile(path, "cannot open for reading");
     std::vector<std::byte> bytes(static_cast<size_t>(count));
     file.seekg(std::streamoff(offset));
-    file.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(count));
-    if (uint64_t(file.gcount()) != count)
-        failFile(path, "read failed after " + std::to_string(file.gcount()) + " of " + std::to_string(count) + " bytes");
+    std::string what = "reading '" + path.filename().string() + "'";
+    reportBytes(progress, what, 0, count);
+    for (uint64_t done = 0; done < count;) {
+        uint64_t step = std::min(count - done, kProgressStepBytes);
+        file.read(reinterpret_cast<char*>(bytes.data() + done), std::streamsize(step));
+        if (uint64_t(file.gcount()) != step)
+            failFile(path, "read failed after " + std::to_string(done + uint64_t(file.gcount())) + " of " +
+                               std::to_string(count) + " bytes");
+        done += step;
+        reportBytes(progress, what, done, count);
+    }
     return bytes;
 }
 
@@ -208,7 +216,8 @@ uint64_t checkedByteSize(const fs::path& path, const std::array<uint32_t, 3>& di
     return uint64_t(bytes);
 }
 
-std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std::byte> compressed, uint64_t expected)
+std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std::byte> compressed, uint64_t expected,
+                                      const Progress& progress)
 {
     // Deflate cannot expand by more than 1032:1, so a header that claims more
     // is wrong; refusing here avoids allocating for it.
@@ -217,8 +226,20 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
                            std::to_string(expected) + " bytes the header describes (truncated data or wrong sizes)");
     checkHostMemory(expected, "'" + path.string() + "': the volume's decompressed data");
 
-    z_stream stream{};
-    if (inflateInit2(&stream, 15 + 32) != Z_OK) // +32: detect zlib or gzip header
+    // Ended on every way out: a failure below, a std::bad_alloc while the
+    // output grows, or an exception from progress.
+    struct Inflater {
+        z_stream stream{};
+        bool started = false;
+        ~Inflater()
+        {
+            if (started)
+                inflateEnd(&stream);
+        }
+    } inflater;
+    z_stream& stream = inflater.stream;
+    inflater.started = inflateInit2(&stream, 15 + 32) == Z_OK; // +32: detect zlib or gzip header
+    if (!inflater.started)
         failFile(path, "zlib could not start");
     // Grown as the data arrive, never sized from the header alone: 4 MB that
     // claim a 4 GiB volume fail when their data end, having allocated about
@@ -226,7 +247,9 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
     std::vector<std::byte> output;
     uint64_t inputDone = 0, outputDone = 0;
     int status = Z_OK;
-    constexpr uint64_t chunk = uint64_t(1) << 30; // avail_in/avail_out are 32-bit
+    constexpr uint64_t chunk = uint64_t(1) << 30; // avail_in is 32-bit
+    std::string what = "decompressing '" + path.filename().string() + "'";
+    reportBytes(progress, what, 0, expected);
     while (true) {
         if (stream.avail_in == 0 && inputDone < compressed.size()) {
             uint64_t take = std::min<uint64_t>(chunk, compressed.size() - inputDone);
@@ -239,17 +262,18 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
         bool full = outputDone == expected;
         if (!full && outputDone == output.size())
             output.resize(size_t(std::min<uint64_t>(expected, std::max<uint64_t>(2 * output.size(), uint64_t(1) << 22))));
-        uint64_t room = full ? 1 : std::min<uint64_t>(chunk, output.size() - outputDone);
+        // Output in steps, each reported; also within zlib's 32-bit avail_out.
+        uint64_t room = full ? 1 : std::min<uint64_t>(kProgressStepBytes, output.size() - outputDone);
         stream.next_out = reinterpret_cast<Bytef*>(full ? &spare : output.data() + outputDone);
         stream.avail_out = uInt(room);
         status = inflate(&stream, Z_NO_FLUSH);
         uint64_t produced = room - stream.avail_out;
-        if (full && produced > 0) {
-            inflateEnd(&stream);
+        if (full && produced > 0)
             failFile(path, "the compressed data hold more than the " + std::to_string(expected) +
                                " bytes the header describes; check the sizes and type");
-        }
         outputDone += produced;
+        if (produced > 0 && outputDone < expected)
+            reportBytes(progress, what, outputDone, expected);
         if (status == Z_STREAM_END) {
             bool moreInput = stream.avail_in > 0 || inputDone < compressed.size();
             if (outputDone == expected || !moreInput)
@@ -263,14 +287,13 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
             break;
         if (status != Z_OK) {
             std::string message = stream.msg ? stream.msg : "error " + std::to_string(status);
-            inflateEnd(&stream);
             failFile(path, "corrupt compressed data (zlib: " + message + ")");
         }
     }
-    inflateEnd(&stream);
     if (outputDone != expected)
         failFile(path, "compressed data end after " + std::to_string(outputDone) + " of the " +
                            std::to_string(expected) + " bytes the header describes (truncated file or wrong sizes)");
+    reportBytes(progress, what, expected, expected); // only now: the spare byte has shown the data are not too long
     return output;
 }
 
@@ -315,7 +338,7 @@ fs::path dataFileBeside(const fs::path& header, std::string_view field, std::str
 }
 
 std::vector<std::byte> readRawSamples(const fs::path& header, const fs::path& dataPath, uint64_t offset, int64_t skip,
-                                      uint64_t bytes, const SizeFieldNames& names)
+                                      uint64_t bytes, const SizeFieldNames& names, const Progress& progress)
 {
     uint64_t available = fileSize(dataPath);
     if (skip == -1) // the data are the file's last bytes
@@ -332,7 +355,7 @@ std::vector<std::byte> readRawSamples(const fs::path& header, const fs::path& da
                                (remaining < bytes ? "the file is truncated"
                                                   : "check " + std::string(names.sizes) + ", " +
                                                         std::string(names.type) + " and " + std::string(names.skip)));
-    return readBytes(dataPath, offset, bytes);
+    return readBytes(dataPath, offset, bytes, progress);
 }
 
 Volume finishVolume(Volume volume, const fs::path& path)

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/progress.h"
 #include "volume/volume.h"
 
 namespace isoscope::readsupport {
@@ -29,7 +30,9 @@ constexpr uint64_t maxVolumeBytes = uint64_t(1) << 40;
 uint64_t fileSize(const std::filesystem::path& path);
 
 // count bytes at offset; fails, with the numbers, when the file is shorter.
-std::vector<std::byte> readBytes(const std::filesystem::path& path, uint64_t offset, uint64_t count);
+// Reports "reading '<file name>'" in bytes to progress.
+std::vector<std::byte> readBytes(const std::filesystem::path& path, uint64_t offset, uint64_t count,
+                                 const Progress& progress = {});
 
 // The first min(file size, maxBytes) bytes as text, for header parsing.
 std::string readHeaderText(const std::filesystem::path& path, size_t maxBytes = 1 << 20);
@@ -74,8 +77,9 @@ uint64_t checkedByteSize(const std::filesystem::path& path, const std::array<uin
 // members are joined) into exactly `expected` bytes, failing on corrupt,
 // short or long data. The output grows with the data decoded (in chunks),
 // so short data fail having allocated little, whatever `expected` says.
+// Reports "decompressing '<file name>'" in bytes of output to progress.
 std::vector<std::byte> inflateExactly(const std::filesystem::path& path, std::span<const std::byte> compressed,
-                                      uint64_t expected);
+                                      uint64_t expected, const Progress& progress = {});
 
 // Swaps each sample to host order when the file's order differs.
 void toHostOrder(std::vector<std::byte>& data, ScalarType type, bool fileIsBigEndian);
@@ -106,7 +110,8 @@ struct SizeFieldNames {
 // file's last `bytes` bytes. Fails, naming the data file and the header,
 // unless exactly `bytes` bytes are left for the samples.
 std::vector<std::byte> readRawSamples(const std::filesystem::path& header, const std::filesystem::path& dataPath,
-                                      uint64_t offset, int64_t skip, uint64_t bytes, const SizeFieldNames& names);
+                                      uint64_t offset, int64_t skip, uint64_t bytes, const SizeFieldNames& names,
+                                      const Progress& progress = {});
 
 // Fills source and stats; the last step of every reader.
 Volume finishVolume(Volume volume, const std::filesystem::path& path);

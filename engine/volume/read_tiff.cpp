@@ -267,6 +267,8 @@ Volume readTiff(const std::vector<fs::path>& files, const RawOptions& options)
         TiffFile file = openTiff(path);
         if (files.size() == 1 && options.progress)
             expectedPages = TIFFNumberOfDirectories(file.tiff.get());
+        if (pages == 0 && options.progress)
+            options.progress({"reading TIFF stack", 0, expectedPages, "pages", 0});
         file.messages->lastError.clear(); // what libtiff recovered from while opening
         uint32_t page = 0;
         do {
@@ -289,7 +291,8 @@ Volume readTiff(const std::vector<fs::path>& files, const RawOptions& options)
             ++pages;
             ++page;
             if (options.progress)
-                options.progress("TIFF pages", pages, std::max(pages, expectedPages));
+                options.progress({"reading TIFF stack", pages, std::max(pages, expectedPages), "pages",
+                                  volume.data.size()});
         } while (TIFFReadDirectory(file.tiff.get()));
         if (!file.messages->lastError.empty())
             failFile(path, "cannot read its page list after page " + std::to_string(page - 1) + file.why());

@@ -153,7 +153,7 @@ void parseAsciiValues(const fs::path& path, std::string_view typeName, std::stri
 
 } // namespace
 
-Volume readVtk(const fs::path& path)
+Volume readVtk(const fs::path& path, const Progress& progress)
 {
     VtkHeader header = parseHeader(path);
     if (!header.dims)
@@ -176,14 +176,14 @@ Volume readVtk(const fs::path& path)
         if (remaining < bytes)
             failFile(path, "truncated: " + std::to_string(remaining) + " bytes of values, DIMENSIONS and SCALARS call for " +
                                std::to_string(bytes));
-        volume.data = readBytes(path, header.dataOffset, bytes);
+        volume.data = readBytes(path, header.dataOffset, bytes, progress);
         toHostOrder(volume.data, volume.type, true); // legacy binary VTK is big-endian
     } else {
         // Every value takes at least a digit and a separator: refuse before allocating.
         if (remaining < 2 * volume.sampleCount() - 1)
             failFile(path, "truncated: " + std::to_string(remaining) + " bytes cannot hold " +
                                std::to_string(volume.sampleCount()) + " ASCII values");
-        std::vector<std::byte> textBytes = readBytes(path, header.dataOffset, remaining);
+        std::vector<std::byte> textBytes = readBytes(path, header.dataOffset, remaining, progress);
         std::string_view text(reinterpret_cast<const char*>(textBytes.data()), textBytes.size());
         volume.data.resize(size_t(bytes));
         std::string_view typeName = scalarName(volume.type);

@@ -9,16 +9,20 @@
 // and what to do. Volumes over 2^40 bytes are refused. NaN and ±Inf samples
 // are kept and counted in stats.nonFinite. The result is in host byte order
 // with stats computed.
+//
+// Every reader reports its progress (core/progress.h) where it is given a
+// Progress: the bytes read from the file, then, for compressed data, the
+// bytes decompressed; TIFF stacks by page, DICOM series by file.
 #include <array>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 #include <string_view>
 
+#include "core/progress.h"
 #include "volume/volume.h"
 
 namespace isoscope {
@@ -32,9 +36,8 @@ struct RawOptions {
     bool bigEndian = false;
     uint64_t headerBytes = 0; // skipped at the start of the file
     std::string dicomSeries;  // DICOM: the Series Instance UID to read from a folder holding several
-    // Called as slices are read (TIFF pages, DICOM files): what is being read,
-    // how many of how many are done. Unset: nothing is reported.
-    using Progress = std::function<void(std::string_view what, uint64_t done, uint64_t total)>;
+    // Called as the data are read (core/progress.h): bytes of a file, pages
+    // of a TIFF stack, files of a DICOM series. Every format reports.
     Progress progress;
 };
 
@@ -48,17 +51,17 @@ Volume readRaw(const std::filesystem::path& path, const RawOptions& options = {}
 // (-1: the data are the file's last bytes), `line skip`; spacing from
 // `spacings` or the norms of `space directions`; origin from `space origin`;
 // directions that rotate or flip the grid kept in Volume::indexToWorld.
-Volume readNrrd(const std::filesystem::path& path);
+Volume readNrrd(const std::filesystem::path& path, const Progress& progress = {});
 
 // MetaImage: .mhd (ElementDataFile names the data) or .mha (ElementDataFile
 // = LOCAL); NDims 3, MET_UCHAR/USHORT/SHORT/FLOAT, either byte order,
 // CompressedData (zlib).
-Volume readMetaImage(const std::filesystem::path& path);
+Volume readMetaImage(const std::filesystem::path& path, const Progress& progress = {});
 
 // VTK legacy file, DATASET STRUCTURED_POINTS with one POINT_DATA SCALARS
 // array of unsigned_char, unsigned_short, short or float; BINARY (big-endian,
 // as the format prescribes) or ASCII.
-Volume readVtk(const std::filesystem::path& path);
+Volume readVtk(const std::filesystem::path& path, const Progress& progress = {});
 
 // NIfTI-1 or NIfTI-2 (.nii, .nii.gz, .hdr/.img pairs; ANALYZE 7.5 pairs too),
 // through libnifti2. 3D, or 4D..7D holding one volume. uint8, uint16, int16
@@ -71,7 +74,7 @@ Volume readVtk(const std::filesystem::path& path);
 // Volume::indexToWorld. Conversions and scaling are listed in Volume::notes.
 // Where libnifti repairs a header, its repair stands: a size of 0 is read as
 // 1 (the data must then fit), a non-finite scl_inter as 0.
-Volume readNifti(const std::filesystem::path& path);
+Volume readNifti(const std::filesystem::path& path, const Progress& progress = {});
 
 // A TIFF stack: the pages of each file in turn are the z slices (one
 // multi-page file, or single-page files in order). One channel of uint8,
@@ -93,7 +96,7 @@ Volume readTiff(const std::vector<std::filesystem::path>& files, const RawOption
 // Uneven steps between slices (gaps) give a note with the numbers. Compressed
 // transfer syntaxes decode through GDCM's codecs.
 Volume readDicomSeries(const std::filesystem::path& where, const std::string& seriesUid = {},
-                       const RawOptions::Progress& progress = {});
+                       const Progress& progress = {});
 
 // The DICOM series in a folder: Series Instance UID → its files.
 std::map<std::string, std::vector<std::string>> listDicomSeries(const std::filesystem::path& folder);

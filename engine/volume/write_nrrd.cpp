@@ -87,15 +87,17 @@ std::vector<fs::path> nrrdOutputFiles(const fs::path& path)
     return {path};
 }
 
-void writeNrrd(const Volume& volume, const fs::path& path, IfExists ifExists)
+void writeNrrd(const Volume& volume, const fs::path& path, const WriteOptions& options)
 {
     if (volume.data.size() != volume.byteSize())
         fail("cannot write '" + path.string() + "': the volume holds " + std::to_string(volume.data.size()) +
              " bytes, its sizes and type call for " + std::to_string(volume.byteSize()));
     std::string extension = path.extension().string();
     if (extension == ".nrrd") {
-        OutputFile file(path, ifExists);
-        file.write(header(volume, ""));
+        OutputFile file(path, options.ifExists);
+        std::string text = header(volume, "");
+        file.reportProgress(options.progress, text.size() + volume.data.size());
+        file.write(text);
         file.write(volume.data.data(), volume.data.size());
         file.commit();
     } else if (extension == ".nhdr") {
@@ -106,10 +108,11 @@ void writeNrrd(const Volume& volume, const fs::path& path, IfExists ifExists)
                  "or as one .nrrd");
         // Both files are checked, and both written, before either appears:
         // a refused or failed header leaves no .raw behind, nor the reverse.
-        checkOutputPath(path, ifExists);
-        OutputFile data(dataPath, ifExists);
+        checkOutputPath(path, options.ifExists);
+        OutputFile data(dataPath, options.ifExists);
+        data.reportProgress(options.progress, volume.data.size()); // the header beside it is small
         data.write(volume.data.data(), volume.data.size());
-        OutputFile headerFile(path, ifExists);
+        OutputFile headerFile(path, options.ifExists);
         headerFile.write(header(volume, dataPath.filename().string()));
         data.commit();
         try {

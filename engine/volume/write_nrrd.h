@@ -21,7 +21,8 @@ namespace isoscope {
 // file may exist: the .raw beside an .nhdr is checked before anything is
 // written. Throws Error for another extension, for those cases, or when a
 // file cannot be written (then neither file is left: io/output_file.h).
-void writeNrrd(const Volume& volume, const std::filesystem::path& path, IfExists ifExists = IfExists::Replace);
+// Reports the bytes written to options.progress (core/progress.h).
+void writeNrrd(const Volume& volume, const std::filesystem::path& path, const WriteOptions& options = {});
 
 // The files writeNrrd(path) writes: path, and for an .nhdr the .raw beside it.
 std::vector<std::filesystem::path> nrrdOutputFiles(const std::filesystem::path& path);

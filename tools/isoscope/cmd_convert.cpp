@@ -7,6 +7,7 @@
 #include "volume/quantize.h"
 #include "volume/write_nrrd.h"
 #include "output_options.h"
+#include "progress.h"
 #include "volume_options.h"
 
 namespace isoscope::cli {
@@ -41,7 +42,7 @@ Run addConvertCommand(CLI::App& app)
                         quantizedIsovalue(volume, 1.0, type) - quantizedIsovalue(volume, 0.0, type));
             volume = quantize(volume, type);
         }
-        writeNrrd(volume, options->output, ifExists(options->force));
+        writeNrrd(volume, options->output, {ifExists(options->force), terminalProgress(args->quiet)});
         std::printf("wrote %s\n", options->output.c_str());
         return 0;
     };

@@ -13,6 +13,7 @@
 #include "method_options.h"
 #include "output_options.h"
 #include "params.h"
+#include "progress.h"
 #include "volume_options.h"
 
 namespace isoscope::cli {
@@ -88,7 +89,7 @@ Run addExtractCommand(CLI::App& app)
                 toIndexSpace(mesh, volume);
             else
                 placeInWorld(mesh, volume);
-            writeMesh(mesh, options->output, ifExists(options->force));
+            writeMesh(mesh, options->output, {ifExists(options->force), terminalProgress(args->quiet)});
         }
         nlohmann::json stats = toJson(report, volume, iso);
         if (!exported.empty())

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "io/mesh_io.h"
 #include "mesh/mesh_check.h"
+#include "progress.h"
 
 namespace isoscope::cli {
 
@@ -16,10 +17,12 @@ Run addMeshcheckCommand(CLI::App& app)
                      "characteristic, surface area, vertices sharing a position");
     auto path = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
+    auto quiet = std::make_shared<bool>(false);
     command->add_option("MESH", *path, "Mesh file, .ply or .obj")->required();
     command->add_flag("--json", *json, "Print JSON instead of text");
-    return [path, json]() {
-        Mesh mesh = readMesh(*path);
+    command->add_flag("--quiet", *quiet, "No progress line on stderr while reading (shown only on a terminal)");
+    return [path, json, quiet]() {
+        Mesh mesh = readMesh(*path, terminalProgress(*quiet));
         nlohmann::json report = toJson(checkMesh(mesh));
         if (*json) {
             writeJson(report, "");

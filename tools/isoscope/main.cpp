@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "io/output_file.h"
 #include "output_options.h"
+#include "progress.h"
 
 namespace isoscope::cli {
 
@@ -83,6 +84,10 @@ int main(int argc, char** argv)
     }
 
     try {
+        // Unwound before any message below: an error ends a progress line first.
+        struct ProgressLineEnd {
+            ~ProgressLineEnd() { cli::endProgressLine(); }
+        } progressLineEnd;
         for (auto& [command, run] : commands)
             if (command->parsed()) {
                 int status = run();

@@ -1,31 +1,70 @@
 #include "progress.h"
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include <unistd.h>
 
+#include "core/memory.h"
+
 namespace isoscope::cli {
 
-RawOptions::Progress terminalProgress(bool quiet)
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// There is one stderr: whether a line on it awaits its end is one fact.
+bool lineOpen = false;
+
+struct LineState {
+    int lastPercent = -1;
+    Clock::time_point start = Clock::now();
+};
+
+std::string amount(const ProgressStep& step)
+{
+    if (step.items.empty())
+        return formatBytes(step.done) + "/" + formatBytes(step.total);
+    return std::to_string(step.done) + "/" + std::to_string(step.total) + " " + std::string(step.items);
+}
+
+} // namespace
+
+Progress terminalProgress(bool quiet)
 {
     if (quiet || !isatty(STDERR_FILENO))
         return {};
-    auto lastPercent = std::make_shared<int>(-1);
-    return [lastPercent](std::string_view what, uint64_t done, uint64_t total) {
-        int percent = total ? int(done * 100 / total) : 100;
-        if (percent == *lastPercent && done != total)
+    auto state = std::make_shared<LineState>();
+    return [state](const ProgressStep& step) {
+        if (step.done == 0)
+            state->start = Clock::now(); // a new piece of work
+        int percent = step.total ? int(step.done * 100 / step.total) : 100;
+        if (percent == state->lastPercent && step.done != step.total)
             return;
-        *lastPercent = percent;
-        std::fprintf(stderr, "\risoscope: reading %.*s %llu/%llu (%d%%)", int(what.size()), what.data(),
-                     (unsigned long long)done, (unsigned long long)total, percent);
-        if (done == total) {
+        state->lastPercent = percent;
+        std::string line = "isoscope: " + std::string(step.what) + " " + amount(step) + " (" + std::to_string(percent) + "%)";
+        uint64_t bytes = step.items.empty() ? step.done : step.bytesDone;
+        double seconds = std::chrono::duration<double>(Clock::now() - state->start).count();
+        if (step.done > 0 && seconds > 0.0)
+            line += ", " + formatBytes(uint64_t(double(bytes) / seconds)) + "/s";
+        // \r and "erase to the end of the line": the line is redrawn in place.
+        std::fprintf(stderr, "\r%s\033[K", line.c_str());
+        lineOpen = step.done != step.total;
+        if (!lineOpen) {
             std::fputc('\n', stderr);
-            *lastPercent = -1;
+            state->lastPercent = -1;
         }
         std::fflush(stderr);
     };
+}
+
+void endProgressLine()
+{
+    if (lineOpen)
+        std::fputc('\n', stderr);
+    lineOpen = false;
 }
 
 } // namespace isoscope::cli

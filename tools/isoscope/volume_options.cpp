@@ -29,7 +29,7 @@ std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
     command->add_flag("--big-endian", args->bigEndian, "Raw files: samples are big-endian");
     command->add_option("--header-bytes", args->headerBytes, "Raw files: bytes to skip at the start")
         ->check(wholeNumber(0, INT64_MAX));
-    command->add_flag("--quiet", args->quiet, "No progress line on stderr while reading (shown only on a terminal)");
+    command->add_flag("--quiet", args->quiet, "No progress line on stderr while reading or writing (shown only on a terminal)");
     command->add_option("--series", args->series,
                         "DICOM folders holding several series: the Series Instance UID to read (an error lists them)")
         ->check(dicomUid());
