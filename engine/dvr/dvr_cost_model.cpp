@@ -1,12 +1,11 @@
 #include "dvr/dvr_cost_model.h"
 
 #include <limits>
-#include <vector>
 
 #include "core/context.h"
 #include "core/error.h"
 #include "dvr/dvr_raycaster.h"
-#include "extract/extract.h"
+#include "graph/frame_timing.h"
 
 namespace isoscope {
 
@@ -56,21 +55,16 @@ void calibrateDvrCostModel(Context& context, DvrRaycaster& dvr, VkExtent2D exten
         graph.compile();
         for (int j = 0; j < kCalibrationDirections; ++j) {
             params.camera = cameraLookingAlong(base.camera, dvr.worldDirection(calibrationDirections()[j]));
-            std::vector<double> samples;
-            for (int run = 0; run < warmup + repeat; ++run) {
-                graph.execute();
-                std::vector<std::pair<std::string, double>> timings = graph.passTimings();
-                double ms = -1.0;
-                for (const auto& [name, passMs] : timings)
-                    if (name == "dvr")
-                        ms = passMs;
-                if (ms < 0.0)
-                    fail("calibrating the auto DVR mapping needs GPU timestamps, which this device's queue does not "
-                         "have: choose --dvr-mapping standard, shaped, rotated or warp");
-                if (run >= warmup)
-                    samples.push_back(ms);
-            }
-            model.ms[m][j] = median(samples);
+            model.ms[m][j] = medianFrameMs(
+                graph, warmup, repeat,
+                [](const PassTimings& timings) {
+                    for (const auto& [name, ms] : timings)
+                        if (name == "dvr")
+                            return ms;
+                    return 0.0;
+                },
+                "calibrating the auto DVR mapping needs GPU timestamps, which this device's queue does not have: "
+                "choose --dvr-mapping standard, shaped, rotated or warp");
         }
     }
     dvr.restoreVolume();

@@ -81,26 +81,6 @@ float tableScale(const TransferTable& table)
 
 } // namespace
 
-std::string_view dvrMappingName(DvrMapping mapping)
-{
-    switch (mapping) {
-    case DvrMapping::Standard: return "standard";
-    case DvrMapping::Shaped: return "shaped";
-    case DvrMapping::Rotated: return "rotated";
-    case DvrMapping::Warp: return "warp";
-    case DvrMapping::Auto: return "auto";
-    }
-    return "?";
-}
-
-std::optional<DvrMapping> parseDvrMapping(std::string_view name)
-{
-    for (DvrMapping m : {DvrMapping::Standard, DvrMapping::Shaped, DvrMapping::Rotated, DvrMapping::Warp, DvrMapping::Auto})
-        if (dvrMappingName(m) == name)
-            return m;
-    return std::nullopt;
-}
-
 DvrRaycaster::DvrRaycaster(Context& context, const FieldSource& field, const DvrOptions& options)
     : context_(context), options_(options), volume_(field.gpuVolume),
       ranges_(context, field, {options.brick, options.brick, options.brick}, RangeCoverage::Voxels),
@@ -150,8 +130,6 @@ DvrRaycaster::DvrRaycaster(Context& context, const FieldSource& field, const Dvr
     // The ranges depend on the samples only: computed once.
     ranges_.computeNow();
 }
-
-DvrRaycaster::~DvrRaycaster() = default;
 
 void DvrRaycaster::setTransferFunction(const TransferFunction& tf)
 {

@@ -52,7 +52,6 @@ public:
     // Computes the brick value ranges once (a set-up submission). Throws
     // Error when the volume is not on the GPU as an image.
     DvrRaycaster(Context& context, const FieldSource& field, const DvrOptions& options = {});
-    ~DvrRaycaster();
     DvrRaycaster(const DvrRaycaster&) = delete;
     DvrRaycaster& operator=(const DvrRaycaster&) = delete;
 

@@ -12,7 +12,7 @@ namespace isoscope {
 
 namespace {
 
-constexpr uint32_t kTileY = 4; // slices a workgroup moves at once (the paper's k)
+constexpr uint32_t kTileY = 8; // slices a workgroup moves at once (the paper's k); 32×32×4 took twice as long (docs/BENCHMARKS.md)
 
 // `Parameters` in shaders/dvr/rotate_volume.glsl.
 struct RotatePushConstants {

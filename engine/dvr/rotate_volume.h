@@ -16,7 +16,7 @@ namespace isoscope {
 class Context;
 class GpuVolume;
 
-constexpr uint32_t kRotationTile = 32;
+constexpr uint32_t kRotationTile = 16;
 constexpr uint32_t kRotationPadding = 2 * kRotationTile; // squareXZMultiple for rotatable volumes
 
 class VolumeRotation {

@@ -5,7 +5,7 @@
 
 #include "core/context.h"
 #include "core/error.h"
-#include "extract/extract.h"
+#include "graph/frame_timing.h"
 #include "raycast/iso_raycaster.h"
 
 namespace isoscope {
@@ -28,18 +28,10 @@ void calibrateRaycastCostModel(Context& context, IsoRaycaster& raycaster, VkExte
         graph.compile();
         for (int j = 0; j < kCalibrationDirections; ++j) {
             params.camera = cameraLookingAlong(base.camera, raycaster.worldDirection(calibrationDirections()[j]));
-            std::vector<double> samples;
-            for (int run = 0; run < warmup + repeat; ++run) {
-                graph.execute();
-                std::vector<std::pair<std::string, double>> timings = graph.passTimings();
-                if (timings.empty())
-                    fail("calibrating the adaptive raycast mode needs GPU timestamps, which this device's queue "
-                         "does not have: choose --mode iso-standard or iso-warp");
-                if (run >= warmup)
-                    samples.push_back(raycastFrameMs(timings, "raycast"));
-            }
-            (mode == RaycastMode::Warp ? raycaster.costModel().warpMs : raycaster.costModel().standardMs)[j] =
-                median(samples);
+            double ms = medianFrameMs(graph, warmup, repeat, [](const PassTimings& t) { return raycastFrameMs(t, "raycast"); },
+                                      "calibrating the adaptive raycast mode needs GPU timestamps, which this "
+                                      "device's queue does not have: choose --mode iso-standard or iso-warp");
+            (mode == RaycastMode::Warp ? raycaster.costModel().warpMs : raycaster.costModel().standardMs)[j] = ms;
         }
     }
     raycaster.costModel().calibrated = true;

@@ -71,6 +71,18 @@ GpuVolumeUsage rotatable()
     return usage;
 }
 
+// A synthetic volume on the GPU with a raycaster and a transfer function.
+struct DvrScene {
+    DvrScene(const char* spec, const TransferFunction& tf, GpuVolumeUsage usage)
+        : volume(makeSyntheticVolume(spec)), gpuVolume(gpuContext(), volume, usage), dvr(gpuContext(), {&volume, &gpuVolume})
+    {
+        dvr.setTransferFunction(tf);
+    }
+    Volume volume;
+    GpuVolume gpuVolume;
+    DvrRaycaster dvr;
+};
+
 // The 3D image's texels as bytes (a transfer pass in a graph).
 std::vector<std::byte> readImage(Context& context, const GpuVolume& volume)
 {
@@ -107,11 +119,10 @@ TEST_CASE("every DVR mapping matches the CPU reference and the others", "[dvr]")
 {
     Context& context = gpuContext();
     // Non-cubic, so that the rotated mapping's padding is exercised.
-    Volume volume = makeSyntheticVolume("marschner-lobb:41x33x27");
-    GpuVolume gpuVolume(context, volume, rotatable());
-    DvrRaycaster dvr(context, {&volume, &gpuVolume});
+    DvrScene scene("marschner-lobb:41x33x27", bumpFunction(0.0f, 1.0f, 0.5f, 0.2f, 0.35f), rotatable());
+    Volume& volume = scene.volume;
+    DvrRaycaster& dvr = scene.dvr;
     REQUIRE(dvr.canRotate());
-    dvr.setTransferFunction(bumpFunction(0.0f, 1.0f, 0.5f, 0.2f, 0.35f));
     for (const View& view : kViews) {
         DvrParams params;
         params.camera = framed(volume, view.azimuth, view.elevation);
@@ -207,11 +218,10 @@ TEST_CASE("four quarter turns restore the volume bit for bit, in place", "[dvr][
 TEST_CASE("early termination and transfer-function skipping change no pixel beyond the threshold", "[dvr]")
 {
     Context& context = gpuContext();
-    Volume volume = makeSyntheticVolume("cayley:40");
-    GpuVolume gpuVolume(context, volume, rotatable());
-    DvrRaycaster dvr(context, {&volume, &gpuVolume});
     // Opaque near the surface, so rays terminate; transparent far from it, so bricks are skipped.
-    dvr.setTransferFunction(bumpFunction(-1.0f, 1.0f, -0.01f, 0.05f, 0.9f));
+    DvrScene scene("cayley:40", bumpFunction(-1.0f, 1.0f, -0.01f, 0.05f, 0.9f), rotatable());
+    Volume& volume = scene.volume;
+    DvrRaycaster& dvr = scene.dvr;
     for (DvrMapping mapping : kMappings) {
         DvrParams fast;
         fast.camera = framed(volume, 30.0f, 20.0f);
@@ -241,11 +251,10 @@ TEST_CASE("early termination and transfer-function skipping change no pixel beyo
 TEST_CASE("DVR writes depth where a ray first becomes opaque enough", "[dvr]")
 {
     Context& context = gpuContext();
-    Volume volume = makeSyntheticVolume("sphere:40");
-    GpuVolume gpuVolume(context, volume);
-    DvrRaycaster dvr(context, {&volume, &gpuVolume});
+    DvrScene scene("sphere:40", bumpFunction(0.0f, 1.0f, 0.6f, 0.1f, 0.8f), GpuVolumeUsage{});
+    Volume& volume = scene.volume;
+    DvrRaycaster& dvr = scene.dvr;
     CHECK_FALSE(dvr.canRotate()); // not padded
-    dvr.setTransferFunction(bumpFunction(0.0f, 1.0f, 0.6f, 0.1f, 0.8f));
     DvrParams params;
     params.camera = framed(volume, 30.0f, 20.0f);
     DvrReferenceImage reference = referenceDvr(volume, dvr.table(), params, kExtent.width, kExtent.height);
@@ -277,10 +286,9 @@ TEST_CASE("DVR writes depth where a ray first becomes opaque enough", "[dvr]")
 TEST_CASE("the auto DVR mapping runs what its calibrated cost table chooses", "[dvr]")
 {
     Context& context = gpuContext();
-    Volume volume = makeSyntheticVolume("marschner-lobb:24");
-    GpuVolume gpuVolume(context, volume, rotatable());
-    DvrRaycaster dvr(context, {&volume, &gpuVolume});
-    dvr.setTransferFunction(bumpFunction(0.0f, 1.0f, 0.5f, 0.2f, 0.35f));
+    DvrScene scene("marschner-lobb:24", bumpFunction(0.0f, 1.0f, 0.5f, 0.2f, 0.35f), rotatable());
+    Volume& volume = scene.volume;
+    DvrRaycaster& dvr = scene.dvr;
     DvrParams params;
     params.camera = framed(volume, 30.0f, 20.0f);
     params.mapping = DvrMapping::Auto;
