@@ -45,6 +45,12 @@ with tempfile.TemporaryDirectory() as tmp:
     else:
         print(f"skipped: {paraview} not found (ISOSCOPE_TEST_DATA)")
 
+    shaded, flat = os.path.join(tmp, "shaded.png"), os.path.join(tmp, "flat.png")
+    run("render", "sphere:24", "--mode", "dvr", "--tf", "grayscale", "--size", "24x24", "-o", shaded)
+    r = run("render", "sphere:24", "--mode", "dvr", "--tf", "grayscale", "--no-shade", "--size", "24x24", "-o", flat)
+    check(r.returncode == 0 and os.path.exists(shaded) and read_png(shaded)[2] != read_png(flat)[2],
+          "dvr: --no-shade renders, and differently from the shaded image")
+
     text = os.path.join(tmp, "tf.txt")
     with open(text, "w") as f:
         f.write("# value r g b a\n0 0 0 0 0\n0.5 1 0.5 0 0.2\n1 1 1 1 0.9\n")

@@ -41,6 +41,7 @@ struct RenderOptions {
     bool force = false;
     std::string tf = "grayscale";
     std::string dvrMapping = "standard";
+    bool noShade = false;
 };
 
 // The one-line summary: on stdout, unless the PNG goes there.
@@ -102,6 +103,7 @@ int renderDvr(Context& context, const Volume& volume, const MeshDrawParams& mesh
     params.stepVoxels = float(options.step);
     params.mapping = *parseDvrMapping(options.dvrMapping);
     params.skipTransparent = !options.noSkip;
+    params.shading = !options.noShade;
     TransferFunction tf = resolveTransferFunction(options.tf, float(volume.stats.min), float(volume.stats.max));
     GpuVolumeUsage usage;
     if (params.mapping == DvrMapping::Rotated || params.mapping == DvrMapping::Auto)
@@ -198,6 +200,7 @@ Run addRenderCommand(CLI::App& app)
         ->check(finiteNumber(0.01, 64.0))
         ->capture_default_str();
     command->add_flag("--no-skip", options->noSkip, "Raycast: march every sample (no empty-space skipping)");
+    command->add_flag("--no-shade", options->noShade, "DVR: no gradient shading (the transfer function's colours as they are)");
     command->add_option("--mesh-iso", options->meshIso,
                         "Raycast: also draw the mesh of this isovalue (extracted with --method) and composite the "
                         "raycast surface with it by depth")
