@@ -6,7 +6,7 @@
 // device is simply never the lowest. The rotated mapping's turn (once, when
 // the view crosses between facing x and not) is not in its per-frame time:
 // docs/BENCHMARKS.md gives it separately. Calibrated once per raycaster
-// (volume, transfer function, image size); not kept on disk.
+// (volume, transfer function, image size); dvr_cost_cache.h keeps it on disk.
 #include <array>
 
 #include <glm/glm.hpp>

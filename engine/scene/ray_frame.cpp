@@ -42,13 +42,14 @@ OffscreenRayFrame beginOffscreenRayFrame(Context& context, RenderGraph& graph, V
     return frame;
 }
 
-void addOffscreenReadbacks(RenderGraph& graph, const OffscreenRayFrame& frame)
+OffscreenRayImage runOffscreenRayFrame(RenderGraph& graph, const OffscreenRayFrame& frame)
 {
     addReadbackPass(graph, frame.targets.color, frame.colorReadback);
     addReadbackPass(graph, frame.targets.depth, frame.depthReadback);
+    graph.compile();
+    graph.execute();
+    return {readRgba(frame.colorReadback, frame.extent), readFloats(frame.depthReadback, frame.extent),
+            graph.passTimings()};
 }
-
-RgbaImage readOffscreenColor(const OffscreenRayFrame& frame) { return readRgba(frame.colorReadback, frame.extent); }
-std::vector<float> readOffscreenDepth(const OffscreenRayFrame& frame) { return readFloats(frame.depthReadback, frame.extent); }
 
 } // namespace isoscope

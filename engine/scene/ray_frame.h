@@ -5,6 +5,8 @@
 // draws it first into the same colour and a depth the rays stop at, and the
 // read-backs of colour and depth.
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/memory.h"
@@ -35,10 +37,14 @@ struct OffscreenRayFrame {
 // draw. Throws Error for an empty image or a mesh without draw parameters.
 OffscreenRayFrame beginOffscreenRayFrame(Context& context, RenderGraph& graph, VkExtent2D extent,
                                          const GpuMesh* mesh, const MeshDrawParams* meshParams);
-// Adds the read-backs of colour and depth (after the rays' pass).
-void addOffscreenReadbacks(RenderGraph& graph, const OffscreenRayFrame& frame);
-// After the graph has run: the colour and the depth, row by row.
-RgbaImage readOffscreenColor(const OffscreenRayFrame& frame);
-std::vector<float> readOffscreenDepth(const OffscreenRayFrame& frame);
+struct OffscreenRayImage {
+    RgbaImage image;
+    std::vector<float> depth; // per pixel, row by row
+    std::vector<std::pair<std::string, double>> gpuMsPerPass; // empty without timestamps
+};
+
+// Adds the read-backs of colour and depth (after the rays' pass), compiles
+// and runs the graph once, and reads the pixels back.
+OffscreenRayImage runOffscreenRayFrame(RenderGraph& graph, const OffscreenRayFrame& frame);
 
 } // namespace isoscope

@@ -1,6 +1,5 @@
 #include "scene/render_dvr.h"
 
-#include "scene/ray_frame.h"
 
 namespace isoscope {
 
@@ -12,15 +11,7 @@ DvrImage renderDvrImage(Context& context, DvrRaycaster& dvr, const DvrParams& pa
     DvrParams frameParams = params;
     frameParams.clear = params.clear && !frame.meshDrawn(); // over a mesh, DVR composites over what it drew
     addDvrPass(graph, dvr, frame.targets, frameParams);
-    addOffscreenReadbacks(graph, frame);
-    graph.compile();
-    graph.execute();
-
-    DvrImage result;
-    result.image = readOffscreenColor(frame);
-    result.depth = readOffscreenDepth(frame);
-    result.gpuMsPerPass = graph.passTimings();
-    result.plan = dvr.lastPlan();
+    DvrImage result{runOffscreenRayFrame(graph, frame), dvr.lastPlan()};
     return result;
 }
 

@@ -10,17 +10,15 @@
 
 #include "dvr/dvr_raycaster.h"
 #include "io/image_io.h"
+#include "scene/ray_frame.h"
 
 namespace isoscope {
 
 struct GpuMesh;
 struct MeshDrawParams;
 
-struct DvrImage {
-    RgbaImage image;
-    std::vector<float> depth; // per pixel, row by row: 0..1 where a ray became opaque enough, else 1 (or the mesh's)
-    std::vector<std::pair<std::string, double>> gpuMsPerPass; // empty without timestamps
-    DvrRaycaster::Plan plan;                                   // what ran
+struct DvrImage : OffscreenRayImage { // colour, depth (where a ray became opaque enough, else 1 or the mesh's), timings
+    DvrRaycaster::Plan plan;              // what ran
 };
 
 DvrImage renderDvrImage(Context& context, DvrRaycaster& dvr, const DvrParams& params, VkExtent2D extent,

@@ -1,6 +1,7 @@
 #include "scene/render_raycast.h"
 
 #include <cstring>
+#include <utility>
 
 #include "core/context.h"
 #include "core/error.h"
@@ -48,16 +49,8 @@ RaycastImage renderRaycastImage(Context& context, IsoRaycaster& raycaster, const
     ResourceId tailRays = addIsoRaycastPass(graph, raycaster, frame.targets, rayParams);
     Buffer tailCount = createTailCountReadback(context);
     addTailCountReadback(graph, tailRays, tailCount);
-    addOffscreenReadbacks(graph, frame);
-    graph.compile();
-    graph.execute();
-
-    RaycastImage result;
-    result.image = readOffscreenColor(frame);
-    result.depth = readOffscreenDepth(frame);
-    result.gpuMsPerPass = graph.passTimings();
-    result.mode = raycaster.lastMode();
-    result.handedOnRays = readTailCount(tailCount);
+    // Left to right: the frame runs before its tail count is read.
+    RaycastImage result{runOffscreenRayFrame(graph, frame), raycaster.lastMode(), readTailCount(tailCount)};
     return result;
 }
 

@@ -10,17 +10,15 @@
 
 #include "io/image_io.h"
 #include "raycast/iso_raycaster.h"
+#include "scene/ray_frame.h"
 
 namespace isoscope {
 
 struct GpuMesh;
 struct MeshDrawParams;
 
-struct RaycastImage {
-    RgbaImage image;
-    std::vector<float> depth; // per pixel, row by row: the 0..1 depth a raster pass writes; 1 where nothing was hit
-    std::vector<std::pair<std::string, double>> gpuMsPerPass; // empty without timestamps
-    RaycastMode mode = RaycastMode::Standard;                 // the mapping that ran
+struct RaycastImage : OffscreenRayImage { // colour, depth (1 where nothing was hit), pass timings
+    RaycastMode mode = RaycastMode::Standard; // the mapping that ran
     uint32_t handedOnRays = 0; // Standard: rays warp marching finished (RaycastOptions::tailBudget)
 };
 

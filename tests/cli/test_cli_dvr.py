@@ -51,6 +51,14 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 0 and os.path.exists(shaded) and read_png(shaded)[2] != read_png(flat)[2],
           "dvr: --no-shade renders, and differently from the shaded image")
 
+    # A mesh of another isovalue drawn first, DVR composited over it by depth.
+    plain, composite = os.path.join(tmp, "plain.png"), os.path.join(tmp, "composite.png")
+    run("render", "sphere:24", "--mode", "dvr", "--tf", "grayscale", "--size", "24x24", "-o", plain)
+    r = run("render", "sphere:24", "--mode", "dvr", "--tf", "grayscale", "--mesh-iso", "0.5", "--method", "block",
+            "--size", "24x24", "-o", composite)
+    check(r.returncode == 0 and "mesh at 0.5 by block" in r.stdout and read_png(composite)[2] != read_png(plain)[2],
+          f"dvr --mesh-iso: the mesh is drawn and DVR composited over it ({r.stderr.strip()[:200]})")
+
     text = os.path.join(tmp, "tf.txt")
     with open(text, "w") as f:
         f.write("# value r g b a\n0 0 0 0 0\n0.5 1 0.5 0 0.2\n1 1 1 1 0.9\n")

@@ -13,11 +13,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "core/context.h"
+#include "dvr/dvr_cost_cache.h"
 #include "dvr/dvr_raycaster.h"
 #include "dvr/rotate_volume.h"
 #include "dvr_reference.h"
@@ -308,5 +311,32 @@ TEST_CASE("the auto DVR mapping runs what its calibrated cost table chooses", "[
         CHECK(psnr(chosen.image, renderDvrImage(context, dvr, params, small).image) >= 50.0);
     }
     dvr.restoreVolume();
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("the DVR calibration is kept on disk per device and scene, and a bad file is not trusted", "[dvr]")
+{
+    Context& context = gpuContext();
+    DvrScene scene("sphere:20", bumpFunction(0.0f, 1.0f, 0.5f, 0.2f, 0.35f), rotatable());
+    DvrParams params;
+    params.camera = framed(scene.volume, 30.0f, 20.0f);
+    const VkExtent2D small{16, 16};
+    const char* root = std::getenv("ISOSCOPE_TEST_TMP");
+    std::filesystem::path folder = std::filesystem::path(root ? root : "/tmp") / "dvr-calibration-cache";
+    std::filesystem::remove_all(folder);
+    CHECK_FALSE(calibrateDvrCostModelCached(context, scene.dvr, scene.volume, small, params, folder));
+    DvrCostModel first = scene.dvr.costModel();
+    scene.dvr.costModel() = {};
+    CHECK(calibrateDvrCostModelCached(context, scene.dvr, scene.volume, small, params, folder));
+    CHECK(scene.dvr.costModel().ms == first.ms);
+    // Another image size is another key: timed afresh.
+    CHECK_FALSE(calibrateDvrCostModelCached(context, scene.dvr, scene.volume, {24, 16}, params, folder));
+    // A damaged file is ignored, and replaced.
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+        std::ofstream(entry.path()) << "{\"key\": 1, \"ms\": [[-1]]";
+    CHECK_FALSE(calibrateDvrCostModelCached(context, scene.dvr, scene.volume, small, params, folder));
+    CHECK(calibrateDvrCostModelCached(context, scene.dvr, scene.volume, small, params, folder));
+    std::filesystem::remove_all(folder);
+    scene.dvr.restoreVolume();
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

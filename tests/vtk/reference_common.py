@@ -61,6 +61,14 @@ def finish(tmp, kept="files"):
     return 0
 
 
+def run_checks(script_globals, name, *checks):
+    """Runs a script's checks with its global TMP set to a new scratch folder; the exit code (finish)."""
+    script_globals["TMP"] = scratch_folder(name)
+    for check_something in checks:
+        check_something()
+    return finish(script_globals["TMP"], "files")
+
+
 def isoscope(*args):
     """Runs the CLI; its stdout, or RuntimeError with its stderr when it fails."""
     result = subprocess.run([BIN, *args], capture_output=True, text=True)

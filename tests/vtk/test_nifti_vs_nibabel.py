@@ -23,8 +23,7 @@ import sys
 
 import numpy as np
 
-from reference_common import (BIN, check, import_or_skip, isoscope, read_nrrd, read_ply, finish, scratch_folder,
-                              volinfo)
+from reference_common import BIN, check, import_or_skip, isoscope, read_nrrd, read_ply, run_checks, volinfo
 
 nib = import_or_skip("nibabel")
 cKDTree = import_or_skip("scipy.spatial", "cKDTree")
@@ -272,16 +271,5 @@ def check_refusals():
           f"an RGB file is refused with its type named: {result.stderr.strip()}")
 
 
-def main():
-    global TMP
-    TMP = scratch_folder("nifti_vs_nibabel")
-    check_types()
-    check_scaling()
-    check_containers()
-    check_meshes()
-    check_refusals()
-    return finish(TMP, "files")
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_checks(globals(), "nifti_vs_nibabel", check_types, check_scaling, check_containers, check_meshes, check_refusals))

@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from reference_common import BIN, check, import_or_skip, isoscope, read_nrrd, finish, scratch_folder, volinfo
+from reference_common import BIN, check, import_or_skip, isoscope, read_nrrd, run_checks, volinfo
 
 tifffile = import_or_skip("tifffile")
 
@@ -123,15 +123,5 @@ def check_folders():
           f"a slice of another size is refused, naming it: {result.stderr.strip()}")
 
 
-def main():
-    global TMP
-    TMP = scratch_folder("tiff_vs_tifffile")
-    check_types()
-    check_layouts()
-    check_imagej()
-    check_folders()
-    return finish(TMP, "files")
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_checks(globals(), "tiff_vs_tifffile", check_types, check_layouts, check_imagej, check_folders))

@@ -15,6 +15,8 @@
 #include "extract/gpu_extractor.h"
 #include "mesh/gpu_mesh.h"
 #include "io/image_io.h"
+#include "core/pipeline_cache.h"
+#include "dvr/dvr_cost_cache.h"
 #include "dvr/transfer_function_presets.h"
 #include "scene/render_dvr.h"
 #include "scene/render_raycast.h"
@@ -111,8 +113,9 @@ int renderDvr(Context& context, const Volume& volume, const MeshDrawParams& mesh
     GpuVolume gpuVolume(context, volume, usage);
     DvrRaycaster dvr(context, {&volume, &gpuVolume});
     dvr.setTransferFunction(tf);
+    // The calibration's second of timing is paid once per device and scene (dvr_cost_cache.h).
     if (params.mapping == DvrMapping::Auto)
-        calibrateDvrCostModel(context, dvr, extent, params);
+        calibrateDvrCostModelCached(context, dvr, volume, extent, params, defaultPipelineCacheFolder());
 
     std::optional<GpuMesh> mesh;
     uint64_t triangles = 0;
