@@ -147,9 +147,15 @@ void reflectAccess(spvc_compiler compiler, spvc_context context, const std::stri
 
 } // namespace
 
-void checkPushLayout(const std::string& shader, const std::vector<PushMember>& reflected,
-                     const std::vector<PushMember>& members)
+void checkPushLayout(const std::string& shader, const std::vector<PushMember>& reflectedMembers,
+                     const std::vector<PushMember>& structMembers)
 {
+    auto byOffset = [](std::vector<PushMember> list) {
+        std::stable_sort(list.begin(), list.end(),
+                         [](const PushMember& a, const PushMember& b) { return a.offset < b.offset; });
+        return list;
+    };
+    const std::vector<PushMember> reflected = byOffset(reflectedMembers), members = byOffset(structMembers);
     auto describe = [](const PushMember& m) {
         return "'" + m.name + "' at byte " + std::to_string(m.offset) + " (" + std::to_string(m.size) + " bytes)";
     };

@@ -152,8 +152,8 @@ std::array<uint32_t, 2> splitGroups(uint64_t groups, uint32_t maxX);
     ::isoscope::PushMember{#member, uint32_t(offsetof(Struct, member)), uint32_t(sizeof(Struct::member))}
 
 // Throws Error naming the shader and the member where `members` (the C++
-// struct, in declaration order) and the shader's reflected push-constant
-// block differ in count, offset or size: a C++ struct that drifted from its
+// struct's, in any order: they are compared by offset) and the shader's
+// reflected push-constant block differ in count, offset or size: a C++ struct that drifted from its
 // GLSL block would otherwise pass garbage without any error.
 void checkPushLayout(const std::string& shader, const std::vector<PushMember>& reflected,
                      const std::vector<PushMember>& members);

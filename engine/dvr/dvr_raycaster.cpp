@@ -49,12 +49,9 @@ struct ClassifyVisiblePushConstants {
 
 std::vector<PushMember> dvrPushMembers()
 {
-#define MEMBER(m) ISOSCOPE_PUSH_MEMBER(DvrPushConstants, m)
-    return {MEMBER(eye),    MEMBER(step),       MEMBER(forward),        MEMBER(nearPlane),  MEMBER(right),
-            MEMBER(farPlane), MEMBER(down),     MEMBER(flags),          MEMBER(origin),     MEMBER(thresholds),
-            MEMBER(inverseSpacing), MEMBER(valueScale), MEMBER(dims),   MEMBER(clearColor), MEMBER(extent),
-            MEMBER(tableLo), MEMBER(tableScale)};
-#undef MEMBER
+    return rayPushMembers<DvrPushConstants>(
+        {ISOSCOPE_PUSH_MEMBER(DvrPushConstants, step), ISOSCOPE_PUSH_MEMBER(DvrPushConstants, thresholds),
+         ISOSCOPE_PUSH_MEMBER(DvrPushConstants, tableLo), ISOSCOPE_PUSH_MEMBER(DvrPushConstants, tableScale)});
 }
 
 std::vector<PushMember> classifyPushMembers()

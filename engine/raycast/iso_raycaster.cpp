@@ -48,12 +48,9 @@ struct ClassifyPushConstants {
 // The C++ sides of the shaders' push-constant blocks, member by member (checkPushLayout).
 std::vector<PushMember> raycastPushMembers()
 {
-#define MEMBER(m) ISOSCOPE_PUSH_MEMBER(RaycastPushConstants, m)
-    return {MEMBER(eye),    MEMBER(iso),        MEMBER(forward),        MEMBER(nearPlane),  MEMBER(right),
-            MEMBER(farPlane), MEMBER(down),     MEMBER(flags),          MEMBER(origin),     MEMBER(step),
-            MEMBER(inverseSpacing), MEMBER(valueScale), MEMBER(dims),   MEMBER(clearColor), MEMBER(extent),
-            MEMBER(frontColor), MEMBER(backColor)};
-#undef MEMBER
+    return rayPushMembers<RaycastPushConstants>(
+        {ISOSCOPE_PUSH_MEMBER(RaycastPushConstants, iso), ISOSCOPE_PUSH_MEMBER(RaycastPushConstants, step),
+         ISOSCOPE_PUSH_MEMBER(RaycastPushConstants, frontColor), ISOSCOPE_PUSH_MEMBER(RaycastPushConstants, backColor)});
 }
 
 std::vector<PushMember> classifyPushMembers()
@@ -122,8 +119,6 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
     if (macro_)
         macro_->ranges.computeNow();
 }
-
-IsoRaycaster::~IsoRaycaster() = default;
 
 uint64_t IsoRaycaster::auxiliaryBytes() const
 {

@@ -75,7 +75,6 @@ class IsoRaycaster {
 public:
     // Computes the brick value ranges once (a set-up submission).
     IsoRaycaster(Context& context, const FieldSource& field, const RaycastOptions& options = {});
-    ~IsoRaycaster();
     IsoRaycaster(const IsoRaycaster&) = delete;
     IsoRaycaster& operator=(const IsoRaycaster&) = delete;
 

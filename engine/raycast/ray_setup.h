@@ -5,10 +5,13 @@
 // colours, and a workgroup tile that fits the device.
 #include <array>
 #include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 #include <glm/glm.hpp>
 #include <volk.h>
 
+#include "core/shader.h"
 #include "render/camera.h"
 
 namespace isoscope {
@@ -34,5 +37,22 @@ uint32_t packColor(glm::vec4 color);
 // size 4 allows 128 invocations, a device with 128-wide subgroups needs at
 // least 128. Throws Error when no tile fits.
 std::array<uint32_t, 2> fitTile(std::array<uint32_t, 2> tile, uint32_t invocationsPerItem, const DeviceInfo& info);
+
+// The push-constant members both raycasters' blocks hold under the same
+// names (the camera, the grid, the image), then the block's own: for
+// checkPushLayout, which compares them by offset.
+template <class Push>
+std::vector<PushMember> rayPushMembers(std::initializer_list<PushMember> own)
+{
+#define RAY_MEMBER(m) ISOSCOPE_PUSH_MEMBER(Push, m)
+    std::vector<PushMember> members = {RAY_MEMBER(eye),        RAY_MEMBER(forward),    RAY_MEMBER(nearPlane),
+                                       RAY_MEMBER(right),      RAY_MEMBER(farPlane),   RAY_MEMBER(down),
+                                       RAY_MEMBER(flags),      RAY_MEMBER(origin),     RAY_MEMBER(inverseSpacing),
+                                       RAY_MEMBER(valueScale), RAY_MEMBER(dims),       RAY_MEMBER(clearColor),
+                                       RAY_MEMBER(extent)};
+#undef RAY_MEMBER
+    members.insert(members.end(), own);
+    return members;
+}
 
 } // namespace isoscope
