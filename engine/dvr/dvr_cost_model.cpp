@@ -33,6 +33,17 @@ DvrMapping DvrCostModel::choose(glm::vec3 indexDirection) const
     return best;
 }
 
+void addDvrTimingFrame(RenderGraph& graph, DvrRaycaster& dvr, VkExtent2D extent, const DvrParams& params)
+{
+    RaycastTargets targets;
+    targets.color = graph.createImage("color", extent, kRayColorFormat);
+    targets.depth = graph.createImage("ray depth", extent, kRayDepthFormat);
+    addDvrPass(graph, dvr, targets, params);
+    // Nothing reads the targets afterwards; keep the pass from being culled.
+    graph.addPass("keep", PassKind::Compute, {{targets.color, Use::StorageImageRead}},
+                  [](VkCommandBuffer, const RenderGraph&) {}, true);
+}
+
 void calibrateDvrCostModel(Context& context, DvrRaycaster& dvr, VkExtent2D extent, const DvrParams& base, int warmup,
                            int repeat)
 {
@@ -45,13 +56,7 @@ void calibrateDvrCostModel(Context& context, DvrRaycaster& dvr, VkExtent2D exten
             continue;
         }
         RenderGraph graph(context);
-        RaycastTargets targets;
-        targets.color = graph.createImage("color", extent, kRayColorFormat);
-        targets.depth = graph.createImage("ray depth", extent, kRayDepthFormat);
-        addDvrPass(graph, dvr, targets, params);
-        // Nothing reads the targets afterwards; keep the pass from being culled.
-        graph.addPass("keep", PassKind::Compute, {{targets.color, Use::StorageImageRead}},
-                      [](VkCommandBuffer, const RenderGraph&) {}, true);
+        addDvrTimingFrame(graph, dvr, extent, params);
         graph.compile();
         for (int j = 0; j < kCalibrationDirections; ++j) {
             params.camera = cameraLookingAlong(base.camera, dvr.worldDirection(calibrationDirections()[j]));

@@ -19,6 +19,7 @@ namespace isoscope {
 
 class Context;
 class DvrRaycaster;
+class RenderGraph;
 
 constexpr std::array<DvrMapping, 4> kDvrMappings{DvrMapping::Standard, DvrMapping::Shaped, DvrMapping::Rotated,
                                                  DvrMapping::Warp};
@@ -32,6 +33,10 @@ struct DvrCostModel {
     // The lowest prediction (the earlier in kDvrMappings on a tie). Throws Error before calibration.
     DvrMapping choose(glm::vec3 indexDirection) const;
 };
+
+// A frame only to be timed: `params`' DVR pass into targets nobody reads
+// (kept from being culled), added to `graph`.
+void addDvrTimingFrame(RenderGraph& graph, DvrRaycaster& dvr, VkExtent2D extent, const DvrParams& params);
 
 // Times every mapping the raycaster can run along each direction (GPU
 // timestamps, median of `repeat` frames after `warmup`) with `base`'s

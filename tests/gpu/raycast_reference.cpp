@@ -1,5 +1,7 @@
 #include "raycast_reference.h"
 
+#include "raycast/ray_setup.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -105,21 +107,16 @@ std::array<uint8_t, 4> packedColor(glm::vec4 color)
 
 RayFrame rayFrame(const OrbitCamera& camera, const Volume& volume, uint32_t width, uint32_t height)
 {
-    // IsoRaycaster::recordRaycast
+    // The camera constants both raycasters push (raycast/ray_setup.h).
+    RayCamera rays = rayCamera(camera, {width, height});
     RayFrame frame;
-    float aspect = float(width) / float(height);
-    glm::vec3 forward = -cameraBackward(camera);
-    glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 0.0f, 1.0f)));
-    glm::vec3 up = glm::cross(right, forward);
-    float halfHeight = camera.orthographic ? orthographicHalfHeight(camera)
-                                           : std::tan(glm::radians(camera.fovYDeg) * 0.5f);
-    frame.eye = cameraPosition(camera);
-    frame.forward = forward;
-    frame.right = right * halfHeight * aspect;
-    frame.down = -up * halfHeight;
-    frame.orthographic = camera.orthographic;
-    frame.nearPlane = camera.nearPlane;
-    frame.farPlane = camera.farPlane;
+    frame.eye = rays.eye;
+    frame.forward = rays.forward;
+    frame.right = rays.right;
+    frame.down = rays.down;
+    frame.orthographic = rays.orthographic;
+    frame.nearPlane = rays.nearPlane;
+    frame.farPlane = rays.farPlane;
     for (int i = 0; i < 3; ++i) {
         frame.origin[i] = float(volume.origin[i]);
         frame.inverseSpacing[i] = 1.0f / float(volume.spacing[i]);

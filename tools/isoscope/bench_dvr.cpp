@@ -25,29 +25,15 @@ double passMs(const std::vector<std::pair<std::string, double>>& timings, const 
     return 0.0; // skipped this frame (a condition), or no timestamps
 }
 
-nlohmann::json summarize(const std::vector<double>& ms)
+} // namespace
+
+nlohmann::json sweepSummary(const std::vector<double>& ms)
 {
     std::vector<double> sorted = ms;
     std::sort(sorted.begin(), sorted.end());
     return {{"min", sorted.front()}, {"median", sorted[sorted.size() / 2]}, {"max", sorted.back()},
             {"max_over_min", sorted.back() / sorted.front()}};
 }
-
-// One untimed frame (warming the GPU's clocks before a calibration).
-void renderTimed(Context& context, DvrRaycaster& dvr, const DvrParams& params, VkExtent2D extent)
-{
-    RenderGraph graph(context);
-    RaycastTargets targets;
-    targets.color = graph.createImage("color", extent, kRayColorFormat);
-    targets.depth = graph.createImage("ray depth", extent, kRayDepthFormat);
-    addDvrPass(graph, dvr, targets, params);
-    graph.addPass("keep", PassKind::Compute, {{targets.color, Use::StorageImageRead}},
-                  [](VkCommandBuffer, const RenderGraph&) {}, true);
-    graph.compile();
-    graph.execute();
-}
-
-} // namespace
 
 nlohmann::json benchDvr(Context& context, const Volume& volume, VkExtent2D extent, const OrbitCamera& base,
                         OrbitCamera (*sweepCamera)(const OrbitCamera&, double), const DvrBenchOptions& options)
@@ -71,7 +57,10 @@ nlohmann::json benchDvr(Context& context, const Volume& volume, VkExtent2D exten
             calibration.skipTransparent = false;
             calibration.terminationOpacity = 1.0f;
         }
-        warmUp(options.warmup, options.warmupMs, [&] { renderTimed(context, dvr, calibration, extent); });
+        RenderGraph warmGraph(context);
+        addDvrTimingFrame(warmGraph, dvr, extent, calibration);
+        warmGraph.compile();
+        warmUp(options.warmup, options.warmupMs, [&] { warmGraph.execute(); });
         calibrateDvrCostModel(context, dvr, extent, calibration, int(options.warmup), int(std::max(options.repeat, 3u)));
         nlohmann::json table;
         for (size_t m = 0; m < kDvrMappings.size(); ++m)
@@ -147,11 +136,11 @@ nlohmann::json benchDvr(Context& context, const Volume& volume, VkExtent2D exten
     // Per direction, the best single mapping (the policy is judged against it).
     std::vector<double> best(options.thetas.size(), 1e300);
     for (const auto& [name, ms] : msByMapping) {
-        json["summary"][name] = summarize(ms);
+        json["summary"][name] = sweepSummary(ms);
         for (size_t i = 0; i < ms.size() && name != "auto"; ++i)
             best[i] = std::min(best[i], ms[i]);
     }
-    json["summary"]["best_per_direction"] = summarize(best);
+    json["summary"]["best_per_direction"] = sweepSummary(best);
     for (const auto& [name, ms] : msByMapping) {
         double worst = 0.0;
         for (size_t i = 0; i < ms.size(); ++i)

@@ -29,6 +29,9 @@ struct DvrBenchOptions {
     double bandwidth = 3.09e12;
 };
 
+// Min, median, max and max ÷ min of per-direction times (both sweeps' JSON).
+nlohmann::json sweepSummary(const std::vector<double>& ms);
+
 // `sweepCamera` turns the base camera to look from direction θ (degrees).
 nlohmann::json benchDvr(Context& context, const Volume& volume, VkExtent2D extent, const OrbitCamera& base,
                         OrbitCamera (*sweepCamera)(const OrbitCamera&, double), const DvrBenchOptions& options);

@@ -57,14 +57,6 @@ double msOf(const std::vector<std::pair<std::string, double>>& timings, const st
     fail("no GPU timestamps for the pass '" + pass + "': this device's queue has none, so nothing can be timed");
 }
 
-nlohmann::json summary(const std::vector<double>& ms)
-{
-    std::vector<double> sorted = ms;
-    std::sort(sorted.begin(), sorted.end());
-    return {{"min", sorted.front()}, {"median", sorted[sorted.size() / 2]}, {"max", sorted.back()},
-            {"max_over_min", sorted.back() / sorted.front()}};
-}
-
 } // namespace
 
 Run addBenchRaycastCommand(CLI::App& app)
@@ -364,13 +356,13 @@ Run addBenchRaycastCommand(CLI::App& app)
         }
         json["sweep"] = sweep;
         for (const auto& [mode, ms] : msByMode)
-            json["summary"][mode] = summary(ms);
+            json["summary"][mode] = sweepSummary(ms);
         if (msByMode.count("iso-standard") && msByMode.count("iso-warp")) {
             // Per direction, the better mapping, and how far each mode is from it.
             std::vector<double> best;
             for (size_t i = 0; i < thetas.size(); ++i)
                 best.push_back(std::min(msByMode["iso-standard"][i], msByMode["iso-warp"][i]));
-            json["summary"]["best_of_two"] = summary(best);
+            json["summary"]["best_of_two"] = sweepSummary(best);
             for (const auto& [mode, ms] : msByMode) {
                 double worst = 0.0;
                 for (size_t i = 0; i < thetas.size(); ++i)
@@ -382,7 +374,7 @@ Run addBenchRaycastCommand(CLI::App& app)
             json["pipelines"] = pipelineStatisticsJson(context);
         writeJson(json, options->output, options->force);
         for (const auto& [mode, ms] : msByMode) {
-            nlohmann::json s = summary(ms);
+            nlohmann::json s = sweepSummary(ms);
             std::fprintf(stderr, "%s %s %s: min %.3f median %.3f max %.3f ms over %zu directions\n", mode.c_str(),
                          volume.source.c_str(), options->ortho ? "ortho" : "persp", s["min"].get<double>(),
                          s["median"].get<double>(), s["max"].get<double>(), thetas.size());

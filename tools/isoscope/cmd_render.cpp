@@ -49,6 +49,35 @@ struct RenderOptions {
 // The one-line summary: on stdout, unless the PNG goes there.
 FILE* summaryStream(const RenderOptions& options) { return options.output == "-" ? stderr : stdout; }
 
+// The mesh of --mesh-iso (extracted with --method), which a raycast or DVR
+// image draws first; none without the option.
+struct CompositeMesh {
+    std::optional<GpuMesh> mesh;
+    uint64_t triangles = 0;
+};
+
+CompositeMesh compositeMesh(Context& context, const Volume& volume, const ExtractOptions& extractOptions,
+                            const RenderOptions& options)
+{
+    CompositeMesh result;
+    if (!options.meshIso)
+        return result;
+    ExtractOptions meshOptions = extractOptions;
+    meshOptions.readBack = true;
+    ExtractionReport report = extractIsosurface(context, volume, float(*options.meshIso), meshOptions);
+    result.mesh = uploadMesh(context, report.mesh);
+    result.triangles = report.faceCount;
+    return result;
+}
+
+void printMeshSummary(FILE* out, const CompositeMesh& composite, const ExtractOptions& extractOptions,
+                      const RenderOptions& options)
+{
+    if (composite.mesh)
+        std::fprintf(out, ", mesh at %g by %s: %llu triangles", *options.meshIso, extractOptions.method.c_str(),
+                     (unsigned long long)composite.triangles);
+}
+
 // The raycast image (with the mesh of --mesh-iso drawn first, when given).
 int raycast(Context& context, const Volume& volume, float iso, const MeshDrawParams& meshParams, VkExtent2D extent,
             const ExtractOptions& extractOptions, const RenderOptions& options)
@@ -65,17 +94,10 @@ int raycast(Context& context, const Volume& volume, float iso, const MeshDrawPar
     if (params.mode == RaycastMode::Auto)
         calibrateRaycastCostModel(context, raycaster, extent, params);
 
-    std::optional<GpuMesh> mesh;
-    uint64_t triangles = 0;
-    if (options.meshIso) {
-        ExtractOptions meshOptions = extractOptions;
-        meshOptions.readBack = true;
-        ExtractionReport report = extractIsosurface(context, volume, float(*options.meshIso), meshOptions);
-        mesh = uploadMesh(context, report.mesh);
-        triangles = report.faceCount;
-    }
+    CompositeMesh composite = compositeMesh(context, volume, extractOptions, options);
+    const GpuMesh* mesh = composite.mesh ? &*composite.mesh : nullptr;
     RaycastImage rendered =
-        renderRaycastImage(context, raycaster, params, extent, mesh ? &*mesh : nullptr, mesh ? &meshParams : nullptr);
+        renderRaycastImage(context, raycaster, params, extent, mesh, mesh ? &meshParams : nullptr);
     writePng(rendered.image, options.output, ifExists(options.force));
 
     FILE* out = summaryStream(options);
@@ -87,9 +109,7 @@ int raycast(Context& context, const Volume& volume, float iso, const MeshDrawPar
                 extent.width * extent.height, extent.width, extent.height, options.output.c_str());
     if (rendered.mode == RaycastMode::Standard)
         std::fprintf(out, ", %u rays finished by the tail pass", rendered.handedOnRays);
-    if (mesh)
-        std::fprintf(out, ", mesh at %g by %s: %llu triangles", *options.meshIso, extractOptions.method.c_str(),
-                     (unsigned long long)triangles);
+    printMeshSummary(out, composite, extractOptions, options);
     for (const auto& [pass, ms] : rendered.gpuMsPerPass)
         std::fprintf(out, ", %s %.3f ms", pass.c_str(), ms);
     std::fprintf(out, "\n");
@@ -117,16 +137,9 @@ int renderDvr(Context& context, const Volume& volume, const MeshDrawParams& mesh
     if (params.mapping == DvrMapping::Auto)
         calibrateDvrCostModelCached(context, dvr, volume, extent, params, defaultPipelineCacheFolder());
 
-    std::optional<GpuMesh> mesh;
-    uint64_t triangles = 0;
-    if (options.meshIso) {
-        ExtractOptions meshOptions = extractOptions;
-        meshOptions.readBack = true;
-        ExtractionReport report = extractIsosurface(context, volume, float(*options.meshIso), meshOptions);
-        mesh = uploadMesh(context, report.mesh);
-        triangles = report.faceCount;
-    }
-    DvrImage rendered = renderDvrImage(context, dvr, params, extent, mesh ? &*mesh : nullptr, mesh ? &meshParams : nullptr);
+    CompositeMesh composite = compositeMesh(context, volume, extractOptions, options);
+    const GpuMesh* mesh = composite.mesh ? &*composite.mesh : nullptr;
+    DvrImage rendered = renderDvrImage(context, dvr, params, extent, mesh, mesh ? &meshParams : nullptr);
     writePng(rendered.image, options.output, ifExists(options.force));
 
     FILE* out = summaryStream(options);
@@ -138,9 +151,7 @@ int renderDvr(Context& context, const Volume& volume, const MeshDrawParams& mesh
                  std::string(dvrMappingName(rendered.plan.mapping)).c_str(), tileShapeName(rendered.plan.shape),
                  rendered.plan.turns, tf.name.c_str(), (unsigned long long)opaque, extent.width * extent.height,
                  extent.width, extent.height, options.output.c_str());
-    if (mesh)
-        std::fprintf(out, ", mesh at %g by %s: %llu triangles", *options.meshIso, extractOptions.method.c_str(),
-                     (unsigned long long)triangles);
+    printMeshSummary(out, composite, extractOptions, options);
     for (const auto& [pass, ms] : rendered.gpuMsPerPass)
         std::fprintf(out, ", %s %.3f ms", pass.c_str(), ms);
     std::fprintf(out, "\n");
