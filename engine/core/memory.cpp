@@ -156,6 +156,45 @@ VkDeviceMemory Allocator::allocate(const VkMemoryRequirements& requirements, Mem
     return memory;
 }
 
+namespace {
+
+// One overload per kind of resource, so allocateAndBind serves both.
+VkMemoryRequirements memoryRequirements(VkDevice device, const Buffer& buffer)
+{
+    VkMemoryRequirements requirements;
+    vkGetBufferMemoryRequirements(device, buffer.buffer, &requirements);
+    return requirements;
+}
+
+VkMemoryRequirements memoryRequirements(VkDevice device, const Image& image)
+{
+    VkMemoryRequirements requirements;
+    vkGetImageMemoryRequirements(device, image.image, &requirements);
+    return requirements;
+}
+
+VkResult bindMemory(VkDevice device, const Buffer& buffer)
+{
+    return vkBindBufferMemory(device, buffer.buffer, buffer.memory, 0);
+}
+
+VkResult bindMemory(VkDevice device, const Image& image)
+{
+    return vkBindImageMemory(device, image.image, image.memory, 0);
+}
+
+} // namespace
+
+template <class Resource>
+void Allocator::allocateAndBind(Resource& resource, MemoryUsage usage, const std::string& what, bool& deviceLocal)
+{
+    resource.owner = this; // from here on, a failed allocation still destroys the handle
+    VkMemoryRequirements requirements = memoryRequirements(device_, resource);
+    resource.memory = allocate(requirements, usage, what, deviceLocal);
+    resource.allocated = requirements.size;
+    VK_CHECK(bindMemory(device_, resource));
+}
+
 Buffer Allocator::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memoryUsage,
                                const std::string& what)
 {
@@ -171,14 +210,9 @@ Buffer Allocator::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, Memo
     createInfo.usage = usage;
     createInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VK_CHECK(vkCreateBuffer(device_, &createInfo, nullptr, &result.buffer));
-    result.owner = this;
     result.size = size;
 
-    VkMemoryRequirements requirements;
-    vkGetBufferMemoryRequirements(device_, result.buffer, &requirements);
-    result.memory = allocate(requirements, memoryUsage, what, result.deviceLocal);
-    result.allocated = requirements.size;
-    VK_CHECK(vkBindBufferMemory(device_, result.buffer, result.memory, 0));
+    allocateAndBind(result, memoryUsage, what, result.deviceLocal);
     if (memoryUsage != MemoryUsage::DeviceLocal)
         VK_CHECK(vkMapMemory(device_, result.memory, 0, VK_WHOLE_SIZE, 0, &result.mapped));
     return result;
@@ -201,17 +235,12 @@ Image Allocator::createImage(VkImageType type, VkExtent3D extent, VkFormat forma
     createInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     createInfo.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     VK_CHECK(vkCreateImage(device_, &createInfo, nullptr, &result.image));
-    result.owner = this;
     result.format = format;
     result.extent = extent;
     result.type = type;
 
-    VkMemoryRequirements requirements;
-    vkGetImageMemoryRequirements(device_, result.image, &requirements);
     bool deviceLocal = false;
-    result.memory = allocate(requirements, MemoryUsage::DeviceLocal, what, deviceLocal);
-    result.allocated = requirements.size;
-    VK_CHECK(vkBindImageMemory(device_, result.image, result.memory, 0));
+    allocateAndBind(result, MemoryUsage::DeviceLocal, what, deviceLocal);
 
     bool depth = format == VK_FORMAT_D32_SFLOAT || format == VK_FORMAT_D16_UNORM;
     VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};

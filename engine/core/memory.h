@@ -93,6 +93,10 @@ public:
 private:
     VkDeviceMemory allocate(const VkMemoryRequirements& requirements, MemoryUsage usage, const std::string& what,
                             bool& deviceLocal);
+    // A just-made Buffer or Image takes its memory from here, allocated and
+    // bound; `deviceLocal` says where it landed.
+    template <class Resource>
+    void allocateAndBind(Resource& resource, MemoryUsage usage, const std::string& what, bool& deviceLocal);
 
     VkPhysicalDevice physical_;
     VkDevice device_;

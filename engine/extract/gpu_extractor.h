@@ -17,6 +17,7 @@
 // extraction_run.h drives this loop for the CLI, benchmarks and tests.
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -119,6 +120,21 @@ void setGridPush(GridPush& push, const Volume& volume)
     push.spacingX = float(volume.spacing[0]);
     push.spacingY = float(volume.spacing[1]);
     push.spacingZ = float(volume.spacing[2]);
+}
+
+// Those grid members and the isovalue, then the block's own: for
+// checkPushLayout, which compares them by offset.
+template <typename GridPush>
+std::vector<PushMember> gridPushMembers(std::initializer_list<PushMember> own)
+{
+#define GRID_MEMBER(m) ISOSCOPE_PUSH_MEMBER(GridPush, m)
+    std::vector<PushMember> members = {
+        GRID_MEMBER(nx),  GRID_MEMBER(ny),      GRID_MEMBER(nz),      GRID_MEMBER(scalarType),
+        GRID_MEMBER(iso), GRID_MEMBER(originX), GRID_MEMBER(originY), GRID_MEMBER(originZ),
+        GRID_MEMBER(spacingX), GRID_MEMBER(spacingY), GRID_MEMBER(spacingZ)};
+#undef GRID_MEMBER
+    members.insert(members.end(), own);
+    return members;
 }
 
 // Builds the extractor of a GPU method; throws Error for an unknown one.

@@ -2,16 +2,14 @@
 
 #include <cstddef>
 
+#include "extract/gpu_extractor.h"
+
 namespace isoscope {
 
 const std::vector<PushMember>& histoPyramidPushMembers()
 {
-#define MEMBER(m) ISOSCOPE_PUSH_MEMBER(HistoPyramidPush, m)
-    static const std::vector<PushMember> members = {
-        MEMBER(nx),      MEMBER(ny),      MEMBER(nz),       MEMBER(topLevel), MEMBER(scalarType),
-        MEMBER(iso),     MEMBER(originX), MEMBER(originY),  MEMBER(originZ),  MEMBER(spacingX),
-        MEMBER(spacingY), MEMBER(spacingZ), MEMBER(level)};
-#undef MEMBER
+    static const std::vector<PushMember> members = gridPushMembers<HistoPyramidPush>(
+        {ISOSCOPE_PUSH_MEMBER(HistoPyramidPush, topLevel), ISOSCOPE_PUSH_MEMBER(HistoPyramidPush, level)});
     return members;
 }
 

@@ -22,14 +22,11 @@ void ScanGeneratePass::add(RenderGraph& graph, const ScanResources& r, const Sca
          {seamBelow, below, 6}, {seamAbove, Use::StorageWrite, 7}, {r.vertices, Use::StorageWrite, 8},
          {r.indices, Use::StorageWrite, 9}, {r.counters, Use::StorageWrite, 10}, {r.dispatch, Use::IndirectArgs}},
         [this, r, slab, seamBelow, seamAbove, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
-            ScanGridPush push = slab.push;
-            push.iso = iso;
-            DescriptorInfo planes(g.buffer(r.volume), slab.volumeOffset, slab.volumeBytes);
-            program_.bind(cmd,
-                          {planes, g.storage(r.caseTable), g.storage(r.list), g.storage(r.rowStarts),
-                           g.storage(r.slabTotals), g.storage(r.slabBase), g.storage(seamBelow),
-                           g.storage(seamAbove), g.storage(r.vertices), g.storage(r.indices), g.storage(r.counters)},
-                          &push, sizeof push);
+            bindSlab(cmd,
+                     {slabPlanes(g, r.volume, slab), g.storage(r.caseTable), g.storage(r.list),
+                      g.storage(r.rowStarts), g.storage(r.slabTotals), g.storage(r.slabBase), g.storage(seamBelow),
+                      g.storage(seamAbove), g.storage(r.vertices), g.storage(r.indices), g.storage(r.counters)},
+                     slab, iso);
             vkCmdDispatchIndirect(cmd, g.buffer(r.dispatch), 0);
         });
 }

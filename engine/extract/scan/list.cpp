@@ -14,13 +14,11 @@ void ScanListPass::add(RenderGraph& graph, const ScanResources& r, const BlockSu
          {r.list, Use::StorageWrite, 3}, {r.rowStarts, Use::StorageWrite, 4}, {r.slabTotals, Use::StorageRead, 5},
          {r.volume, Use::StorageRead, 6}, {r.volume, Use::StorageRead, 7}},
         [this, r, &sums, slab, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
-            ScanGridPush push = slab.push;
-            push.iso = iso;
-            DescriptorInfo planes(g.buffer(r.volume), slab.volumeOffset, slab.volumeBytes);
-            program_.bind(cmd,
-                          {planes, g.storage(r.caseTable), sums.level0(g, r.blockSums), g.storage(r.list),
-                           g.storage(r.rowStarts), g.storage(r.slabTotals), planes, planes},
-                          &push, sizeof push);
+            DescriptorInfo planes = slabPlanes(g, r.volume, slab);
+            bindSlab(cmd,
+                     {planes, g.storage(r.caseTable), sums.level0(g, r.blockSums), g.storage(r.list),
+                      g.storage(r.rowStarts), g.storage(r.slabTotals), planes, planes},
+                     slab, iso);
             program_.dispatchLine(cmd, slab.tiles);
         });
 }

@@ -2,18 +2,24 @@
 
 #include <cstddef>
 
+#include "extract/gpu_extractor.h"
+#include "graph/render_graph.h"
+
 namespace isoscope {
 
 const std::vector<PushMember>& scanGridPushMembers()
 {
 #define MEMBER(m) ISOSCOPE_PUSH_MEMBER(ScanGridPush, m)
-    static const std::vector<PushMember> members = {
-        MEMBER(nx),       MEMBER(ny),       MEMBER(nz),           MEMBER(z0),          MEMBER(planes),
-        MEMBER(slabFlags), MEMBER(scalarType), MEMBER(iso),       MEMBER(originX),     MEMBER(originY),
-        MEMBER(originZ),  MEMBER(spacingX), MEMBER(spacingY),     MEMBER(spacingZ),    MEMBER(listCapacity),
-        MEMBER(volumeFirstPlane), MEMBER(volumeFirstSample)};
+    static const std::vector<PushMember> members = gridPushMembers<ScanGridPush>(
+        {MEMBER(z0), MEMBER(planes), MEMBER(slabFlags), MEMBER(listCapacity), MEMBER(volumeFirstPlane),
+         MEMBER(volumeFirstSample)});
 #undef MEMBER
     return members;
+}
+
+DescriptorInfo ScanPass::slabPlanes(const RenderGraph& graph, ResourceId volume, const ScanSlab& slab)
+{
+    return DescriptorInfo(graph.buffer(volume), slab.volumeOffset, slab.volumeBytes);
 }
 
 } // namespace isoscope

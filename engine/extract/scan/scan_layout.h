@@ -3,6 +3,7 @@
 // extraction, and the push constants of count, list and generate
 // (`Grid` in shaders/extract/scan/scan_grid.glsl, member for member).
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "core/shader.h"
@@ -53,6 +54,16 @@ protected:
         : ComputePass(context, shader, values, scanGridPushMembers())
     {
     }
+    // Binds `descriptors`, in binding order, and the slab's push constants at `iso`.
+    void bindSlab(VkCommandBuffer cmd, std::initializer_list<DescriptorInfo> descriptors, const ScanSlab& slab,
+                  float iso) const
+    {
+        ScanGridPush push = slab.push;
+        push.iso = iso;
+        program_.bind(cmd, descriptors, &push, sizeof push);
+    }
+    // All a pass binds of the volume: the slab's planes (SlabVolumeRange).
+    static DescriptorInfo slabPlanes(const RenderGraph& graph, ResourceId volume, const ScanSlab& slab);
 };
 
 } // namespace isoscope
