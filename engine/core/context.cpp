@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/device_features.h"
 #include "core/fault_injection.h"
 #include "core/pipeline_cache.h"
 #include "core/text.h"
@@ -30,33 +31,6 @@ VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBits
     return VK_FALSE;
 }
 
-bool hasDeviceExtension(VkPhysicalDevice physical, const char* name)
-{
-    std::vector<VkExtensionProperties> extensions = enumerateAll<VkExtensionProperties>(
-        [&](uint32_t* count, auto* items) {
-            VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, count, items));
-        });
-    return std::any_of(extensions.begin(), extensions.end(),
-                       [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
-}
-
-// The queue family the engine uses: graphics+compute (the raster pass shares
-// it), else compute alone. UINT32_MAX when there is none.
-uint32_t findQueueFamily(VkPhysicalDevice physical)
-{
-    std::vector<VkQueueFamilyProperties> families = enumerateAll<VkQueueFamilyProperties>(
-        [&](uint32_t* count, auto* items) { vkGetPhysicalDeviceQueueFamilyProperties(physical, count, items); });
-    uint32_t count = uint32_t(families.size());
-    for (uint32_t i = 0; i < count; ++i)
-        if ((families[i].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) ==
-            (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
-            return i;
-    for (uint32_t i = 0; i < count; ++i)
-        if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
-            return i;
-    return UINT32_MAX;
-}
-
 // Discrete first, then integrated, virtual, CPU (lavapipe), other.
 int typeRank(const std::string& type)
 {
@@ -65,40 +39,6 @@ int typeRank(const std::string& type)
         if (type == order[rank])
             return rank;
     return 4;
-}
-
-// What a device lacks for isoscope, or "" when it has all of it. Queried
-// with 1.3 structures only where the device reports 1.3.
-std::string missingRequirement(VkPhysicalDevice physical, const VkPhysicalDeviceProperties& properties)
-{
-    if (properties.apiVersion < VK_API_VERSION_1_3)
-        return "supports Vulkan " + std::to_string(VK_API_VERSION_MAJOR(properties.apiVersion)) + "." +
-               std::to_string(VK_API_VERSION_MINOR(properties.apiVersion)) + ", isoscope needs 1.3";
-    VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features13};
-    vkGetPhysicalDeviceFeatures2(physical, &features);
-    VkPhysicalDeviceSubgroupSizeControlProperties sizeControl{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
-    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, &sizeControl};
-    VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
-    vkGetPhysicalDeviceProperties2(physical, &properties2);
-    const VkSubgroupFeatureFlags operations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
-                                              VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
-                                              VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
-    if (findQueueFamily(physical) == UINT32_MAX)
-        return "has no compute queue";
-    if (!features13.synchronization2 || !features13.maintenance4)
-        return "lacks synchronization2 or maintenance4";
-    // Shaders are specialized on the subgroup size, so it must be fixed per
-    // pipeline: Vulkan 1.3 devices have subgroup size control for compute.
-    if (!features13.subgroupSizeControl || !(sizeControl.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT))
-        return "cannot fix the subgroup size of compute shaders (subgroupSizeControl)";
-    if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
-        (subgroup.supportedOperations & operations) != operations)
-        return "lacks subgroup vote, arithmetic, ballot or shuffle operations in compute shaders";
-    if (!hasDeviceExtension(physical, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
-        return "lacks VK_KHR_push_descriptor";
-    return "";
 }
 
 } // namespace
@@ -139,6 +79,7 @@ Context::Context(const HostDevice& host, const ContextOptions& options) : option
     device_ = host.device;
     queue_ = host.queue;
     queueFamily_ = host.queueFamily;
+    hostPipelineCache_ = host.pipelineCache;
     try {
         volkLoadInstanceOnly(instance_);
         VkPhysicalDeviceProperties properties;
@@ -190,7 +131,10 @@ void Context::reportValidationMessage(const std::string& message)
         std::fprintf(stderr, "isoscope: %s\n", message.c_str());
 }
 
-VkPipelineCache Context::pipelineCache() const { return pipelineCache_->handle(); }
+VkPipelineCache Context::pipelineCache() const
+{
+    return hostPipelineCache_ ? hostPipelineCache_ : pipelineCache_->handle();
+}
 
 void Context::createInstance(bool validation)
 {
@@ -306,62 +250,8 @@ void Context::chooseDevice(const std::string& selector)
 
 void Context::createDevice()
 {
-    VkPhysicalDeviceVulkan13Features supported13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceVulkan12Features supported12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &supported13};
-    VkPhysicalDeviceVulkan11Features supported11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &supported12};
-    VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &supported11};
-    vkGetPhysicalDeviceFeatures2(physical_, &supported);
-
-    // Enable what the engine can use, where the device has it.
-    VkPhysicalDeviceVulkan13Features enable13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    enable13.synchronization2 = VK_TRUE;
-    enable13.maintenance4 = VK_TRUE;
-    enable13.subgroupSizeControl = supported13.subgroupSizeControl;
-    enable13.computeFullSubgroups = supported13.computeFullSubgroups;
-    enable13.dynamicRendering = supported13.dynamicRendering;
-    VkPhysicalDeviceVulkan12Features enable12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &enable13};
-    enable12.storageBuffer8BitAccess = supported12.storageBuffer8BitAccess;
-    enable12.shaderInt8 = supported12.shaderInt8;
-    enable12.scalarBlockLayout = supported12.scalarBlockLayout;
-    enable12.hostQueryReset = supported12.hostQueryReset;
-    enable12.timelineSemaphore = supported12.timelineSemaphore;
-    enable12.bufferDeviceAddress = supported12.bufferDeviceAddress;
-    enable12.shaderBufferInt64Atomics = supported12.shaderBufferInt64Atomics;
-    VkPhysicalDeviceVulkan11Features enable11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &enable12};
-    enable11.storageBuffer16BitAccess = supported11.storageBuffer16BitAccess;
-    VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &enable11};
-    enable.features.shaderInt16 = supported.features.shaderInt16;
-    enable.features.shaderInt64 = supported.features.shaderInt64;
-    enable.features.shaderStorageImageWriteWithoutFormat = supported.features.shaderStorageImageWriteWithoutFormat;
-
-    std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
-    bool memoryBudget = hasDeviceExtension(physical_, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
-    if (memoryBudget)
-        extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
-    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    if (options_.capturePipelineStatistics &&
-        hasDeviceExtension(physical_, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
-        extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
-        executableInfo.pipelineExecutableInfo = VK_TRUE;
-        executableInfo.pNext = enable.pNext;
-        enable.pNext = &executableInfo;
-        capturePipelineStatistics_ = true;
-    }
-
-    // Shader clocks cost nothing enabled; they let a shader variant run
-    // through ISOSCOPE_SHADER_DIR time its own parts (docs/BENCHMARKS.md).
-    VkPhysicalDeviceShaderClockFeaturesKHR clockFeatures{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
-    if (hasDeviceExtension(physical_, VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
-        VkPhysicalDeviceShaderClockFeaturesKHR supportedClock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
-        VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &supportedClock};
-        vkGetPhysicalDeviceFeatures2(physical_, &query);
-        extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
-        clockFeatures.shaderSubgroupClock = supportedClock.shaderSubgroupClock;
-        clockFeatures.shaderDeviceClock = supportedClock.shaderDeviceClock;
-        clockFeatures.pNext = enable.pNext;
-        enable.pNext = &clockFeatures;
-    }
+    DeviceFeatureChain chain(physical_, options_.capturePipelineStatistics);
+    capturePipelineStatistics_ = chain.pipelineStatistics;
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -369,27 +259,17 @@ void Context::createDevice()
     queueInfo.queueCount = 1;
     queueInfo.pQueuePriorities = &priority;
 
-    VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable};
+    VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &chain.features};
     createInfo.queueCreateInfoCount = 1;
     createInfo.pQueueCreateInfos = &queueInfo;
-    createInfo.enabledExtensionCount = uint32_t(extensions.size());
-    createInfo.ppEnabledExtensionNames = extensions.data();
+    createInfo.enabledExtensionCount = uint32_t(chain.extensions.size());
+    createInfo.ppEnabledExtensionNames = chain.extensions.data();
     VK_CHECK(vkCreateDevice(physical_, &createInfo, nullptr, &device_));
     volkLoadDevice(device_);
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
 
-    info_ = queryDeviceInfo(physical_, queueFamily_, memoryBudget);
-    info_.features.shaderInt8 = enable12.shaderInt8;
-    info_.features.shaderInt16 = enable.features.shaderInt16;
-    info_.features.shaderInt64 = enable.features.shaderInt64;
-    info_.features.storageBuffer8BitAccess = enable12.storageBuffer8BitAccess;
-    info_.features.storageBuffer16BitAccess = enable11.storageBuffer16BitAccess;
-    info_.features.scalarBlockLayout = enable12.scalarBlockLayout;
-    info_.features.hostQueryReset = enable12.hostQueryReset;
-    info_.features.dynamicRendering = enable13.dynamicRendering;
-    info_.features.bufferDeviceAddress = enable12.bufferDeviceAddress;
-    info_.features.shaderBufferInt64Atomics = enable12.shaderBufferInt64Atomics;
-    info_.features.storageImageWriteWithoutFormat = enable.features.shaderStorageImageWriteWithoutFormat;
+    info_ = queryDeviceInfo(physical_, queueFamily_, chain.memoryBudget);
+    info_.features = chain.enabled();
     createDeviceObjects();
 }
 

@@ -55,6 +55,7 @@ struct HostDevice {
     VkQueue queue = VK_NULL_HANDLE; // graphics + compute, for the raster pass
     uint32_t queueFamily = 0;
     decltype(DeviceInfo::features) enabled{};
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE; // optional: the host's, used instead of isoscope's own
 };
 
 struct PhysicalDeviceSummary {
@@ -116,6 +117,7 @@ private:
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;
     VkDevice device_ = VK_NULL_HANDLE;
     bool ownsDevice_ = true; // false for a host's device
+    VkPipelineCache hostPipelineCache_ = VK_NULL_HANDLE;
     VkQueue queue_ = VK_NULL_HANDLE;
     uint32_t queueFamily_ = 0;
     uint32_t chosenIndex_ = 0;

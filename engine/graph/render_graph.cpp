@@ -51,10 +51,20 @@ ResourceId RenderGraph::addResource(ResourceDesc desc)
     return ResourceId(desc_.resources.size() - 1);
 }
 
+ResourceState RenderGraph::followEarlierWork(ResourceState initial) const
+{
+    if (importsFollowEarlierWork_ && initial.stage == VK_PIPELINE_STAGE_2_NONE) {
+        initial.stage = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        initial.access = VK_ACCESS_2_MEMORY_WRITE_BIT;
+    }
+    return initial;
+}
+
 ResourceId RenderGraph::importBuffer(std::string name, VkBuffer buffer, ResourceState initial,
                                      std::optional<ResourceState> final)
 {
-    ResourceDesc desc{std::move(name), false, true, initial, final.has_value(), final.value_or(ResourceState{})};
+    ResourceDesc desc{std::move(name), false, true, followEarlierWork(initial), final.has_value(),
+                      final.value_or(ResourceState{})};
     ResourceId id = addResource(std::move(desc));
     buffers_[id] = buffer;
     return id;
@@ -63,7 +73,8 @@ ResourceId RenderGraph::importBuffer(std::string name, VkBuffer buffer, Resource
 ResourceId RenderGraph::importImage(std::string name, const GraphImage& image, ResourceState initial,
                                     std::optional<ResourceState> final)
 {
-    ResourceDesc desc{std::move(name), true, true, initial, final.has_value(), final.value_or(ResourceState{})};
+    ResourceDesc desc{std::move(name), true, true, followEarlierWork(initial), final.has_value(),
+                      final.value_or(ResourceState{})};
     desc.extent = image.extent;
     desc.format = image.format;
     ResourceId id = addResource(std::move(desc));

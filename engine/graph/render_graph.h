@@ -68,6 +68,12 @@ public:
     void setImportedBuffer(ResourceId id, VkBuffer buffer);
     void setImportedImage(ResourceId id, const GraphImage& image);
 
+    // Frames in flight: from now on, an import without a stated initial state
+    // is taken as written by earlier submissions to the queue (a frame the
+    // GPU may still run), so its first use waits for them. Without this, the
+    // host's submissions are assumed to have finished.
+    void setImportsFollowEarlierWork() { importsFollowEarlierWork_ = true; }
+
     // Resources the graph creates at compile(), alive until it is destroyed
     // or recompiled, their memory shared with others whose lifetimes do not overlap.
     ResourceId createBuffer(std::string name, VkDeviceSize size);
@@ -123,6 +129,7 @@ private:
     struct Transients;
     void recordBarriers(VkCommandBuffer cmd, const std::vector<Barrier>& barriers) const;
     ResourceId addResource(ResourceDesc desc);
+    ResourceState followEarlierWork(ResourceState initial) const;
 
     Context& context_;
     GraphDesc desc_;
@@ -132,6 +139,7 @@ private:
     std::vector<GraphImage> images_; // per resource; empty for buffers
     CompiledGraph compiled_;
     bool isCompiled_ = false;
+    bool importsFollowEarlierWork_ = false;
     std::unique_ptr<Transients> transients_;
     std::unique_ptr<GpuTimer> timer_;
     uint32_t timerScopes_ = 0;

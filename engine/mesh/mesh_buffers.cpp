@@ -1,17 +1,29 @@
 #include "mesh/mesh_buffers.h"
 
+#include <optional>
+
 #include "core/error.h"
 #include "graph/render_graph.h"
 #include "mesh/gpu_mesh.h"
 
 namespace isoscope {
 
-MeshBuffers importMesh(RenderGraph& graph, const GpuMesh& mesh, const std::string& name)
+MeshBuffers importMesh(RenderGraph& graph, const GpuMesh& mesh, const std::string& name, bool hostDraws)
 {
+    auto after = [hostDraws](VkPipelineStageFlags2 stage, VkAccessFlags2 access) -> std::optional<ResourceState> {
+        if (!hostDraws)
+            return std::nullopt;
+        return ResourceState{stage, access};
+    };
     MeshBuffers buffers;
-    buffers.vertices = graph.importBuffer(name + " vertices", mesh.vertices.buffer);
-    buffers.indices = graph.importBuffer(name + " indices", mesh.indices.buffer);
-    buffers.counters = graph.importBuffer(name + " counters", mesh.counters.buffer);
+    buffers.vertices = graph.importBuffer(name + " vertices", mesh.vertices.buffer, {},
+                                          after(VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
+                                                VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT));
+    buffers.indices = graph.importBuffer(name + " indices", mesh.indices.buffer, {},
+                                         after(VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT, VK_ACCESS_2_INDEX_READ_BIT));
+    buffers.counters = graph.importBuffer(name + " counters", mesh.counters.buffer, {},
+                                          after(VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                                                VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT));
     buffers.faceSize = mesh.faceSize;
     return buffers;
 }

@@ -20,8 +20,10 @@ struct MeshBuffers {
 
 // Imports the three buffers of a mesh. A pass that writes them (an
 // extraction) declares StorageWrite uses of these ids; one that draws them
-// declares VertexBuffer, IndexBuffer and IndirectArgs.
-MeshBuffers importMesh(RenderGraph& graph, const GpuMesh& mesh, const std::string& name = "mesh");
+// declares VertexBuffer, IndexBuffer and IndirectArgs. `hostDraws`: the
+// graph leaves them ready for a draw the host records after it.
+MeshBuffers importMesh(RenderGraph& graph, const GpuMesh& mesh, const std::string& name = "mesh",
+                       bool hostDraws = false);
 
 // Points the imports at another mesh of the same face size (after the buffers
 // grew): no recompile needed.

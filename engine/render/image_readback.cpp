@@ -14,6 +14,24 @@ Buffer createReadbackBuffer(Context& context, VkExtent2D extent)
                                             "image read-back buffer");
 }
 
+Buffer createBufferReadback(Context& context, VkDeviceSize bytes, const std::string& what)
+{
+    return context.allocator().createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
+                                            what + " read-back");
+}
+
+void addBufferReadback(RenderGraph& graph, ResourceId source, const Buffer& readback, const std::string& what)
+{
+    ResourceId target = graph.importBuffer(what, readback.buffer, {},
+                                           ResourceState{VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    VkDeviceSize bytes = readback.size;
+    graph.addPass("read back " + what, PassKind::Transfer, {{source, Use::TransferSrc}, {target, Use::TransferDst}},
+                  [source, target, bytes](VkCommandBuffer cmd, const RenderGraph& g) {
+                      VkBufferCopy region{0, 0, bytes};
+                      vkCmdCopyBuffer(cmd, g.buffer(source), g.buffer(target), 1, &region);
+                  });
+}
+
 void addReadbackPass(RenderGraph& graph, ResourceId color, const Buffer& readback)
 {
     const std::string name = graph.desc().resources.at(color).name;

@@ -103,7 +103,9 @@ Image createColorTarget(Context& context, VkExtent2D extent, const std::string& 
 {
     return context.allocator().createImage(VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1},
                                            MeshRenderer::kColorFormat,
-                                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, what);
+                                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                               VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                           what);
 }
 
 } // namespace isoscope

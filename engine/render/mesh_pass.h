@@ -47,7 +47,8 @@ private:
 };
 
 // A colour image of `extent` the host owns and imports (as a window's
-// swapchain image would be): the draw's target, copied out by a read-back.
+// swapchain image would be): the draw's target, written by rays as a storage
+// image, copied out by a read-back.
 Image createColorTarget(Context& context, VkExtent2D extent, const std::string& what);
 
 // Adds the draw. Throws Error for a quad mesh (faceSize 4): dual methods'

@@ -24,11 +24,7 @@ OffscreenRayFrame beginOffscreenRayFrame(Context& context, RenderGraph& graph, V
         fail("a mesh to composite needs its draw parameters (engine bug)");
     OffscreenRayFrame frame;
     frame.extent = extent;
-    // Drawn by the raster pass, written by the rays: a storage image too.
-    frame.color = context.allocator().createImage(
-        VK_IMAGE_TYPE_2D, {extent.width, extent.height, 1}, kRayColorFormat,
-        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-        "colour target");
+    frame.color = createColorTarget(context, extent, "colour target");
     frame.colorReadback = createReadbackBuffer(context, extent);
     frame.depthReadback = createReadbackBuffer(context, extent);
     frame.targets.color = graph.importImage("color", graphImage(frame.color));

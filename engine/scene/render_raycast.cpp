@@ -12,22 +12,11 @@
 
 namespace isoscope {
 
-Buffer createTailCountReadback(Context& context)
-{
-    return context.allocator().createBuffer(4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
-                                            "raycast tail count read-back");
-}
+Buffer createTailCountReadback(Context& context) { return createBufferReadback(context, 4, "raycast tail count"); }
 
 void addTailCountReadback(RenderGraph& graph, ResourceId tailRays, const Buffer& readback)
 {
-    ResourceId target = graph.importBuffer("raycast tail count", readback.buffer, {},
-                                           ResourceState{VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
-    graph.addPass("read back raycast tail count", PassKind::Transfer,
-                  {{tailRays, Use::TransferSrc}, {target, Use::TransferDst}},
-                  [tailRays, target](VkCommandBuffer cmd, const RenderGraph& g) {
-                      VkBufferCopy region{0, 0, 4};
-                      vkCmdCopyBuffer(cmd, g.buffer(tailRays), g.buffer(target), 1, &region);
-                  });
+    addBufferReadback(graph, tailRays, readback, "raycast tail count");
 }
 
 uint32_t readTailCount(const Buffer& readback)

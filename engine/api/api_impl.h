@@ -1,0 +1,100 @@
+#pragma once
+// What the public API's objects hold: the engine's own objects behind each
+// pimpl, and the one function that turns the engine's exceptions into
+// Results at the API boundary.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/context.h"
+#include "core/device_features.h"
+#include "core/error.h"
+#include "core/vk_check.h"
+#include "dvr/dvr_raycaster.h"
+#include "extract/extraction_run.h"
+#include "extract/gpu_extractor.h"
+#include "isoscope/isoscope.h"
+#include "mesh/mesh.h"
+#include "raycast/iso_raycaster.h"
+#include "volume/gpu_volume.h"
+#include "volume/volume.h"
+
+namespace isoscope::api {
+
+// The engine's orbit camera looking from camera.eye at camera.target.
+OrbitCamera orbitCamera(const Camera& camera);
+
+// The Error for the exception being handled (call inside a catch block).
+Error currentError(ErrorCode fallback);
+
+// Runs `body` and returns what it returns, or the Error of what it threw.
+template <typename T, typename Body>
+Result<T> guarded(ErrorCode fallback, Body&& body)
+{
+    try {
+        return body();
+    } catch (...) {
+        return currentError(fallback);
+    }
+}
+
+template <typename Body>
+Status guardedStatus(ErrorCode fallback, Body&& body)
+{
+    try {
+        body();
+        return {};
+    } catch (...) {
+        return currentError(fallback);
+    }
+}
+
+struct DeviceSetup::Impl {
+    std::unique_ptr<isoscope::DeviceFeatureChain> chain;
+    std::vector<const char*> extensions;
+    uint32_t queueFamily = 0;
+};
+
+// A new implementation as its handle's owner, deleted inside the library.
+template <typename Impl>
+typename detail::Handle<Impl>::Owner own(Impl* impl)
+{
+    return {impl, [](Impl* p) { delete p; }};
+}
+
+struct detail::ContextImpl {
+    std::unique_ptr<isoscope::Context> context;
+};
+
+struct detail::VolumeImpl {
+    isoscope::Context& context;
+    isoscope::Volume volume;
+    std::unique_ptr<isoscope::GpuVolume> gpu;
+    isoscope::FieldSource field() const { return {&volume, gpu.get()}; }
+};
+
+struct detail::IsosurfaceImpl {
+    isoscope::Context& context;
+    detail::VolumeImpl& volume;
+    std::unique_ptr<isoscope::GpuExtractor> extractor;
+    isoscope::GpuMesh mesh; // what every frame writes and draws
+    float iso = 0.0f;
+    // Counts changes that invalidate frames built before (the mesh replaced,
+    // the method's work buffers grown): a Renderer rebuilds them.
+    uint64_t generation = 0;
+    std::optional<isoscope::Mesh> lastMesh; // what extract() read back
+};
+
+struct detail::IsoRaycastImpl {
+    detail::VolumeImpl& volume;
+    isoscope::IsoRaycaster raycaster;
+    isoscope::RaycastParams params;
+};
+
+struct detail::VolumeRenderingImpl {
+    detail::VolumeImpl& volume;
+    isoscope::DvrRaycaster dvr;
+    isoscope::DvrParams params;
+};
+
+} // namespace isoscope::api

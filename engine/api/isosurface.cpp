@@ -1,0 +1,86 @@
+#include <iterator>
+
+#include "api/api_impl.h"
+#include "io/mesh_io.h"
+#include "mesh/world_transform.h"
+
+namespace isoscope::api {
+
+namespace {
+
+// By Method's order.
+const char* const kMethodNames[] = {"block", "scan", "histopyramid"};
+
+} // namespace
+
+
+Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const IsosurfaceOptions& options)
+{
+    return guarded<Isosurface>(ErrorCode::InvalidArgument, [&] {
+        isoscope::Context& engine = *context.impl().context;
+        ExtractOptions extract;
+        if (size_t(options.method) >= std::size(kMethodNames))
+            fail("IsosurfaceOptions::method is " + std::to_string(int(options.method)) + ": not a Method");
+        extract.method = kMethodNames[size_t(options.method)];
+        detail::VolumeImpl& source = volume.impl();
+        std::unique_ptr<GpuExtractor> extractor = createGpuExtractor(engine, extract.method, source.field(), extract);
+        float iso = float(0.5 * (source.volume.stats.min + source.volume.stats.max));
+        std::array<uint64_t, 2> capacity = extractor->estimateCapacity(iso);
+        GpuMesh mesh = createGpuMesh(engine, capacity[0], capacity[1], extractor->faceSize());
+        return Isosurface(
+            own(new detail::IsosurfaceImpl{engine, source, std::move(extractor), std::move(mesh), iso}));
+    });
+}
+
+void Isosurface::setIsovalue(float iso) { impl().iso = iso; }
+float Isosurface::isovalue() const { return impl().iso; }
+
+Result<HostMesh> Isosurface::extract(float iso)
+{
+    return guarded<HostMesh>(ErrorCode::InvalidArgument, [&] {
+        impl().iso = iso;
+        // A graph of its own, submitted after the host's frames (the method's
+        // work buffers may grow, so frames built before are rebuilt).
+        VK_CHECK(vkQueueWaitIdle(impl().context.queue()));
+        GraphExtraction extraction(impl().context, *impl().extractor, iso);
+        extraction.run(iso);
+        ++impl().generation;
+        isoscope::Mesh mesh = downloadMesh(impl().context, extraction.mesh());
+        HostMesh result;
+        result.positions.reserve(mesh.positions.size());
+        for (const glm::vec3& p : mesh.positions)
+            result.positions.push_back({p.x, p.y, p.z});
+        for (const glm::vec3& n : mesh.normals)
+            result.normals.push_back({n.x, n.y, n.z});
+        result.indices = mesh.indices;
+        impl().lastMesh = std::move(mesh);
+        return result;
+    });
+}
+
+Status Isosurface::writeMesh(const std::string& path) const
+{
+    return guardedStatus(ErrorCode::InvalidFile, [&] {
+        if (!impl().lastMesh)
+            fail("Isosurface::writeMesh(" + path + "): nothing extracted yet; call extract() first");
+        isoscope::Mesh placed = *impl().lastMesh;
+        placeInWorld(placed, impl().volume.volume); // a file's rotation, where it has one
+        isoscope::writeMesh(placed, path);
+    });
+}
+
+MeshBuffers Isosurface::buffers() const
+{
+    const GpuMesh& mesh = impl().mesh;
+    MeshBuffers buffers;
+    buffers.vertices = mesh.vertices.buffer;
+    buffers.indices = mesh.indices.buffer;
+    buffers.drawArguments = mesh.counters.buffer;
+    buffers.drawArgumentsOffset = offsetof(GpuMeshCounters, draw);
+    buffers.vertexStride = sizeof(GpuMeshVertex);
+    buffers.positionOffset = offsetof(GpuMeshVertex, position);
+    buffers.normalOffset = offsetof(GpuMeshVertex, normal);
+    return buffers;
+}
+
+} // namespace isoscope::api

@@ -1,0 +1,81 @@
+#include <cstring>
+
+#include "api/api_impl.h"
+#include "volume/readers.h"
+
+namespace isoscope::api {
+
+namespace {
+
+// One device copy serves every method and raycaster: the image always, the
+// raw samples where the device has room (the block method reads them faster;
+// scan and histopyramid need them).
+Result<Volume> upload(isoscope::Context& context, isoscope::Volume volume)
+{
+    GpuVolumeUsage usage{.image = true, .buffer = true, .bufferInRanges = true};
+    try {
+        checkVolumeFitsDevice(context, volume, usage);
+    } catch (const isoscope::Error&) {
+        usage.buffer = false;
+    }
+    auto gpu = std::make_unique<GpuVolume>(context, volume, usage);
+    return Volume(own(new detail::VolumeImpl{context, std::move(volume), std::move(gpu)}));
+}
+
+} // namespace
+
+
+Result<Volume> Volume::load(Context& context, std::string_view pathOrSpec)
+{
+    return guarded<Volume>(ErrorCode::InvalidFile,
+                           [&] { return upload(*context.impl().context, loadVolume(pathOrSpec)); });
+}
+
+Result<Volume> Volume::fromMemory(Context& context, const VolumeDesc& desc, const void* samples, size_t bytes)
+{
+    return guarded<Volume>(ErrorCode::InvalidArgument, [&]() -> Result<Volume> {
+        isoscope::Volume volume;
+        volume.dims = desc.dims;
+        volume.type = isoscope::ScalarType(desc.type);
+        volume.spacing = desc.spacing;
+        volume.origin = desc.origin;
+        volume.source = "host memory";
+        for (int axis = 0; axis < 3; ++axis) {
+            if (desc.dims[axis] < 2)
+                return Error{ErrorCode::InvalidArgument, "Volume::fromMemory: dims[" + std::to_string(axis) + "] is " +
+                                                             std::to_string(desc.dims[axis]) + "; each must be at least 2"};
+            if (!(desc.spacing[axis] > 0.0))
+                return Error{ErrorCode::InvalidArgument, "Volume::fromMemory: spacing[" + std::to_string(axis) +
+                                                             "] must be a positive number"};
+        }
+        uint64_t expected = volume.sampleCount() * scalarSize(volume.type);
+        if (!samples || bytes != expected)
+            return Error{ErrorCode::InvalidArgument, "Volume::fromMemory: got " + std::to_string(bytes) +
+                                                         " bytes; dims and type need " + std::to_string(expected)};
+        volume.data.resize(bytes);
+        std::memcpy(volume.data.data(), samples, bytes);
+        computeStats(volume);
+        return upload(*context.impl().context, std::move(volume));
+    });
+}
+
+VolumeDesc Volume::desc() const
+{
+    const isoscope::Volume& v = impl().volume;
+    return {v.dims, ScalarType(v.type), v.spacing, v.origin};
+}
+
+std::array<double, 2> Volume::valueRange() const { return {impl().volume.stats.min, impl().volume.stats.max}; }
+
+std::array<std::array<double, 3>, 2> Volume::bounds() const
+{
+    const isoscope::Volume& v = impl().volume;
+    std::array<std::array<double, 3>, 2> box;
+    for (int axis = 0; axis < 3; ++axis) {
+        box[0][axis] = v.origin[axis];
+        box[1][axis] = v.origin[axis] + (v.dims[axis] - 1) * v.spacing[axis];
+    }
+    return box;
+}
+
+} // namespace isoscope::api

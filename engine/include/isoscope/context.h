@@ -1,0 +1,97 @@
+#pragma once
+// The Vulkan device isoscope runs on: its own (create), or a host
+// renderer's (wrap), the way Dear ImGui's Vulkan backend takes the host's
+// device. Every other isoscope object is made from a Context and must be
+// destroyed before it.
+//
+//   auto context = isoscope::api::Context::create();               // its own device
+//
+//   auto setup = isoscope::api::DeviceSetup::query(instance, physicalDevice);
+//   createInfo.pNext = setup->features();                           // the host's device, with
+//   createInfo.ppEnabledExtensionNames = setup->extensions().data(); // what isoscope needs
+//   auto context = isoscope::api::Context::wrap({instance, physicalDevice, device, family, queue}, *setup);
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <vulkan/vulkan_core.h>
+
+#include "isoscope/export.h"
+#include "isoscope/handle.h"
+#include "isoscope/result.h"
+
+namespace isoscope::api {
+
+namespace detail {
+struct ContextImpl;
+} // namespace detail
+
+struct ContextOptions {
+    bool validation = false;    // Khronos validation with synchronization validation (create() only)
+    std::string device;         // create() only: an index or a name substring; empty: the fastest device
+    // Validation messages, and nothing else; without one they go to stderr.
+    std::function<void(std::string_view)> onMessage;
+    bool pipelineCacheOnDisk = true; // create() only: compiled pipelines kept in ~/.cache/isoscope
+};
+
+// The features and extensions isoscope needs on a host's device (Vulkan 1.3,
+// synchronization2, maintenance4, subgroup size control, dynamic rendering,
+// VK_KHR_push_descriptor), plus the optional ones the device has that its
+// shaders use. The host chains its own feature structs after features()'s
+// and adds its own extensions (a swapchain's) to extensions().
+class ISOSCOPE_API DeviceSetup {
+public:
+    // Fails (DeviceUnsupported) naming what the device lacks.
+    static Result<DeviceSetup> query(VkInstance instance, VkPhysicalDevice physicalDevice);
+    DeviceSetup(DeviceSetup&&) noexcept;
+    DeviceSetup& operator=(DeviceSetup&&) noexcept;
+    ~DeviceSetup();
+
+    // A VkPhysicalDeviceFeatures2 chain for VkDeviceCreateInfo::pNext; it
+    // lives as long as this object.
+    VkPhysicalDeviceFeatures2* features();
+    std::vector<const char*>& extensions();
+    // The queue family to create the queue isoscope uses from (graphics and compute).
+    uint32_t queueFamily() const;
+
+private:
+    DeviceSetup();
+    friend class Context;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// A host's Vulkan objects. isoscope destroys none of them; it records into
+// and submits to `queue` only from the thread that calls it, so the host
+// must not use the queue from another thread meanwhile.
+struct HostVulkan {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    uint32_t queueFamily = 0;
+    VkQueue queue = VK_NULL_HANDLE;
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE; // optional: isoscope's pipelines go into the host's cache
+};
+
+class ISOSCOPE_API Context : public detail::Handle<detail::ContextImpl> {
+public:
+    using Handle::Handle;
+
+    static Result<Context> create(const ContextOptions& options = {});
+    // `setup` is what the host created its device with (DeviceSetup::query):
+    // isoscope's shaders use exactly the optional features it enabled.
+    static Result<Context> wrap(const HostVulkan& host, const DeviceSetup& setup, const ContextOptions& options = {});
+
+    std::string deviceName() const;
+    uint32_t subgroupSize() const;
+    VkInstance instance() const;
+    VkPhysicalDevice physicalDevice() const;
+    VkDevice device() const;
+    VkQueue queue() const;
+    uint32_t queueFamily() const;
+};
+
+} // namespace isoscope::api

@@ -1,0 +1,48 @@
+#pragma once
+// A scalar volume on the GPU: loaded from a file (NRRD, MetaImage, NIfTI,
+// VTK, TIFF stacks, DICOM series, raw), made from an analytic field
+// ("sphere:64", "cayley:128"), or copied from the host's memory.
+//
+//   auto volume = isoscope::api::Volume::load(context, "ct.nrrd");
+//   auto wrapped = isoscope::api::Volume::fromMemory(context, {{128, 128, 64}, ScalarType::UInt16}, samples, bytes);
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "isoscope/context.h"
+#include "isoscope/handle.h"
+
+namespace isoscope::api {
+
+namespace detail {
+struct VolumeImpl;
+} // namespace detail
+
+enum class ScalarType : uint8_t { UInt8, UInt16, Int16, Float32 };
+
+struct VolumeDesc {
+    std::array<uint32_t, 3> dims{0, 0, 0};      // samples along x, y, z (x fastest in memory)
+    ScalarType type = ScalarType::Float32;
+    std::array<double, 3> spacing{1.0, 1.0, 1.0}; // world units between samples
+    std::array<double, 3> origin{0.0, 0.0, 0.0};  // world position of sample (0, 0, 0)
+};
+
+class ISOSCOPE_API Volume : public detail::Handle<detail::VolumeImpl> {
+public:
+    using Handle::Handle;
+
+    // A file, a folder (DICOM series or TIFF slices), a glob of slices or a
+    // synthetic spec such as "sphere:64" (isoscope info lists them).
+    static Result<Volume> load(Context& context, std::string_view pathOrSpec);
+    // `bytes` must be dims[0] * dims[1] * dims[2] samples of `type`.
+    static Result<Volume> fromMemory(Context& context, const VolumeDesc& desc, const void* samples, size_t bytes);
+
+    VolumeDesc desc() const;
+    std::array<double, 2> valueRange() const; // smallest and largest finite sample at load
+    // The world-space box the samples span: {min corner, max corner}.
+    std::array<std::array<double, 3>, 2> bounds() const;
+};
+
+} // namespace isoscope::api

@@ -1,0 +1,177 @@
+#include "frame_loop.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "check.h"
+#include "frame_record.h"
+
+namespace embed {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+void beginFrame(FrameLoop& loop, uint64_t frame)
+{
+    FrameSlot& slot = loop.slots[frame];
+    VK_CHECK(vkResetCommandPool(loop.host.device, slot.pool, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(slot.cmd, &begin));
+
+    loop.isoscope.setFrameIsovalue(frame, loop.options.animate);
+    FrameCommands commands;
+    commands.frame = frame;
+    commands.extent = loop.slots.extent;
+    commands.host = loop.hostScene;
+    commands.view = &loop.view;
+    commands.renderer = loop.isoscope.renderer ? &*loop.isoscope.renderer : nullptr;
+    recordFrame(slot, commands);
+}
+
+// `wait` (at the blit) and `signal` are the swapchain's semaphores; none when headless.
+void endAndSubmit(FrameLoop& loop, uint64_t frame, VkSemaphore wait, VkSemaphore signal)
+{
+    FrameSlot& slot = loop.slots[frame];
+    VK_CHECK(vkEndCommandBuffer(slot.cmd));
+
+    VkCommandBufferSubmitInfo command{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    command.commandBuffer = slot.cmd;
+    VkSemaphoreSubmitInfo waitInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    waitInfo.semaphore = wait;
+    waitInfo.stageMask = VK_PIPELINE_STAGE_2_BLIT_BIT;
+    VkSemaphoreSubmitInfo signalInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    signalInfo.semaphore = signal;
+    signalInfo.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.waitSemaphoreInfoCount = wait ? 1 : 0;
+    submit.pWaitSemaphoreInfos = &waitInfo;
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &command;
+    submit.signalSemaphoreInfoCount = signal ? 1 : 0;
+    submit.pSignalSemaphoreInfos = &signalInfo;
+    VK_CHECK(vkResetFences(loop.host.device, 1, &slot.done));
+    VK_CHECK(vkQueueSubmit2(loop.host.queue, 1, &submit, slot.done));
+}
+
+void waitForAllSlots(FrameLoop& loop, uint64_t frames)
+{
+    for (uint64_t frame = 0; frame < loop.slots.slots.size() && frame < frames; ++frame)
+        loop.slots.waitForSlot(frame);
+}
+
+// The read-back buffer, freed on the way out of an exception too.
+struct Readback {
+    VkDevice device = VK_NULL_HANDLE;
+    GpuBuffer buffer;
+    ~Readback()
+    {
+        if (buffer.buffer)
+            destroyBuffer(device, buffer);
+    }
+};
+
+// A new swapchain size: new targets, and isoscope told the size and the camera's new aspect.
+void resize(FrameLoop& loop, Window& window)
+{
+    VK_CHECK(vkDeviceWaitIdle(loop.host.device));
+    window.recreateSwapchain();
+    if (window.extent.width == loop.slots.extent.width && window.extent.height == loop.slots.extent.height)
+        return;
+    loop.slots.resize(window.extent);
+    loop.view = layoutScene(*loop.isoscope.volume, window.extent, loop.options.azimuthDeg, loop.options.elevationDeg,
+                            loop.options.cubeInFront);
+    if (loop.isoscope.renderer) {
+        require(loop.isoscope.renderer->setExtent(window.extent), "isoscope::api::Renderer::setExtent");
+        loop.isoscope.renderer->setCamera(loop.view.camera);
+    }
+}
+
+} // namespace
+
+LoopStats runHeadless(FrameLoop& loop, uint64_t frames, isoscope::api::Image* image)
+{
+    VkExtent2D extent = loop.slots.extent;
+    Readback readback{loop.host.device};
+    if (image)
+        readback.buffer = createReadbackBuffer(loop.host.physical, loop.host.device,
+                                               VkDeviceSize(extent.width) * extent.height * 4);
+
+    double recordMs = 0.0;
+    Clock::time_point start = Clock::now();
+    for (uint64_t frame = 0; frame < frames; ++frame) {
+        Clock::time_point frameStart = Clock::now();
+        loop.slots.waitForSlot(frame);
+        beginFrame(loop, frame);
+        if (image && frame + 1 == frames)
+            recordReadback(loop.slots[frame].cmd, loop.slots[frame], extent, readback.buffer);
+        endAndSubmit(loop, frame, VK_NULL_HANDLE, VK_NULL_HANDLE);
+        recordMs += msSince(frameStart);
+    }
+    waitForAllSlots(loop, frames);
+    double wallMs = msSince(start);
+
+    if (image) {
+        image->width = extent.width;
+        image->height = extent.height;
+        image->rgba.resize(size_t(readback.buffer.size));
+        std::memcpy(image->rgba.data(), readback.buffer.mapped, image->rgba.size());
+    }
+    return {frames, recordMs / double(frames), wallMs / double(frames)};
+}
+
+LoopStats runWindowed(FrameLoop& loop, Window& window, std::optional<uint64_t> frames)
+{
+    double recordMs = 0.0;
+    uint64_t frame = 0;
+    Clock::time_point start = Clock::now();
+    while (!window.shouldClose() && (!frames || frame < *frames)) {
+        window.pollEvents();
+        Clock::time_point frameStart = Clock::now();
+        loop.slots.waitForSlot(frame);
+        FrameSlot& slot = loop.slots[frame];
+
+        uint32_t imageIndex = 0;
+        VkResult acquired = vkAcquireNextImageKHR(loop.host.device, window.swapchain, UINT64_MAX, slot.imageAcquired,
+                                                  VK_NULL_HANDLE, &imageIndex);
+        if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
+            resize(loop, window); // the semaphore was not signalled: the slot stays as it was
+            continue;
+        }
+        if (acquired != VK_SUBOPTIMAL_KHR) // suboptimal still acquired an image: draw it, resize after
+            VK_CHECK(acquired);
+
+        beginFrame(loop, frame);
+        recordBlitToSwapchain(slot.cmd, slot, loop.slots.extent, window.images[imageIndex], window.extent);
+        VkSemaphore renderDone = window.renderDone[imageIndex];
+        endAndSubmit(loop, frame, slot.imageAcquired, renderDone);
+        recordMs += msSince(frameStart);
+
+        VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+        present.waitSemaphoreCount = 1;
+        present.pWaitSemaphores = &renderDone;
+        present.swapchainCount = 1;
+        present.pSwapchains = &window.swapchain;
+        present.pImageIndices = &imageIndex;
+        VkResult presented = vkQueuePresentKHR(loop.host.queue, &present);
+        ++frame;
+        VkExtent2D now = window.framebufferExtent();
+        bool resized = now.width != window.extent.width || now.height != window.extent.height;
+        if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR || acquired == VK_SUBOPTIMAL_KHR || resized)
+            resize(loop, window);
+        else
+            VK_CHECK(presented);
+    }
+    waitForAllSlots(loop, frame);
+    double wallMs = msSince(start);
+    if (frame == 0)
+        return {};
+    return {frame, recordMs / double(frame), wallMs / double(frame)};
+}
+
+} // namespace embed

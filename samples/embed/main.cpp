@@ -1,0 +1,106 @@
+// isoscope_embed: a game-style host renderer that owns the Vulkan instance,
+// device, frame loop and window, and adds isoscope's passes to its frame
+// through the public API only (isoscope::api). See frame_loop.h for how the
+// frames are synchronized and frame_record.h for what one frame records.
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include <isoscope/isoscope.h>
+
+#include "check.h"
+#include "frame_loop.h"
+#include "frame_slots.h"
+#include "host_device.h"
+#include "host_instance.h"
+#include "host_scene.h"
+#include "isoscope_scene.h"
+#include "options.h"
+#include "scene_layout.h"
+#include "window.h"
+
+namespace {
+
+using namespace embed;
+
+// One JSON line, for benchmark scripts.
+void printPassTimes(IsoscopeScene& isoscope, uint64_t frame)
+{
+    std::printf("{\"frame\": %" PRIu64 ", \"gpu_ms\": {", frame);
+    if (isoscope.renderer) {
+        const char* separator = "";
+        for (const isoscope::api::PassTime& pass : isoscope.renderer->passTimes(frame)) {
+            std::printf("%s\"%s\": %.4f", separator, pass.pass.c_str(), pass.ms);
+            separator = ", ";
+        }
+    }
+    std::printf("}}\n");
+}
+
+void run(const Options& options, ValidationLog& log)
+{
+    std::optional<Display> display;
+    if (!options.headless)
+        display.emplace();
+    bool windowed = display && display->open;
+    if (!options.headless && !windowed)
+        std::fprintf(stderr, "isoscope_embed: no display: running headless\n");
+    if (windowed && !options.output.empty())
+        throw OptionError("-o writes the last frame of a headless run: add --headless");
+    VkExtent2D extent = options.size.value_or(windowed ? VkExtent2D{512, 512} : VkExtent2D{256, 256});
+
+    auto instance = createHostInstance(options.validation, windowed ? windowInstanceExtensions() : std::vector<const char*>{}, log);
+    auto host = createHostDevice(instance->instance, windowed);
+    std::unique_ptr<Window> window;
+    if (windowed) {
+        window = createWindow(instance->instance, host->physical, host->device, host->family, extent);
+        extent = window->extent; // the window system may have its own idea of the size
+    }
+    auto isoscope = createIsoscopeScene(*host, options, extent);
+    SceneView view = layoutScene(*isoscope->volume, extent, options.azimuthDeg, options.elevationDeg, options.cubeInFront);
+    if (isoscope->renderer)
+        isoscope->renderer->setCamera(view.camera);
+    auto hostScene = createHostScene(host->device);
+    auto slots = createFrameSlots(host->physical, host->device, host->family, options.framesInFlight, extent, windowed);
+
+    FrameLoop loop{*host, *slots, options.scene == SceneKind::Isoscope ? nullptr : hostScene.get(), *isoscope, view, options};
+    isoscope::api::Image image;
+    LoopStats stats = windowed ? runWindowed(loop, *window, options.frames)
+                               : runHeadless(loop, options.frames.value_or(10), options.output.empty() ? nullptr : &image);
+
+    std::printf("device: %s, frames: %" PRIu64 ", cpu ms/frame: %.3f (wait, record, submit), wall ms/frame: %.3f\n",
+                host->name.c_str(), stats.frames, stats.recordMsPerFrame, stats.wallMsPerFrame);
+    if (options.timings && stats.frames > 0)
+        printPassTimes(*isoscope, stats.frames - 1);
+    if (!image.rgba.empty()) {
+        require(isoscope::api::writePng(image, options.output), "writing " + options.output);
+        std::printf("wrote %s (%ux%u)\n", options.output.c_str(), image.width, image.height);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    ValidationLog log; // outlives the instance: its destruction may still report
+    try {
+        Options options = parseOptions(argc, argv);
+        if (options.help) {
+            std::fputs(usage(), stdout);
+            return 0;
+        }
+        run(options, log);
+    } catch (const OptionError& error) {
+        std::fprintf(stderr, "isoscope_embed: %s\n\n%s", error.what(), usage());
+        return 2;
+    } catch (const Failure& error) {
+        std::fprintf(stderr, "isoscope_embed: %s\n", error.what());
+        return 1;
+    }
+    if (uint32_t messages = log.messages.load()) {
+        std::fprintf(stderr, "isoscope_embed: validation reported %u warnings or errors\n", messages);
+        return 3;
+    }
+    return 0;
+}
