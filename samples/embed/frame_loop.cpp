@@ -94,6 +94,14 @@ void resize(FrameLoop& loop, Window& window)
 
 } // namespace
 
+// The frame that last used this slot has finished: its timestamps are ready.
+void collectTimings(FrameLoop& loop, uint64_t frame)
+{
+    uint64_t inFlight = loop.options.framesInFlight;
+    if (loop.timings && loop.isoscope.renderer && frame >= inFlight)
+        loop.timings->collect(*loop.isoscope.renderer, frame - inFlight);
+}
+
 LoopStats runHeadless(FrameLoop& loop, uint64_t frames, isoscope::api::Image* image)
 {
     VkExtent2D extent = loop.slots.extent;
@@ -107,6 +115,7 @@ LoopStats runHeadless(FrameLoop& loop, uint64_t frames, isoscope::api::Image* im
     for (uint64_t frame = 0; frame < frames; ++frame) {
         Clock::time_point frameStart = Clock::now();
         loop.slots.waitForSlot(frame);
+        collectTimings(loop, frame);
         beginFrame(loop, frame);
         if (image && frame + 1 == frames)
             recordReadback(loop.slots[frame].cmd, loop.slots[frame], extent, readback.buffer);
@@ -134,6 +143,7 @@ LoopStats runWindowed(FrameLoop& loop, Window& window, std::optional<uint64_t> f
         window.pollEvents();
         Clock::time_point frameStart = Clock::now();
         loop.slots.waitForSlot(frame);
+        collectTimings(loop, frame);
         FrameSlot& slot = loop.slots[frame];
 
         uint32_t imageIndex = 0;

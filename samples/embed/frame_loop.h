@@ -14,6 +14,7 @@
 #include "host_scene.h"
 #include "isoscope_scene.h"
 #include "options.h"
+#include "pass_times.h"
 #include "scene_layout.h"
 #include "window.h"
 
@@ -26,6 +27,7 @@ struct FrameLoop {
     IsoscopeScene& isoscope;
     SceneView view;
     const Options& options;
+    PassTimes* timings = nullptr; // with --timings
 };
 
 struct LoopStats {

@@ -31,7 +31,7 @@ void IsoscopeScene::setFrameIsovalue(uint64_t frame, bool animate)
 {
     float iso = baseIso;
     if (animate)
-        iso += valueSpan * 0.2f * float(std::sin(double(frame) * 0.1));
+        iso += valueSpan * animateSpan * float(std::sin(double(frame) * 0.1));
     if (surface)
         surface->setIsovalue(iso);
     if (raycast)
@@ -41,6 +41,7 @@ void IsoscopeScene::setFrameIsovalue(uint64_t frame, bool animate)
 std::unique_ptr<IsoscopeScene> createIsoscopeScene(HostDevice& host, const Options& options, VkExtent2D extent)
 {
     auto scene = std::make_unique<IsoscopeScene>();
+    scene->animateSpan = options.animateSpan;
     api::HostVulkan vulkan{host.instance, host.physical, host.device, host.family, host.queue};
     scene->context.emplace(take(api::Context::wrap(vulkan, *host.setup), "isoscope::api::Context::wrap"));
     scene->volume.emplace(take(api::Volume::load(*scene->context, options.volume), "volume " + options.volume));

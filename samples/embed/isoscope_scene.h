@@ -24,6 +24,7 @@ struct IsoscopeScene {
     std::optional<isoscope::api::Renderer> renderer; // absent with --scene host
     float baseIso = 0.0f;
     float valueSpan = 0.0f;
+    float animateSpan = 0.2f;
 
     // The isovalue frame `frame` draws at: fixed, or with --animate a sine
     // about it, set from the host's side only (no read-back in the frame).

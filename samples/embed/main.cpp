@@ -24,20 +24,6 @@ namespace {
 
 using namespace embed;
 
-// One JSON line, for benchmark scripts.
-void printPassTimes(IsoscopeScene& isoscope, uint64_t frame)
-{
-    std::printf("{\"frame\": %" PRIu64 ", \"gpu_ms\": {", frame);
-    if (isoscope.renderer) {
-        const char* separator = "";
-        for (const isoscope::api::PassTime& pass : isoscope.renderer->passTimes(frame)) {
-            std::printf("%s\"%s\": %.4f", separator, pass.pass.c_str(), pass.ms);
-            separator = ", ";
-        }
-    }
-    std::printf("}}\n");
-}
-
 void run(const Options& options, ValidationLog& log)
 {
     std::optional<Display> display;
@@ -64,15 +50,23 @@ void run(const Options& options, ValidationLog& log)
     auto hostScene = createHostScene(host->device);
     auto slots = createFrameSlots(host->physical, host->device, host->family, options.framesInFlight, extent, windowed);
 
-    FrameLoop loop{*host, *slots, options.scene == SceneKind::Isoscope ? nullptr : hostScene.get(), *isoscope, view, options};
+    PassTimes timings(options.frames.value_or(10) / 5); // the first fifth warms up
+    FrameLoop loop{*host, *slots, options.scene == SceneKind::Isoscope ? nullptr : hostScene.get(), *isoscope, view, options,
+                   options.timings ? &timings : nullptr};
     isoscope::api::Image image;
     LoopStats stats = windowed ? runWindowed(loop, *window, options.frames)
                                : runHeadless(loop, options.frames.value_or(10), options.output.empty() ? nullptr : &image);
 
     std::printf("device: %s, frames: %" PRIu64 ", cpu ms/frame: %.3f (wait, record, submit), wall ms/frame: %.3f\n",
                 host->name.c_str(), stats.frames, stats.recordMsPerFrame, stats.wallMsPerFrame);
-    if (options.timings && stats.frames > 0)
-        printPassTimes(*isoscope, stats.frames - 1);
+    if (options.timings) {
+        timings.print();
+        if (isoscope->surface) { // the last frame's mesh, extracted once more to count it
+            auto mesh = take(isoscope->surface->extract(isoscope->surface->isovalue()), "counting the mesh");
+            std::printf("last frame: isovalue %g, %zu triangles, %zu vertices\n", isoscope->surface->isovalue(),
+                        mesh.indices.size() / 3, mesh.positions.size());
+        }
+    }
     if (!image.rgba.empty()) {
         require(isoscope::api::writePng(image, options.output), "writing " + options.output);
         std::printf("wrote %s (%ux%u)\n", options.output.c_str(), image.width, image.height);

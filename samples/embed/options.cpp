@@ -48,6 +48,8 @@ E parseChoice(std::string_view option, std::string_view text, std::initializer_l
 
 void checkCombinations(const Options& o)
 {
+    if (!(o.animateSpan >= 0.0f && o.animateSpan <= 1.0f))
+        throw OptionError("--animate-span is a fraction of the value range: give a number from 0 to 1");
     if (o.surface == SurfaceKind::Dvr && o.animate)
         throw OptionError("--animate changes the isovalue every frame: it needs --surface mesh or raycast, not dvr");
     if (!o.output.ends_with(".png") && !o.output.empty())
@@ -76,6 +78,7 @@ Options parseOptions(int argc, char** argv)
         else if (arg == "--timings") o.timings = true;
         else if (arg == "--volume") o.volume = next();
         else if (arg == "--iso") o.iso = parseNumber<float>(arg, next());
+        else if (arg == "--animate-span") o.animateSpan = parseNumber<float>(arg, next());
         else if (arg == "--azimuth") o.azimuthDeg = parseNumber<float>(arg, next());
         else if (arg == "--elevation") o.elevationDeg = parseNumber<float>(arg, next());
         else if (arg == "--size") o.size = parseSize(next());
@@ -113,12 +116,14 @@ const char* usage()
            "  --iso V                    isovalue (default: the middle of the value range);\n"
            "                             dvr: the centre of the transfer function's shell\n"
            "  --animate                  the isovalue changes every frame\n"
+           "  --animate-span F           its sine's amplitude as a fraction of the value range (0.2)\n"
            "  --azimuth DEG              camera azimuth about z from +x (default 30)\n"
            "  --elevation DEG            camera elevation (default 20)\n"
            "  --cube-in-front            a magenta cube between the camera and the volume\n"
            "  --validation               Khronos validation with synchronization validation;\n"
            "                             exit code 3 when it reports anything\n"
-           "  --timings                  print isoscope's GPU ms per pass of the last frame (JSON)\n"
+           "  --timings                  print isoscope's GPU ms per pass, medians over the frames after\n"
+           "                             the first fifth (JSON)\n"
            "  env ISOSCOPE_DEVICE        a substring of the Vulkan device's name (default: the first)\n";
 }
 

@@ -18,6 +18,7 @@ struct Options {
     bool headless = false;
     bool validation = false;
     bool animate = false;
+    float animateSpan = 0.2f; // the sine's amplitude, a fraction of the volume's value range
     bool cubeInFront = false;
     bool timings = false;
     uint32_t framesInFlight = 2;
