@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "core/device_features.h"
 #include "core/error.h"
+#include "core/parameter_check.h"
 #include "core/vk_check.h"
 #include "dvr/dvr_raycaster.h"
 #include "extract/extraction_run.h"
@@ -20,6 +21,10 @@
 #include "volume/volume.h"
 
 namespace isoscope::api {
+
+// Throw Error naming the parameter, the value and the allowed range.
+void checkIsovalue(float iso);
+void checkCamera(const Camera& camera);
 
 // The engine's orbit camera looking from camera.eye at camera.target.
 OrbitCamera orbitCamera(const Camera& camera);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 
@@ -19,6 +20,24 @@ Matrix4 matrix(const glm::mat4& m)
 }
 
 } // namespace
+
+void checkIsovalue(float iso) { checkFinite("isovalue", iso); }
+
+void checkCamera(const Camera& camera)
+{
+    const char* axes[] = {"x", "y", "z"};
+    for (int axis = 0; axis < 3; ++axis) {
+        checkFinite(std::string("Camera::eye.") + axes[axis], camera.eye[axis]);
+        checkFinite(std::string("Camera::target.") + axes[axis], camera.target[axis]);
+    }
+    if (camera.eye == camera.target)
+        fail("Camera::eye equals Camera::target: the camera looks nowhere; move the eye away from the target");
+    checkParameter("Camera::fovYDeg", camera.fovYDeg, 1.0, 179.0);
+    checkParameter("Camera::nearPlane", camera.nearPlane, FLT_MIN, FLT_MAX);
+    checkParameter("Camera::farPlane", camera.farPlane, camera.nearPlane, FLT_MAX);
+    if (!(camera.farPlane > camera.nearPlane))
+        fail("Camera::farPlane equals Camera::nearPlane: give a far plane beyond the near one");
+}
 
 // The engine's orbit camera looking from `eye` at `target`.
 OrbitCamera orbitCamera(const Camera& camera)

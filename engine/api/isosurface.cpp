@@ -32,12 +32,19 @@ Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const Is
     });
 }
 
-void Isosurface::setIsovalue(float iso) { impl().iso = iso; }
+Status Isosurface::setIsovalue(float iso)
+{
+    return guardedStatus(ErrorCode::InvalidArgument, [&] {
+        checkIsovalue(iso);
+        impl().iso = iso;
+    });
+}
 float Isosurface::isovalue() const { return impl().iso; }
 
 Result<HostMesh> Isosurface::extract(float iso)
 {
     return guarded<HostMesh>(ErrorCode::InvalidArgument, [&] {
+        checkIsovalue(iso);
         impl().iso = iso;
         // A graph of its own, submitted after the host's frames (the method's
         // work buffers may grow, so frames built before are rebuilt).

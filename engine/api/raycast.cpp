@@ -7,15 +7,19 @@ namespace {
 
 glm::vec3 vec(const std::array<float, 3>& v) { return {v[0], v[1], v[2]}; }
 
-void checkStep(float stepVoxels)
+void checkStep(float stepVoxels) { checkParameter("stepVoxels", stepVoxels, 0.01, 16.0); }
+
+void checkColor(const char* name, const std::array<float, 3>& color)
 {
-    if (!(stepVoxels >= 0.01f && stepVoxels <= 16.0f))
-        fail("stepVoxels is " + std::to_string(stepVoxels) + "; give a step between 0.01 and 16 voxels");
+    for (float component : color)
+        checkParameter(name, component, 0.0, 1.0);
 }
 
 void apply(const IsoRaycastOptions& options, RaycastParams& params)
 {
     checkStep(options.stepVoxels);
+    checkColor("frontColor", options.frontColor);
+    checkColor("backColor", options.backColor);
     params.mode = options.mapping == RayMapping::Subgroup ? RaycastMode::Warp : RaycastMode::Standard;
     params.stepVoxels = options.stepVoxels;
     params.frontColor = vec(options.frontColor);
@@ -25,8 +29,7 @@ void apply(const IsoRaycastOptions& options, RaycastParams& params)
 void apply(const VolumeRenderingOptions& options, DvrParams& params)
 {
     checkStep(options.stepVoxels);
-    if (!(options.terminationOpacity > 0.0f && options.terminationOpacity <= 1.0f))
-        fail("terminationOpacity is " + std::to_string(options.terminationOpacity) + "; give a value in (0, 1]");
+    checkParameter("terminationOpacity", options.terminationOpacity, 0.01, 1.0);
     params.mapping = DvrMapping::Standard;
     params.stepVoxels = options.stepVoxels;
     params.terminationOpacity = options.terminationOpacity;
@@ -47,7 +50,13 @@ Result<IsoRaycast> IsoRaycast::create(Context& context, Volume& volume, const Is
     });
 }
 
-void IsoRaycast::setIsovalue(float iso) { impl().params.iso = iso; }
+Status IsoRaycast::setIsovalue(float iso)
+{
+    return guardedStatus(ErrorCode::InvalidArgument, [&] {
+        checkIsovalue(iso);
+        impl().params.iso = iso;
+    });
+}
 float IsoRaycast::isovalue() const { return impl().params.iso; }
 
 Status IsoRaycast::setOptions(const IsoRaycastOptions& options)

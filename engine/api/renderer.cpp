@@ -145,7 +145,13 @@ void Renderer::clearScene()
     ++impl().sceneVersion;
 }
 
-void Renderer::setCamera(const Camera& camera) { impl().scene.camera = orbitCamera(camera); }
+Status Renderer::setCamera(const Camera& camera)
+{
+    return guardedStatus(ErrorCode::InvalidArgument, [&] {
+        checkCamera(camera);
+        impl().scene.camera = orbitCamera(camera);
+    });
+}
 
 Status Renderer::setExtent(VkExtent2D extent)
 {

@@ -78,6 +78,12 @@ std::string whyNotIntegerInRange(std::string_view text, uint64_t min, uint64_t m
     return "";
 }
 
+void checkFinite(std::string_view name, double value)
+{
+    if (!std::isfinite(value))
+        fail(std::string(name) + " is " + formatNumber(value) + ": give a finite number");
+}
+
 void checkParameter(std::string_view name, double value, double min, double max)
 {
     if (!std::isfinite(value))

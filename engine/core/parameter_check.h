@@ -37,5 +37,7 @@ std::string whyNotIntegerInRange(std::string_view text, uint64_t min, uint64_t m
 // unless value is finite and in range. For the engine's API, where the value
 // arrives as a number.
 void checkParameter(std::string_view name, double value, double min, double max);
+// The same without a range: "isovalue is nan: give a finite number".
+void checkFinite(std::string_view name, double value);
 
 } // namespace isoscope

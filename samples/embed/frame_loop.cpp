@@ -88,7 +88,7 @@ void resize(FrameLoop& loop, Window& window)
                             loop.options.cubeInFront);
     if (loop.isoscope.renderer) {
         require(loop.isoscope.renderer->setExtent(window.extent), "isoscope::api::Renderer::setExtent");
-        loop.isoscope.renderer->setCamera(loop.view.camera);
+        require(loop.isoscope.renderer->setCamera(loop.view.camera), "setting the camera");
     }
 }
 

@@ -33,9 +33,9 @@ void IsoscopeScene::setFrameIsovalue(uint64_t frame, bool animate)
     if (animate)
         iso += valueSpan * animateSpan * float(std::sin(double(frame) * 0.1));
     if (surface)
-        surface->setIsovalue(iso);
+        require(surface->setIsovalue(iso), "setting the isovalue");
     if (raycast)
-        raycast->setIsovalue(iso);
+        require(raycast->setIsovalue(iso), "setting the isovalue");
 }
 
 std::unique_ptr<IsoscopeScene> createIsoscopeScene(HostDevice& host, const Options& options, VkExtent2D extent)

@@ -46,7 +46,7 @@ void run(const Options& options, ValidationLog& log)
     auto isoscope = createIsoscopeScene(*host, options, extent);
     SceneView view = layoutScene(*isoscope->volume, extent, options.azimuthDeg, options.elevationDeg, options.cubeInFront);
     if (isoscope->renderer)
-        isoscope->renderer->setCamera(view.camera);
+        require(isoscope->renderer->setCamera(view.camera), "setting the camera");
     auto hostScene = createHostScene(host->device);
     auto slots = createFrameSlots(host->physical, host->device, host->family, options.framesInFlight, extent, windowed);
 

@@ -46,11 +46,11 @@ int main(int argc, char** argv)
     auto renderer = iso::Renderer::create(*context);
     if (failed(raycast, "cannot raycast") || failed(renderer, "cannot render"))
         return 1;
-    raycast->setIsovalue(isovalue);
-    if (failed(renderer->addRaycast(*raycast), "cannot add the raycast"))
-        return 1;
     const VkExtent2D extent{512, 512};
-    renderer->setCamera(iso::frameVolume(*volume, float(extent.width) / float(extent.height)));
+    if (failed(raycast->setIsovalue(isovalue), "bad isovalue") ||
+        failed(renderer->addRaycast(*raycast), "cannot add the raycast") ||
+        failed(renderer->setCamera(iso::frameVolume(*volume, float(extent.width) / float(extent.height))), "bad camera"))
+        return 1;
     auto image = renderer->renderImage(extent);
     if (failed(image, "rendering failed") || failed(iso::writePng(*image, prefix + ".png"), "cannot write the image"))
         return 1;

@@ -68,8 +68,9 @@ public:
 
     static Result<Isosurface> create(Context& context, Volume& volume, const IsosurfaceOptions& options = {});
 
-    // The isovalue the next frame extracts at, in the data's own units.
-    void setIsovalue(float iso);
+    // The isovalue the next frame extracts at, in the data's own units
+    // (InvalidArgument when not finite).
+    Status setIsovalue(float iso);
     float isovalue() const;
 
     // Extracts at `iso` on a submission of its own (growing the buffers

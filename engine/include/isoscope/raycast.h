@@ -43,7 +43,7 @@ public:
 
     static Result<IsoRaycast> create(Context& context, Volume& volume, const IsoRaycastOptions& options = {});
 
-    void setIsovalue(float iso); // read when a frame records
+    Status setIsovalue(float iso); // read when a frame records; InvalidArgument when not finite
     float isovalue() const;
     Status setOptions(const IsoRaycastOptions& options);
 };

@@ -103,7 +103,10 @@ public:
     Status addVolumeRendering(VolumeRendering& rendering);
     void clearScene();
 
-    void setCamera(const Camera& camera); // read when a frame records
+    // Read when a frame records. InvalidArgument for a camera with a
+    // non-finite number, eye at the target, fovYDeg outside 1..179, or
+    // not 0 < nearPlane < farPlane.
+    Status setCamera(const Camera& camera);
     Status setExtent(VkExtent2D extent);  // the host's targets' size (a resized window)
 
     // Records frame `frame` (0, 1, 2, ... one after another) into `cmd`,
