@@ -14,6 +14,7 @@
 #include "output_options.h"
 #include "params.h"
 #include "volume/quantize.h"
+#include "volume/resample.h"
 #include "volume/synthetic.h"
 #include "volume_options.h"
 
@@ -30,6 +31,7 @@ Run addBenchCommand(CLI::App& app)
         bool int16 = false;
         bool staticVolume = false;
         bool pipelineStats = false;
+        uint32_t resample = 0;
         double bandwidth = 3.09e12;
         std::string output;
         bool force = false;
@@ -48,6 +50,9 @@ Run addBenchCommand(CLI::App& app)
     command->add_flag("--static-volume", options->staticVolume,
                       "Time isovalue changes on a volume already seen (the block method reuses its value ranges)");
     addPipelineStatsFlag(*command, options->pipelineStats);
+    command->add_option("--resample", options->resample,
+                        "Resample the volume trilinearly onto N³ samples first (before --uint8 or --int16)")
+        ->check(wholeNumber(2, 4096));
     command->add_option("--bandwidth", options->bandwidth,
                         "Bytes/s for the floor estimate (3.09e12: what a compute shader read on the H100)")
         ->check(finiteNumber(kMinBandwidth, kMaxBandwidth))
@@ -62,8 +67,8 @@ Run addBenchCommand(CLI::App& app)
                                    "reference");
         if (options->uint8 && options->int16)
             usageError("--uint8", "and --int16 both given: pick one");
-        if (options->analytic && (!isSyntheticSpec(args->volume) || options->uint8 || options->int16))
-            usageError("--analytic", "needs a synthetic volume such as cayley:1024, without --uint8 or --int16");
+        if (options->analytic && (!isSyntheticSpec(args->volume) || options->uint8 || options->int16 || options->resample))
+            usageError("--analytic", "needs a synthetic volume such as cayley:1024, without --uint8, --int16 or --resample");
         checkOutputs({options->output == "-" ? "" : options->output}, options->force);
         ExtractOptions extractOptions = method->options();
         extractOptions.readBack = false;
@@ -75,6 +80,8 @@ Run addBenchCommand(CLI::App& app)
             extractOptions.analyticField = args->volume.substr(0, args->volume.find(':'));
         } else {
             volume = args->load();
+            if (options->resample)
+                volume = resampleTrilinear(volume, {options->resample, options->resample, options->resample});
             if (options->uint8 || options->int16) {
                 ScalarType type = options->uint8 ? ScalarType::UInt8 : ScalarType::Int16;
                 iso = quantizedIsovalue(volume, iso, type);
@@ -96,6 +103,7 @@ Run addBenchCommand(CLI::App& app)
         json["warmup"] = extractOptions.warmup;
         json["warmup_ms"] = extractOptions.warmupMs;
         json["static_volume"] = options->staticVolume;
+        json["resampled"] = options->resample;
         json["volume_bytes"] = volumeBytes;
         json["mesh_bytes"] = meshBytes;
         // The least traffic any method needs: read the volume once (unless
