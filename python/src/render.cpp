@@ -77,7 +77,8 @@ py::array_t<uint8_t> render(PyVolume& volume, const py::object& iso, const std::
         if (mode == "mesh") {
             try {
                 api::Isosurface& surface = volume.surface(parsed);
-                surface.setIsovalue(value);
+                if (api::Status set = surface.setIsovalue(value); !set)
+                    return set.error();
                 if (api::Status added = renderer->addSurface(surface); !added)
                     return added.error();
             } catch (const api::Error& error) {
@@ -88,7 +89,8 @@ py::array_t<uint8_t> render(PyVolume& volume, const py::object& iso, const std::
             if (!made)
                 return made.error();
             ray.emplace(std::move(*made));
-            ray->setIsovalue(value);
+            if (api::Status set = ray->setIsovalue(value); !set)
+                return set.error();
             if (api::Status added = renderer->addRaycast(*ray); !added)
                 return added.error();
         } else {
@@ -101,7 +103,8 @@ py::array_t<uint8_t> render(PyVolume& volume, const py::object& iso, const std::
             if (api::Status added = renderer->addVolumeRendering(*dvr); !added)
                 return added.error();
         }
-        renderer->setCamera(view);
+        if (api::Status set = renderer->setCamera(view); !set)
+            return set.error();
         return renderer->renderImage({width, height});
     }();
     api::Image pixels = unwrap(std::move(image));
