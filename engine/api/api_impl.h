@@ -88,6 +88,7 @@ struct detail::IsosurfaceImpl {
     // the method's work buffers grown): a Renderer rebuilds them.
     uint64_t generation = 0;
     std::optional<isoscope::Mesh> lastMesh; // what extract() read back
+    std::vector<PassTime> lastPassTimes;    // extract()'s final run
 };
 
 struct detail::IsoRaycastImpl {

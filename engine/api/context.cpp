@@ -66,6 +66,41 @@ Result<Context> Context::wrap(const HostVulkan& host, const DeviceSetup& setup, 
 
 std::string Context::deviceName() const { return impl().context->info().name; }
 uint32_t Context::subgroupSize() const { return impl().context->info().subgroupSize; }
+
+DeviceInfo Context::info() const
+{
+    const isoscope::Context& engine = *impl().context;
+    const isoscope::DeviceInfo& device = engine.info();
+    DeviceInfo result;
+    result.index = engine.chosenDeviceIndex();
+    result.name = device.name;
+    result.type = device.type;
+    result.apiVersion = device.apiVersion;
+    result.usable = true;
+    result.driver = device.driver;
+    result.subgroupSize = device.subgroupSize;
+    for (const isoscope::MemoryHeapInfo& heap : device.heaps)
+        if (heap.deviceLocal)
+            result.deviceLocalBytes += heap.size;
+    result.budgetBytes = engine.allocator().deviceBudgetBytes();
+    result.maxImageDimension3D = device.maxImageDimension3D;
+    return result;
+}
+
+std::vector<DeviceInfo> Context::devices() const
+{
+    std::vector<DeviceInfo> result;
+    for (const isoscope::PhysicalDeviceSummary& device : impl().context->devices()) {
+        DeviceInfo& entry = result.emplace_back();
+        entry.index = device.index;
+        entry.name = device.name;
+        entry.type = device.type;
+        entry.apiVersion = device.apiVersion;
+        entry.usable = device.usable;
+        entry.whyNot = device.whyNot;
+    }
+    return result;
+}
 VkInstance Context::instance() const { return impl().context->instance(); }
 VkPhysicalDevice Context::physicalDevice() const { return impl().context->physicalDevice(); }
 VkDevice Context::device() const { return impl().context->device(); }

@@ -52,6 +52,9 @@ Result<HostMesh> Isosurface::extract(float iso)
         GraphExtraction extraction(impl().context, *impl().extractor, iso);
         extraction.run(iso);
         ++impl().generation;
+        impl().lastPassTimes.clear();
+        for (const auto& [pass, ms] : extraction.graph().passTimings())
+            impl().lastPassTimes.push_back({pass, ms});
         isoscope::Mesh mesh = downloadMesh(impl().context, extraction.mesh());
         HostMesh result;
         result.positions.reserve(mesh.positions.size());
@@ -64,6 +67,8 @@ Result<HostMesh> Isosurface::extract(float iso)
         return result;
     });
 }
+
+std::vector<PassTime> Isosurface::lastPassTimes() const { return impl().lastPassTimes; }
 
 Status Isosurface::writeMesh(const std::string& path) const
 {

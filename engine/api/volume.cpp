@@ -1,5 +1,3 @@
-#include <cstring>
-
 #include "api/api_impl.h"
 #include "volume/readers.h"
 
@@ -10,7 +8,7 @@ namespace {
 // One device copy serves every method and raycaster: the image always, the
 // raw samples where the device has room (the block method reads them faster;
 // scan and histopyramid need them).
-Result<Volume> upload(isoscope::Context& context, isoscope::Volume volume)
+Result<Volume> upload(isoscope::Context& context, isoscope::Volume volume, const std::byte* samples)
 {
     GpuVolumeUsage usage{.image = true, .buffer = true, .bufferInRanges = true};
     try {
@@ -18,7 +16,7 @@ Result<Volume> upload(isoscope::Context& context, isoscope::Volume volume)
     } catch (const isoscope::Error&) {
         usage.buffer = false;
     }
-    auto gpu = std::make_unique<GpuVolume>(context, volume, usage);
+    auto gpu = std::make_unique<GpuVolume>(context, volume, usage, samples);
     return Volume(own(new detail::VolumeImpl{context, std::move(volume), std::move(gpu)}));
 }
 
@@ -28,7 +26,11 @@ Result<Volume> upload(isoscope::Context& context, isoscope::Volume volume)
 Result<Volume> Volume::load(Context& context, std::string_view pathOrSpec)
 {
     return guarded<Volume>(ErrorCode::InvalidFile,
-                           [&] { return upload(*context.impl().context, loadVolume(pathOrSpec)); });
+                           [&] {
+                               isoscope::Volume volume = loadVolume(pathOrSpec);
+                               const std::byte* samples = volume.data.data(); // moving a vector keeps its storage
+                               return upload(*context.impl().context, std::move(volume), samples);
+                           });
 }
 
 Result<Volume> Volume::fromMemory(Context& context, const VolumeDesc& desc, const void* samples, size_t bytes)
@@ -52,10 +54,11 @@ Result<Volume> Volume::fromMemory(Context& context, const VolumeDesc& desc, cons
         if (!samples || bytes != expected)
             return Error{ErrorCode::InvalidArgument, "Volume::fromMemory: got " + std::to_string(bytes) +
                                                          " bytes; dims and type need " + std::to_string(expected)};
-        volume.data.resize(bytes);
-        std::memcpy(volume.data.data(), samples, bytes);
-        computeStats(volume);
-        return upload(*context.impl().context, std::move(volume));
+        // Straight from the caller's memory to the device: no host copy is
+        // kept (a large NumPy array would otherwise exist twice).
+        auto* bytesIn = static_cast<const std::byte*>(samples);
+        computeStats(volume, bytesIn);
+        return upload(*context.impl().context, std::move(volume), bytesIn);
     });
 }
 

@@ -110,9 +110,15 @@ void checkVolumeFitsDevice(const Context& context, const Volume& volume, GpuVolu
 }
 
 GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usage)
+    : GpuVolume(context, volume, usage, volume.data.data())
+{
+}
+
+GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usage, const std::byte* samples)
     : context_(context), dims_(volume.dims), type_(volume.type)
 {
     checkVolumeFitsDevice(context, volume, usage);
+    const size_t sampleBytes = size_t(volume.byteSize());
     if (usage.image) {
         ImageFormat format = chooseFormat(context, volume.type);
         valueScale_ = format.valueScale;
@@ -128,7 +134,7 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
             describe(volume) + " image", usage.squareXZMultiple ? VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT : 0);
         const bool native = format.format == nativeFormat(volume.type).format;
         if (native && !usage.squareXZMultiple) {
-            uploadToImage(context, image_, volume.data.data(), volume.data.size(), VK_IMAGE_LAYOUT_GENERAL);
+            uploadToImage(context, image_, samples, sampleBytes, VK_IMAGE_LAYOUT_GENERAL);
         } else {
             // Row by row: converted to float where the device lacks the
             // native format, zeros in the padding.
@@ -142,11 +148,11 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
                         uint64_t from = z * dataSlice + y * rowSamples;
                         std::byte* to = destination + ((z - firstSlice) * imageSlice + y * imageRow) * texel;
                         if (native) {
-                            std::memcpy(to, volume.data.data() + from * texel, rowSamples * texel);
+                            std::memcpy(to, samples + from * texel, rowSamples * texel);
                         } else {
                             float* out = reinterpret_cast<float*>(to);
                             for (uint64_t x = 0; x < rowSamples; ++x)
-                                out[x] = volume.valueAt(from + x);
+                                out[x] = sampleValue(samples, volume.type, from + x);
                         }
                     }
             };
@@ -178,7 +184,7 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
             buffer_ = context.allocator().createBuffer(
                 storageBufferBytes(volume), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                 MemoryUsage::DeviceLocal, describe(volume) + " buffer");
-            uploadToBuffer(context, buffer_, volume.data.data(), volume.data.size());
+            uploadToBuffer(context, buffer_, samples, sampleBytes);
         } catch (...) {
             vkDestroySampler(context.device(), sampler_, nullptr);
             vkDestroyImageView(context.device(), rawView_, nullptr);

@@ -42,6 +42,9 @@ struct GpuVolumeUsage {
 class GpuVolume {
 public:
     GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usage = {});
+    // From `samples` held elsewhere (volume.byteSize() bytes, laid out as
+    // volume.data would be): a host's array uploads without a copy into `data`.
+    GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usage, const std::byte* samples);
     ~GpuVolume();
     GpuVolume(const GpuVolume&) = delete;
     GpuVolume& operator=(const GpuVolume&) = delete;

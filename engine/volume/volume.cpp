@@ -60,16 +60,18 @@ static T loadSample(const std::byte* data, uint64_t i)
     return value;
 }
 
-float Volume::valueAt(uint64_t i) const
+float sampleValue(const std::byte* samples, ScalarType type, uint64_t i)
 {
     switch (type) {
-    case ScalarType::UInt8: return float(loadSample<uint8_t>(data.data(), i));
-    case ScalarType::UInt16: return float(loadSample<uint16_t>(data.data(), i));
-    case ScalarType::Int16: return float(loadSample<int16_t>(data.data(), i));
-    case ScalarType::Float32: return loadSample<float>(data.data(), i);
+    case ScalarType::UInt8: return float(loadSample<uint8_t>(samples, i));
+    case ScalarType::UInt16: return float(loadSample<uint16_t>(samples, i));
+    case ScalarType::Int16: return float(loadSample<int16_t>(samples, i));
+    case ScalarType::Float32: return loadSample<float>(samples, i);
     }
     return 0.0f;
 }
+
+float Volume::valueAt(uint64_t i) const { return sampleValue(data.data(), type, i); }
 
 template <typename T>
 static VolumeStats statsOf(const std::byte* data, uint64_t count)
@@ -101,15 +103,26 @@ static VolumeStats statsOf(const std::byte* data, uint64_t count)
     return stats;
 }
 
+static VolumeStats statsOf(const std::byte* samples, ScalarType type, uint64_t count)
+{
+    switch (type) {
+    case ScalarType::UInt8: return statsOf<uint8_t>(samples, count);
+    case ScalarType::UInt16: return statsOf<uint16_t>(samples, count);
+    case ScalarType::Int16: return statsOf<int16_t>(samples, count);
+    case ScalarType::Float32: return statsOf<float>(samples, count);
+    }
+    return {};
+}
+
 void computeStats(Volume& volume)
 {
     uint64_t count = std::min<uint64_t>(volume.sampleCount(), volume.data.size() / scalarSize(volume.type));
-    switch (volume.type) {
-    case ScalarType::UInt8: volume.stats = statsOf<uint8_t>(volume.data.data(), count); break;
-    case ScalarType::UInt16: volume.stats = statsOf<uint16_t>(volume.data.data(), count); break;
-    case ScalarType::Int16: volume.stats = statsOf<int16_t>(volume.data.data(), count); break;
-    case ScalarType::Float32: volume.stats = statsOf<float>(volume.data.data(), count); break;
-    }
+    volume.stats = statsOf(volume.data.data(), volume.type, count);
+}
+
+void computeStats(Volume& volume, const std::byte* samples)
+{
+    volume.stats = statsOf(samples, volume.type, volume.sampleCount());
 }
 
 Affine worldMatrix(const Volume& volume)

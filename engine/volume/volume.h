@@ -70,5 +70,11 @@ Affine worldMatrix(const Volume& volume);
 
 // Fills volume.stats from volume.data. Readers and generators call it once.
 void computeStats(Volume& volume);
+// The same from `samples` held elsewhere (dims and type from `volume`), for a
+// volume uploaded straight from its owner's memory with `data` left empty.
+void computeStats(Volume& volume, const std::byte* samples);
+
+// The sample at linear index `i` of `samples` of `type`, converted to float.
+float sampleValue(const std::byte* samples, ScalarType type, uint64_t i);
 
 } // namespace isoscope

@@ -145,6 +145,20 @@ def check_embed(binary, work, size):
     print(f"embed at subgroup size {size}: 200 animated frames, mesh and raycast, no validation message")
 
 
+def check_python(prefix):
+    """The installed Python module imports from the prefix alone (it finds
+    libisoscope beside it by its RPATH) and extracts a surface."""
+    modules = list(prefix.glob("lib/python3*/*-packages/isoscope/_isoscope*.so"))
+    assert modules, "the package lacks the Python module isoscope"
+    site = modules[0].parent.parent
+    script = ("import isoscope, numpy as np; v = np.indices((12, 12, 12)).sum(0).astype(np.float32); "
+              "f = isoscope.marching_cubes(v, 15.5)[1]; assert len(f) > 100, len(f); print(isoscope.__file__)")
+    out = subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": str(site)},
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith(str(site)), out.stderr
+    print(f"python module from {site}: imports and extracts")
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="isoscope-package-") as folder:
         work = pathlib.Path(folder)
@@ -156,6 +170,7 @@ def main():
         assert list(prefix.glob("lib/libisoscope.so*")), "the package lacks libisoscope.so"
         assert not list(prefix.glob("share/isoscope/shaders*")), "shaders must be embedded, not installed"
         check_headers(prefix)
+        check_python(prefix)
         headless = build_sample("headless", prefix, work)
         embed = build_sample("embed", prefix, work)
         for size in (4, 8):

@@ -76,6 +76,23 @@ struct HostVulkan {
     VkPipelineCache pipelineCache = VK_NULL_HANDLE; // optional: isoscope's pipelines go into the host's cache
 };
 
+// A Vulkan device as isoscope sees it: Context::info() for the one in use,
+// Context::devices() for every one the instance found.
+struct DeviceInfo {
+    uint32_t index = 0;            // what ContextOptions::device takes (as `isoscope info` lists them)
+    std::string name;
+    std::string type;              // "discrete", "integrated", "virtual", "cpu" or "other"
+    uint32_t apiVersion = 0;       // VK_MAKE_API_VERSION
+    bool usable = false;           // has what isoscope needs; whyNot says what it lacks otherwise
+    std::string whyNot;
+    // Only in info(), the device in use:
+    std::string driver;
+    uint32_t subgroupSize = 0;
+    uint64_t deviceLocalBytes = 0; // the device-local heaps' size
+    uint64_t budgetBytes = 0;      // what isoscope may allocate (VK_EXT_memory_budget, else a share of the heaps)
+    uint32_t maxImageDimension3D = 0; // the largest volume side the 3D image takes
+};
+
 class ISOSCOPE_API Context : public detail::Handle<detail::ContextImpl> {
 public:
     using Handle::Handle;
@@ -87,6 +104,8 @@ public:
 
     std::string deviceName() const;
     uint32_t subgroupSize() const;
+    DeviceInfo info() const;
+    std::vector<DeviceInfo> devices() const; // empty for a wrapped (host's) device
     VkInstance instance() const;
     VkPhysicalDevice physicalDevice() const;
     VkDevice device() const;

@@ -55,6 +55,12 @@ struct MeshBuffers {
     VkIndexType indexType = VK_INDEX_TYPE_UINT32;
 };
 
+// GPU milliseconds of one pass of a frame or an extraction (its timestamps).
+struct PassTime {
+    std::string pass;
+    double ms = 0.0;
+};
+
 // A mesh read back to the host.
 struct HostMesh {
     std::vector<std::array<float, 3>> positions;
@@ -76,6 +82,10 @@ public:
     // Extracts at `iso` on a submission of its own (growing the buffers
     // until the mesh fits), waits and reads the mesh back.
     Result<HostMesh> extract(float iso);
+    // GPU milliseconds per pass of the last extract()'s final run (the one
+    // that fit), in order; empty before one or where the queue has no
+    // timestamps. Uploads and the read-back are not passes.
+    std::vector<PassTime> lastPassTimes() const;
     // Writes the last mesh extract() read back; the format by extension
     // (.ply, .obj, .stl, .gltf, .glb, .vtp).
     Status writeMesh(const std::string& path) const;

@@ -78,11 +78,6 @@ struct RendererOptions {
     std::array<float, 4> clearColor{0.08f, 0.08f, 0.10f, 1.0f};
 };
 
-struct PassTime {
-    std::string pass;
-    double ms = 0.0;
-};
-
 // An RGBA8 image, row 0 at the top.
 struct Image {
     uint32_t width = 0, height = 0;

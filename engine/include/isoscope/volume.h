@@ -36,7 +36,12 @@ public:
     // A file, a folder (DICOM series or TIFF slices), a glob of slices or a
     // synthetic spec such as "sphere:64" (isoscope info lists them).
     static Result<Volume> load(Context& context, std::string_view pathOrSpec);
-    // `bytes` must be dims[0] * dims[1] * dims[2] samples of `type`.
+    // `bytes` must be dims[0] * dims[1] * dims[2] samples of `type`. They go
+    // straight to the device: no host copy is kept, so the caller may free
+    // them when the call returns, and must not change them during it (it may
+    // run on another thread than the one that owns them). A volume the
+    // device cannot hold fails with the numbers (OutOfMemory beyond its
+    // memory budget, InvalidArgument beyond its largest 3D image).
     static Result<Volume> fromMemory(Context& context, const VolumeDesc& desc, const void* samples, size_t bytes);
 
     VolumeDesc desc() const;
