@@ -10,6 +10,7 @@
 #include "core/context.h"
 #include "extract/cpu/marching_cubes.h"
 #include "extract/extraction_run.h"
+#include "extract/auto_method.h"
 #include "extract/gpu_methods.h"
 
 namespace isoscope {
@@ -39,7 +40,7 @@ namespace {
 void checkOptions(const ExtractOptions& options)
 {
     std::vector<std::string> methods = extractionMethods();
-    if (std::find(methods.begin(), methods.end(), options.method) == methods.end()) {
+    if (options.method != "auto" && std::find(methods.begin(), methods.end(), options.method) == methods.end()) {
         fail("unknown extraction method '" + options.method + "': choose one of " + join(methods, ", "));
     }
     if (options.repeat == 0)
@@ -72,7 +73,7 @@ ExtractionReport extractIsosurface(const Volume& volume, float iso, const Extrac
     if (options.method == "cpu")
         return extractOnCpu(volume, iso, options);
     Context context;
-    return runGpuExtraction(context, volume, iso, options);
+    return runGpuExtraction(context, volume, iso, resolveAutoMethod(context.info(), options));
 }
 
 ExtractionReport extractIsosurface(Context& context, const Volume& volume, float iso, const ExtractOptions& options)
@@ -80,7 +81,7 @@ ExtractionReport extractIsosurface(Context& context, const Volume& volume, float
     checkOptions(options);
     if (options.method == "cpu")
         return extractOnCpu(volume, iso, options);
-    return runGpuExtraction(context, volume, iso, options);
+    return runGpuExtraction(context, volume, iso, resolveAutoMethod(context.info(), options));
 }
 
 nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, float iso)
@@ -90,6 +91,7 @@ nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, floa
         passes[name] = ms;
     nlohmann::json json = {
         {"method", report.method},
+        {"method_choice", report.methodChoice.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.methodChoice)},
         {"device", report.device},
         {"subgroup_size", report.subgroupSize ? nlohmann::json(*report.subgroupSize) : nlohmann::json(nullptr)},
         {"dims", volume.dims},

@@ -16,7 +16,8 @@
 namespace isoscope {
 
 struct ExtractOptions {
-    std::string method = "cpu";
+    std::string method = "cpu"; // or "auto" (extract/auto_method.h)
+    std::string methodChoice;   // why "auto" chose `method` (set when it did)
     uint32_t repeat = 1; // timings are medians over this many runs
     uint32_t warmup = 0; // GPU methods: untimed runs before the timed ones
     double warmupMs = 0; // ... and for at least this long (core/warm_up.h)
@@ -39,6 +40,7 @@ struct ExtractOptions {
 
 struct ExtractionReport {
     std::string method;
+    std::string methodChoice;               // set when "auto" chose the method: why
     std::string device;                     // "cpu" for the CPU reference
     std::optional<uint32_t> subgroupSize;   // GPU methods only
     Mesh mesh;                              // empty when options.readBack is false

@@ -77,6 +77,7 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
 
     ExtractionReport report;
     report.method = options.method;
+    report.methodChoice = options.methodChoice;
     report.device = context.info().name;
     report.subgroupSize = context.info().subgroupSize;
     report.repeat = options.repeat;

@@ -3,6 +3,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "extract/auto_method.h"
 #include "extract/case_table_gpu.h"
 #include "extract/finalize_mesh.h"
 #include "extract/gpu_methods.h"
@@ -59,8 +60,9 @@ std::unique_ptr<GpuExtractor> createGpuExtractor(Context& context, const std::st
     return entry->create(context, field, options);
 }
 
-PreparedExtraction prepareGpuExtraction(Context& context, const Volume& volume, const ExtractOptions& options)
+PreparedExtraction prepareGpuExtraction(Context& context, const Volume& volume, const ExtractOptions& requested)
 {
+    ExtractOptions options = resolveAutoMethod(context.info(), requested);
     const GpuMethod* method = findGpuMethod(options.method);
     if (!method)
         fail("unknown GPU extraction method '" + options.method + "': choose one of " +

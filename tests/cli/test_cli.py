@@ -188,6 +188,18 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
         check(s["min"] <= s["median"] <= s["max"] and len(bench["cost_model"]["warp_ms"]) == 21 and min(bench["cost_model"]["warp_ms"]) > 0,
               "bench-raycast summarizes the sweep and reports the calibrated model")
 
+    # --method auto: the measured fastest method the device runs, reported with the reason.
+    r = run("extract", "sphere:24", "--iso", "0.5", "--method", "auto", "--stats", "-")
+    if r.returncode == 0:
+        stats = json.loads(r.stdout)
+        check(stats["method"] in ["block", "scan"] and "fastest" in (stats["method_choice"] or "") or
+              stats["method"] == "scan", f"--method auto reports its choice: {stats['method']}, {stats['method_choice']}")
+        named = json.loads(run("extract", "sphere:24", "--iso", "0.5", "--method", stats["method"], "--stats", "-").stdout)
+        check(named["triangles"] == stats["triangles"] and named["method_choice"] is None,
+              "--method auto gives the chosen method's mesh; a named method has no choice to report")
+    else:
+        check("Vulkan" in r.stderr, f"--method auto without a device says so: {r.stderr.strip()!r}")
+
     r = run("info", "--json")
     if r.returncode == 0:
         device = json.loads(r.stdout)

@@ -162,14 +162,16 @@ int renderDvr(Context& context, const Volume& volume, const MeshDrawParams& mesh
 
 Run addRenderCommand(CLI::App& app)
 {
-    std::string methods = join(extractionMethods(), ", ");
+    std::vector<std::string> methodNames = extractionMethods();
+    methodNames.push_back("auto");
+    std::string methods = join(methodNames, ", ");
     auto* command = app.add_subcommand("render", "Extract an isosurface and render it to a PNG image");
     auto args = addVolumeArguments(command);
     auto options = std::make_shared<RenderOptions>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units (not with --mode dvr)")
         ->check(finiteNumber(-kMaxIsovalue, kMaxIsovalue));
     command->add_option("--method", options->method, "Extraction method: " + methods)
-        ->check(CLI::IsMember(extractionMethods()))
+        ->check(CLI::IsMember(methodNames))
         ->capture_default_str();
     command
         ->add_option("--camera", options->camera,

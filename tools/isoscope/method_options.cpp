@@ -37,8 +37,12 @@ std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std
     arguments->repeat = defaultRepeat;
     arguments->warmup = defaultWarmup;
     arguments->warmupMs = defaultWarmupMs;
-    command->add_option("--method", arguments->method, "Extraction method: " + join(extractionMethods(), ", "))
-        ->check(CLI::IsMember(extractionMethods()))
+    std::vector<std::string> methods = extractionMethods();
+    methods.push_back("auto");
+    command->add_option("--method", arguments->method,
+                        "Extraction method: " + join(methods, ", ") + " (auto: the fastest the device runs, "
+                        "docs/BENCHMARKS.md)")
+        ->check(CLI::IsMember(methods))
         ->capture_default_str();
     command->add_flag("--no-weld", arguments->noWeld,
                       "GPU methods: keep each method's duplicate vertices (block: one copy per block face)");
