@@ -7,7 +7,10 @@ it the GPU spent in the extraction's passes. Prints one JSON object per line.
     PYTHONPATH=build/release/python /usr/bin/python3 tools/bench_python.py [--sizes 256 512 1024]
         [--repeat 3] [--methods block scan histopyramid] [--no-skimage]
 
-Without scikit-image (or with --no-skimage) only isoscope is timed.
+Without scikit-image (or with --no-skimage) only isoscope is timed;
+--skimage-only times scikit-image alone, without importing isoscope (for a
+machine whose Python lacks the module's ABI: run the two halves under two
+interpreters).
 """
 import argparse
 import json
@@ -16,8 +19,6 @@ import sys
 import time
 
 import numpy as np
-
-import isoscope
 
 
 def cayley(n):
@@ -31,6 +32,7 @@ def cayley(n):
 
 
 def time_isoscope(volume, level, method, repeat, context):
+    import isoscope
     runs = []
     for _ in range(repeat + 1):  # the first run compiles pipelines and warms up: untimed
         stats = {}
@@ -66,6 +68,9 @@ def main():
     parser.add_argument("--level", type=float, default=-0.012, help="isovalue (the CLI's cayley default)")
     parser.add_argument("--no-skimage", action="store_true", help="time isoscope only")
     parser.add_argument("--skimage-max-size", type=int, default=1024, help="skip skimage above this size")
+    parser.add_argument("--skimage-only", action="store_true", help="time skimage only (isoscope not imported)")
+    parser.add_argument("--skimage-repeat", type=int, nargs="+", default=None,
+                        help="skimage runs per size (default: --repeat for every size)")
     args = parser.parse_args()
     skimage = not args.no_skimage
     if skimage:
@@ -74,16 +79,21 @@ def main():
         except ImportError:
             print("bench_python: scikit-image not found: isoscope only", file=sys.stderr)
             skimage = False
-    context = isoscope.default_context()
-    print(json.dumps({"device": context.info, "numpy": np.__version__}), flush=True)
-    for n in args.sizes:
+    context = None
+    if not args.skimage_only:
+        import isoscope
+        context = isoscope.default_context()
+    print(json.dumps({"device": context.info if context else None, "numpy": np.__version__,
+                      "python": sys.version.split()[0]}), flush=True)
+    for i, n in enumerate(args.sizes):
         volume = cayley(n)
         common = {"size": n, "shape": list(volume.shape), "dtype": str(volume.dtype), "level": args.level}
-        for method in args.methods:
+        for method in [] if args.skimage_only else args.methods:
             print(json.dumps({**common, **time_isoscope(volume, args.level, method, args.repeat, context)}),
                   flush=True)
         if skimage and n <= args.skimage_max_size:
-            print(json.dumps({**common, **time_skimage(volume, args.level, args.repeat)}), flush=True)
+            repeat = args.skimage_repeat[min(i, len(args.skimage_repeat) - 1)] if args.skimage_repeat else args.repeat
+            print(json.dumps({**common, **time_skimage(volume, args.level, repeat)}), flush=True)
         del volume
 
 
