@@ -2,9 +2,11 @@
 // What the public API's objects hold: the engine's own objects behind each
 // pimpl, and the one function that turns the engine's exceptions into
 // Results at the API boundary.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/context.h"
 #include "core/device_features.h"
@@ -19,6 +21,7 @@
 #include "raycast/iso_raycaster.h"
 #include "volume/gpu_volume.h"
 #include "volume/volume.h"
+#include "volume/volume_region.h"
 
 namespace isoscope::api {
 
@@ -71,14 +74,27 @@ struct detail::ContextImpl {
     std::unique_ptr<isoscope::Context> context;
 };
 
+// Something made from a volume that derives state from its samples (value
+// ranges): it adds the passes that derive it again after update().
+struct RegionDerivation {
+    const void* owner = nullptr;
+    std::function<void(RenderGraph&, const VolumeRegion&)> addPasses;
+};
+
 struct detail::VolumeImpl {
     isoscope::Context& context;
     isoscope::Volume volume;
     std::unique_ptr<isoscope::GpuVolume> gpu;
+    std::vector<RegionDerivation> derivations; // of the objects made from it, alive
     isoscope::FieldSource field() const { return {&volume, gpu.get()}; }
+    void forget(const void* owner)
+    {
+        std::erase_if(derivations, [owner](const RegionDerivation& d) { return d.owner == owner; });
+    }
 };
 
 struct detail::IsosurfaceImpl {
+    ~IsosurfaceImpl() { volume.forget(this); }
     isoscope::Context& context;
     detail::VolumeImpl& volume;
     std::unique_ptr<isoscope::GpuExtractor> extractor;
@@ -92,12 +108,14 @@ struct detail::IsosurfaceImpl {
 };
 
 struct detail::IsoRaycastImpl {
+    ~IsoRaycastImpl() { volume.forget(this); }
     detail::VolumeImpl& volume;
     isoscope::IsoRaycaster raycaster;
     isoscope::RaycastParams params;
 };
 
 struct detail::VolumeRenderingImpl {
+    ~VolumeRenderingImpl() { volume.forget(this); }
     detail::VolumeImpl& volume;
     isoscope::DvrRaycaster dvr;
     isoscope::DvrParams params;

@@ -27,8 +27,12 @@ Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const Is
         float iso = float(0.5 * (source.volume.stats.min + source.volume.stats.max));
         std::array<uint64_t, 2> capacity = extractor->estimateCapacity(iso);
         GpuMesh mesh = createGpuMesh(engine, capacity[0], capacity[1], extractor->faceSize());
-        return Isosurface(
+        Isosurface surface(
             own(new detail::IsosurfaceImpl{engine, source, std::move(extractor), std::move(mesh), iso}));
+        detail::IsosurfaceImpl* impl = &surface.impl();
+        source.derivations.push_back(
+            {impl, [impl](RenderGraph& graph, const VolumeRegion& region) { impl->extractor->addRegionPasses(graph, region); }});
+        return surface;
     });
 }
 

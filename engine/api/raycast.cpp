@@ -46,6 +46,10 @@ Result<IsoRaycast> IsoRaycast::create(Context& context, Volume& volume, const Is
         IsoRaycast raycast(own(new detail::IsoRaycastImpl{source, IsoRaycaster(*context.impl().context, source.field())}));
         apply(options, raycast.impl().params);
         raycast.impl().params.iso = float(0.5 * (source.volume.stats.min + source.volume.stats.max));
+        IsoRaycaster* raycaster = &raycast.impl().raycaster;
+        source.derivations.push_back({&raycast.impl(), [raycaster](RenderGraph& graph, const VolumeRegion& region) {
+                                          raycaster->addRegionPasses(graph, region);
+                                      }});
         return raycast;
     });
 }
@@ -74,6 +78,10 @@ Result<VolumeRendering> VolumeRendering::create(Context& context, Volume& volume
         apply(options, rendering.impl().params);
         if (Status set = rendering.setTransferFunction("grayscale"); !set)
             return set.error();
+        DvrRaycaster* dvr = &rendering.impl().dvr;
+        source.derivations.push_back({&rendering.impl(), [dvr](RenderGraph& graph, const VolumeRegion& region) {
+                                          dvr->addRegionPasses(graph, region);
+                                      }});
         return rendering;
     });
 }

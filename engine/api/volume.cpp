@@ -1,5 +1,6 @@
 #include "api/api_impl.h"
 #include "volume/readers.h"
+#include "volume/region_upload.h"
 
 namespace isoscope::api {
 
@@ -59,6 +60,29 @@ Result<Volume> Volume::fromMemory(Context& context, const VolumeDesc& desc, cons
         auto* bytesIn = static_cast<const std::byte*>(samples);
         computeStats(volume, bytesIn);
         return upload(*context.impl().context, std::move(volume), bytesIn);
+    });
+}
+
+Status Volume::update(const Region& region, const void* samples, size_t bytes)
+{
+    return guardedStatus(ErrorCode::InvalidArgument, [&] {
+        detail::VolumeImpl& v = impl();
+        VolumeRegion box{region.offset, region.extent};
+        checkRegionUpdate(v.volume, box, samples, bytes, "Volume::update");
+        writeRegion(v.volume, box, samples);
+        // Two graphs in one submission: the upload leaves the samples visible
+        // to all later work, so the derivations' graph reads them as any frame does.
+        RenderGraph upload(v.context), derive(v.context);
+        Buffer staging = addRegionUploadPass(upload, v.context, *v.gpu, box, samples); // alive until the wait
+        for (const RegionDerivation& derivation : v.derivations)
+            derivation.addPasses(derive, box);
+        upload.compile();
+        derive.compile();
+        v.context.submitAndWait([&](VkCommandBuffer cmd) {
+            upload.record(cmd);
+            if (!v.derivations.empty())
+                derive.record(cmd);
+        });
     });
 }
 

@@ -12,6 +12,14 @@ namespace isoscope {
 
 namespace {
 
+// Before a copy: work submitted earlier (frames in flight) may still read
+// or write the destination.
+void barrierBeforeTransferWrite(VkCommandBuffer cmd)
+{
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+}
+
 // After a copy: make transfer writes visible to whatever runs next.
 void barrierAfterTransferWrite(VkCommandBuffer cmd)
 {
@@ -39,6 +47,7 @@ void uploadToBuffer(Context& context, const Buffer& destination, const void* dat
         size_t chunk = std::min(kStagingBytes, bytes - done);
         std::memcpy(staging.mapped, static_cast<const std::byte*>(data) + done, chunk);
         context.submitAndWait([&](VkCommandBuffer cmd) {
+            barrierBeforeTransferWrite(cmd);
             VkBufferCopy region{0, offset + done, chunk};
             vkCmdCopyBuffer(cmd, staging.buffer, destination.buffer, 1, &region);
             barrierAfterTransferWrite(cmd);
@@ -49,6 +58,7 @@ void uploadToBuffer(Context& context, const Buffer& destination, const void* dat
 void fillBuffer(Context& context, const Buffer& destination, uint32_t value)
 {
     context.submitAndWait([&](VkCommandBuffer cmd) {
+        barrierBeforeTransferWrite(cmd);
         vkCmdFillBuffer(cmd, destination.buffer, 0, VK_WHOLE_SIZE, value);
         barrierAfterTransferWrite(cmd);
     });

@@ -137,6 +137,14 @@ void DvrRaycaster::setTransferFunction(const TransferFunction& tf)
     ++tableGeneration_;
 }
 
+void DvrRaycaster::addRegionPasses(RenderGraph& graph, const VolumeRegion& region)
+{
+    if (turns_ != 0)
+        fail("a region of the volume changed while DVR holds its image turned: call restoreVolume() first");
+    ranges_.addRegionPass(graph, region, "dvr brick value ranges of a region");
+    classifiedGeneration_ = 0; // no table is generation 0: the next frame with one classifies again
+}
+
 void DvrRaycaster::restoreVolume()
 {
     if (turns_ == 0)

@@ -59,6 +59,11 @@ public:
     // reclassifies the bricks. Throws Error for an invalid transfer function.
     void setTransferFunction(const TransferFunction& tf);
     const TransferTable& table() const { return table_; }
+    // The samples of `region` changed (uploaded by work submitted before
+    // `graph` runs): adds the pass that writes the ranges of the bricks
+    // holding them, and the next frame classifies again. Throws Error while
+    // the image is turned (restoreVolume first).
+    void addRegionPasses(RenderGraph& graph, const VolumeRegion& region);
 
     // Whether the Rotated mapping can run: a padded volume and a device that
     // loads and stores images without a format.

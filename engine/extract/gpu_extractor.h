@@ -28,6 +28,7 @@
 #include "mesh/gpu_mesh.h"
 #include "mesh/mesh_buffers.h"
 #include "volume/gpu_volume.h"
+#include "volume/volume_region.h"
 
 namespace isoscope {
 
@@ -75,6 +76,11 @@ public:
     // block method's value ranges) is recomputed by the next recording.
     // Isovalue changes need no call.
     virtual void volumeChanged() {}
+    // The samples of `region` changed (uploaded by work submitted before
+    // `graph` runs): adds the passes that derive again, for that region only,
+    // what depends on the samples alone (the block method's value ranges of
+    // the blocks holding them). Methods that derive nothing add nothing.
+    virtual void addRegionPasses(RenderGraph& /*graph*/, const VolumeRegion& /*region*/) {}
 
     // What the last extraction worked on, read back after it (outside a
     // frame), for benchmarks: e.g. the block method's listed blocks.

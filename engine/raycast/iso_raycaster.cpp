@@ -120,6 +120,14 @@ IsoRaycaster::IsoRaycaster(Context& context, const FieldSource& field, const Ray
         macro_->ranges.computeNow();
 }
 
+void IsoRaycaster::addRegionPasses(RenderGraph& graph, const VolumeRegion& region)
+{
+    bricks_.ranges.addRegionPass(graph, region, "brick value ranges of a region");
+    if (macro_)
+        macro_->ranges.addRegionPass(graph, region, "macro-cell value ranges of a region");
+    invalidateBrickClasses();
+}
+
 uint64_t IsoRaycaster::auxiliaryBytes() const
 {
     uint64_t bytes = bricks_.ranges.allocatedBytes() + bricks_.classes.allocated + sceneDepth_.allocatedBytes();

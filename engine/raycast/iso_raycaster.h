@@ -91,6 +91,10 @@ public:
     const RaycastOptions& options() const { return options_; }
     // The next frame reclassifies the bricks even at the same isovalue (benchmarks time that pass).
     void invalidateBrickClasses() { classifiedIso_.reset(); }
+    // The samples of `region` changed (uploaded by work submitted before
+    // `graph` runs): adds the passes that write the ranges of the bricks and
+    // macro cells holding them, and the next frame classifies again.
+    void addRegionPasses(RenderGraph& graph, const VolumeRegion& region);
     // Everything allocated beyond the volume: ranges, brick classes, placeholders.
     uint64_t auxiliaryBytes() const;
 

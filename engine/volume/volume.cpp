@@ -103,7 +103,7 @@ static VolumeStats statsOf(const std::byte* data, uint64_t count)
     return stats;
 }
 
-static VolumeStats statsOf(const std::byte* samples, ScalarType type, uint64_t count)
+VolumeStats sampleStats(ScalarType type, const std::byte* samples, uint64_t count)
 {
     switch (type) {
     case ScalarType::UInt8: return statsOf<uint8_t>(samples, count);
@@ -117,12 +117,12 @@ static VolumeStats statsOf(const std::byte* samples, ScalarType type, uint64_t c
 void computeStats(Volume& volume)
 {
     uint64_t count = std::min<uint64_t>(volume.sampleCount(), volume.data.size() / scalarSize(volume.type));
-    volume.stats = statsOf(volume.data.data(), volume.type, count);
+    volume.stats = sampleStats(volume.type, volume.data.data(), count);
 }
 
 void computeStats(Volume& volume, const std::byte* samples)
 {
-    volume.stats = statsOf(samples, volume.type, volume.sampleCount());
+    volume.stats = sampleStats(volume.type, samples, volume.sampleCount());
 }
 
 Affine worldMatrix(const Volume& volume)

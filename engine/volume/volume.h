@@ -76,5 +76,7 @@ void computeStats(Volume& volume, const std::byte* samples);
 
 // The sample at linear index `i` of `samples` of `type`, converted to float.
 float sampleValue(const std::byte* samples, ScalarType type, uint64_t i);
+// The stats of `count` consecutive samples of `type`.
+VolumeStats sampleStats(ScalarType type, const std::byte* samples, uint64_t count);
 
 } // namespace isoscope

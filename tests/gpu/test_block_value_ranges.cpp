@@ -17,6 +17,7 @@
 #include "extract/block/min_max.h"
 #include "gpu_test_context.h"
 #include "volume/gpu_volume.h"
+#include "volume/region_upload.h"
 
 using namespace isoscope;
 
@@ -116,6 +117,39 @@ std::array<float, 2> cpuRange(const Volume& volume, std::array<uint32_t, 3> bloc
     return {low, high};
 }
 
+// Block b's range as the pass stored it.
+std::array<float, 2> storedRange(const BlockValueRanges& ranges, const std::vector<uint32_t>& stored,
+                                 std::array<uint32_t, 3> b)
+{
+    std::array<uint32_t, 3> counts = ranges.blockCounts();
+    if (ranges.byteRanges()) {
+        uint64_t word = b[0] / 2 + uint64_t(counts[0] + 1) / 2 * (b[1] + uint64_t(counts[1]) * b[2]);
+        uint32_t bits = stored[word] >> (16 * (b[0] & 1));
+        return {float(bits & 0xFFu), float((bits >> 8) & 0xFFu)};
+    }
+    uint32_t bits = stored[b[0] + uint64_t(counts[0]) * (b[1] + uint64_t(counts[1]) * b[2])];
+    return {halfToFloat(bits & 0xFFFFu), halfToFloat(bits >> 16)};
+}
+
+// Block b's range from the CPU as the pass stores it: bytes exact, halves rounded outward.
+std::array<float, 2> expectedRange(const Volume& volume, const BlockValueRanges& ranges, std::array<uint32_t, 3> block,
+                                   std::array<uint32_t, 3> b, RangeCoverage coverage)
+{
+    std::array<float, 2> range = cpuRange(volume, block, b, coverage);
+    if (ranges.byteRanges())
+        return range;
+    return {halfBelow(range[0]), halfAbove(range[1])};
+}
+
+std::string describeCase(const Volume& volume, std::array<uint32_t, 3> block, RangeCoverage coverage, bool words)
+{
+    return std::string(scalarName(volume.type)) + " " + std::to_string(volume.dims[0]) + "x" +
+           std::to_string(volume.dims[1]) + "x" + std::to_string(volume.dims[2]) + ", blocks " +
+           std::to_string(block[0]) + "x" + std::to_string(block[1]) + "x" + std::to_string(block[2]) +
+           (coverage == RangeCoverage::Cells ? ", cells" : ", voxels") +
+           (words ? ", raw words requested" : ", image");
+}
+
 // Runs the pass on `volume` (reading the raw words where `words` and the
 // layout allows) and compares every block's range with the CPU's.
 void checkRanges(const Volume& volume, std::array<uint32_t, 3> block, RangeCoverage coverage, bool words)
@@ -132,26 +166,94 @@ void checkRanges(const Volume& volume, std::array<uint32_t, 3> block, RangeCover
     for (uint32_t bz = 0; bz < counts[2]; ++bz)
         for (uint32_t by = 0; by < counts[1]; ++by)
             for (uint32_t bx = 0; bx < counts[0]; ++bx) {
-                std::array<float, 2> expected = cpuRange(volume, block, {bx, by, bz}, coverage);
-                std::array<float, 2> got;
-                if (ranges.byteRanges()) {
-                    uint64_t word = bx / 2 + uint64_t(counts[0] + 1) / 2 * (by + uint64_t(counts[1]) * bz);
-                    uint32_t bits = stored[word] >> (16 * (bx & 1));
-                    got = {float(bits & 0xFFu), float((bits >> 8) & 0xFFu)};
-                } else {
-                    uint32_t bits = stored[bx + uint64_t(counts[0]) * (by + uint64_t(counts[1]) * bz)];
-                    got = {halfToFloat(bits & 0xFFFFu), halfToFloat(bits >> 16)};
-                    expected = {halfBelow(expected[0]), halfAbove(expected[1])};
-                }
+                std::array<float, 2> expected = expectedRange(volume, ranges, block, {bx, by, bz}, coverage);
+                std::array<float, 2> got = storedRange(ranges, stored, {bx, by, bz});
                 if (got != expected && mismatches++ < 5)
                     UNSCOPED_INFO("block " << bx << "," << by << "," << bz << ": got [" << got[0] << ", " << got[1]
                                            << "], expected [" << expected[0] << ", " << expected[1] << "]");
             }
-    INFO(scalarName(volume.type) << " " << volume.dims[0] << "x" << volume.dims[1] << "x" << volume.dims[2]
-                                 << ", blocks " << block[0] << "x" << block[1] << "x" << block[2]
-                                 << (coverage == RangeCoverage::Cells ? ", cells" : ", voxels")
-                                 << (words ? ", raw words requested" : ", image"));
+    INFO(describeCase(volume, block, coverage, words));
     REQUIRE(mismatches == 0);
+}
+
+// Whether block b's range covers a sample of `region` (its voxels, with
+// cells also the samples one past its upper faces, as cpuRange reads).
+bool blockHoldsRegion(const Volume& volume, std::array<uint32_t, 3> block, std::array<uint32_t, 3> b,
+                      RangeCoverage coverage, const VolumeRegion& region)
+{
+    uint32_t reach = coverage == RangeCoverage::Cells ? 1 : 0;
+    for (int a = 0; a < 3; ++a) {
+        uint32_t first = b[a] * block[a], end = std::min(first + block[a] + reach, volume.dims[a]);
+        if (end <= region.offset[a] || first >= region.offset[a] + region.extent[a])
+            return false;
+    }
+    return true;
+}
+
+constexpr uint32_t kUntouched = 0xDEADBEEFu; // no range: its minimum above its maximum, as halves and as bytes
+
+// Uploads new samples for `region` (another place's, so that ranges change)
+// and runs the region pass over ranges filled with kUntouched: the blocks
+// whose ranges hold the region's samples must equal the CPU's over the new
+// samples, every other stored word must still be kUntouched.
+void checkRegionPass(Volume volume, std::array<uint32_t, 3> block, RangeCoverage coverage, bool words,
+                     const VolumeRegion& region)
+{
+    Context& context = test::gpuContext();
+    GpuVolume gpuVolume(context, volume, GpuVolumeUsage{.image = true, .buffer = words, .bufferInRanges = true});
+    BlockValueRanges ranges(context, FieldSource{&volume, &gpuVolume}, block, coverage);
+    const size_t sampleBytes = scalarSize(volume.type);
+    std::vector<std::byte> samples;
+    for (uint32_t z = 0; z < region.extent[2]; ++z)
+        for (uint32_t y = 0; y < region.extent[1]; ++y)
+            for (uint32_t x = 0; x < region.extent[0]; ++x) {
+                uint64_t from = volume.index((x * 7 + 3) % volume.dims[0], (y * 5 + 1) % volume.dims[1],
+                                             (z * 3 + 2) % volume.dims[2]);
+                samples.insert(samples.end(), volume.data.begin() + from * sampleBytes,
+                               volume.data.begin() + (from + 1) * sampleBytes);
+            }
+    writeRegion(volume, region, samples.data());
+    fillBuffer(context, ranges.buffer(), kUntouched);
+    RenderGraph upload(context), derive(context);
+    Buffer staging = addRegionUploadPass(upload, context, gpuVolume, region, samples.data());
+    ranges.addRegionPass(derive, region, "region ranges");
+    upload.compile();
+    derive.compile();
+    context.submitAndWait([&](VkCommandBuffer cmd) {
+        upload.record(cmd);
+        derive.record(cmd);
+    });
+    std::vector<uint32_t> stored = downloadBufferAs<uint32_t>(context, ranges.buffer(), ranges.buffer().size / 4);
+
+    const std::vector<uint32_t> untouched(stored.size(), kUntouched);
+    std::array<uint32_t, 3> counts = ranges.blockCounts();
+    uint64_t mismatches = 0, rewritten = 0;
+    for (uint32_t bz = 0; bz < counts[2]; ++bz)
+        for (uint32_t by = 0; by < counts[1]; ++by)
+            for (uint32_t bx = 0; bx < counts[0]; ++bx) {
+                std::array<uint32_t, 3> b{bx, by, bz};
+                bool holds = blockHoldsRegion(volume, block, b, coverage, region);
+                // Byte ranges pair blocks along x in one word, written whole.
+                if (ranges.byteRanges()) {
+                    std::array<uint32_t, 3> pair{bx ^ 1u, by, bz};
+                    holds = holds || (pair[0] < counts[0] && blockHoldsRegion(volume, block, pair, coverage, region));
+                }
+                std::array<float, 2> got = storedRange(ranges, stored, b);
+                std::array<float, 2> expected = holds ? expectedRange(volume, ranges, block, b, coverage)
+                                                      : storedRange(ranges, untouched, b);
+                rewritten += holds;
+                if (got != expected && mismatches++ < 5)
+                    UNSCOPED_INFO("block " << bx << "," << by << "," << bz << (holds ? " (holds region)" : "")
+                                           << ": got [" << got[0] << ", " << got[1] << "], expected ["
+                                           << expected[0] << ", " << expected[1] << "]");
+            }
+    INFO(describeCase(volume, block, coverage, words) << ", region at " << region.offset[0] << ","
+                                                      << region.offset[1] << "," << region.offset[2] << " of "
+                                                      << region.extent[0] << "x" << region.extent[1] << "x"
+                                                      << region.extent[2]);
+    REQUIRE(mismatches == 0);
+    REQUIRE(rewritten > 0);
+    REQUIRE(rewritten < uint64_t(counts[0]) * counts[1] * counts[2]);
 }
 
 } // namespace
@@ -201,6 +303,34 @@ TEST_CASE("block value ranges at block sizes that are not powers of two, and two
             // are in the extraction tests (here they cost a minute of lavapipe).
             for (bool words : {true, false})
                 checkRanges(volume, block, RangeCoverage::Cells, words);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("a region's range pass rewrites the blocks whose ranges hold the region's new samples and no others",
+          "[block][ranges][region]")
+{
+    struct Case {
+        std::array<uint32_t, 3> dims;
+        ScalarType type;
+    };
+    // Rows of whole words (raw words read) and not (the image read), byte
+    // ranges (uint8 cells), walks of several workgroups along x (300 uint8).
+    std::vector<Case> cases = {{{37, 41, 29}, ScalarType::Float32}, {{40, 21, 30}, ScalarType::UInt8},
+                               {{38, 19, 40}, ScalarType::UInt16}, {{300, 9, 17}, ScalarType::UInt8},
+                               {{36, 21, 17}, ScalarType::Int16}};
+    for (const Case& c : cases) {
+        Volume volume = makeVolume(c.dims, c.type, false);
+        // Inside on block boundaries (cells reach back a block), a corner
+        // sample, and a box reaching the far faces.
+        std::vector<VolumeRegion> regions = {
+            {{8, 2, 8}, {9, 5, 5}}, {{0, 0, 0}, {1, 1, 1}},
+            {{c.dims[0] - 11, c.dims[1] - 3, c.dims[2] - 6}, {11, 3, 6}}};
+        for (const VolumeRegion& region : regions)
+            for (std::array<uint32_t, 3> block : {std::array<uint32_t, 3>{8, 4, 4}, {8, 8, 8}})
+                for (RangeCoverage coverage : {RangeCoverage::Cells, RangeCoverage::Voxels})
+                    for (bool words : {true, false})
+                        checkRegionPass(volume, block, coverage, words, region);
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

@@ -124,6 +124,11 @@ public:
 
     uint64_t auxiliaryBytes() const override { return ranges_->allocatedBytes() + state_.allocated; }
     void volumeChanged() override { rangesValid_ = false; }
+    void addRegionPasses(RenderGraph& graph, const VolumeRegion& region) override
+    {
+        if (rangesValid_) // otherwise the next extraction computes every block's
+            ranges_->addRegionPass(graph, region, "block value ranges of a region");
+    }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
     {

@@ -54,7 +54,8 @@ const std::vector<PushMember>& blockParameterMembers()
         ISOSCOPE_PUSH_MEMBER(BlockParameters, origin),        ISOSCOPE_PUSH_MEMBER(BlockParameters, roundValues),
         ISOSCOPE_PUSH_MEMBER(BlockParameters, spacing),       ISOSCOPE_PUSH_MEMBER(BlockParameters, activeCapacity),
         ISOSCOPE_PUSH_MEMBER(BlockParameters, firstBlockLayer), ISOSCOPE_PUSH_MEMBER(BlockParameters, rowWords),
-        ISOSCOPE_PUSH_MEMBER(BlockParameters, unused),        ISOSCOPE_PUSH_MEMBER(BlockParameters, layerCount),
+        ISOSCOPE_PUSH_MEMBER(BlockParameters, layerOffset),   ISOSCOPE_PUSH_MEMBER(BlockParameters, layerCount),
+        ISOSCOPE_PUSH_MEMBER(BlockParameters, rangeFirstBlock), ISOSCOPE_PUSH_MEMBER(BlockParameters, rangeEndBlock),
     };
     return members;
 }

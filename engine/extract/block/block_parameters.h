@@ -16,9 +16,11 @@ struct BlockParameters {
     uint32_t activeCapacity;
     uint32_t firstBlockLayer;
     uint32_t rowWords;
-    uint32_t unused;
+    uint32_t layerOffset;
     uint32_t layerCount;
+    uint32_t rangeFirstBlock[2]; // range passes: the box of blocks (x, y) whose ranges a dispatch writes
+    uint32_t rangeEndBlock[2];
 };
-static_assert(sizeof(BlockParameters) == 80);
+static_assert(sizeof(BlockParameters) == 96);
 
 } // namespace isoscope

@@ -187,13 +187,57 @@ SpecValues BlockValueRanges::walkValues(SpecValues values, const RangeWalk& walk
     return values;
 }
 
-void BlockValueRanges::dispatch(VkCommandBuffer cmd, const ComputeProgram& program, uint32_t layers) const
+BlockBox BlockValueRanges::regionBlocks(const VolumeRegion& region) const
 {
-    program.dispatch(cmd, groupCount(walk_.chunksPerRow, walk_.lanesX),
-                     groupCount(blockCounts_[1], walk_.lanesY * walk_.rows), groupCount(layers, walk_.layers));
+    const uint32_t reach = coverage_ == RangeCoverage::Cells ? 1 : 0;
+    BlockBox box;
+    for (int a = 0; a < 3; ++a) {
+        uint32_t first = region.offset[a], last = region.offset[a] + region.extent[a] - 1;
+        box.first[a] = (first > reach ? first - reach : 0) / block_[a];
+        box.end[a] = std::min(last / block_[a] + 1, blockCounts_[a]);
+    }
+    if (byteRanges_) { // pairs along x share a word
+        box.first[0] &= ~1u;
+        box.end[0] = std::min(box.end[0] + (box.end[0] & 1u), blockCounts_[0]);
+    }
+    return box;
 }
 
-void BlockValueRanges::addPass(RenderGraph& graph, ResourceId ranges, const std::string& name) const
+// The workgroups that walk the box: along x and y those holding its blocks
+// (the shader starts at the one of rangeFirstBlock and stores only the
+// box's); along z its layers from its first, per word slab.
+void BlockValueRanges::recordBox(VkCommandBuffer cmd, const RenderGraph& g, const ComputeProgram& program,
+                                 const BlockLayout& layout, const BlockBox& box) const
+{
+    BlockParameters parameters = parameters_;
+    for (int a = 0; a < 2; ++a) {
+        parameters.rangeFirstBlock[a] = box.first[a];
+        parameters.rangeEndBlock[a] = box.end[a];
+    }
+    const uint32_t blocksPerGroupX = walk_.lanesX * walk_.laneSamples / block_[0];
+    const uint32_t blocksPerGroupY = walk_.lanesY * walk_.rows;
+    const uint32_t groupsX = groupCount(box.end[0], blocksPerGroupX) - box.first[0] / blocksPerGroupX;
+    const uint32_t groupsY = groupCount(box.end[1], blocksPerGroupY) - box.first[1] / blocksPerGroupY;
+    auto walkLayers = [&](uint32_t bound, uint32_t boundLayers, std::optional<DescriptorInfo> words) {
+        uint32_t first = std::max(box.first[2], bound), end = std::min(box.end[2], bound + boundLayers);
+        if (first >= end)
+            return;
+        parameters.firstBlockLayer = bound;
+        parameters.layerOffset = first - bound;
+        parameters.layerCount = end - bound;
+        bindBlockLayout(cmd, g, program, layout, parameters, words);
+        program.dispatch(cmd, groupsX, groupsY, groupCount(end - first, walk_.layers));
+    };
+    if (!minMaxWords_) {
+        walkLayers(0, blockCounts_[2], std::nullopt);
+        return;
+    }
+    for (const WordSlab& slab : wordSlabs_)
+        walkLayers(slab.firstBlockLayer, slab.blockLayers, DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes));
+}
+
+void BlockValueRanges::addBoxPass(RenderGraph& graph, ResourceId ranges, const std::string& name,
+                                  const BlockBox& box) const
 {
     // The block layout (block_layout.h): this pass reads the image or the
     // volume's words and writes the ranges; the rest get a placeholder.
@@ -207,23 +251,24 @@ void BlockValueRanges::addPass(RenderGraph& graph, ResourceId ranges, const std:
     layout.sampler = image_->linearSampler();
     const ComputeProgram& program = minMaxWords_ ? *minMaxWords_ : *minMax_;
     graph.addComputePass(name, program, blockUses(layout, {kBlockRanges}),
-                         [this, layout, &program](VkCommandBuffer cmd, const RenderGraph& g) {
-                             BlockParameters parameters = parameters_;
-                             if (!minMaxWords_) {
-                                 parameters.firstBlockLayer = 0;
-                                 parameters.layerCount = blockCounts_[2];
-                                 bindBlockLayout(cmd, g, program, layout, parameters);
-                                 dispatch(cmd, program, blockCounts_[2]);
-                                 return;
-                             }
-                             for (const WordSlab& slab : wordSlabs_) {
-                                 parameters.firstBlockLayer = slab.firstBlockLayer;
-                                 parameters.layerCount = slab.blockLayers;
-                                 bindBlockLayout(cmd, g, program, layout, parameters,
-                                                 DescriptorInfo(volumeBuffer_, slab.offset, slab.bytes));
-                                 dispatch(cmd, program, slab.blockLayers);
-                             }
+                         [this, layout, &program, box](VkCommandBuffer cmd, const RenderGraph& g) {
+                             recordBox(cmd, g, program, layout, box);
                          });
+}
+
+void BlockValueRanges::addPass(RenderGraph& graph, ResourceId ranges, const std::string& name) const
+{
+    addBoxPass(graph, ranges, name, BlockBox{{0, 0, 0}, blockCounts_});
+}
+
+void BlockValueRanges::addRegionPass(RenderGraph& graph, const VolumeRegion& region, const std::string& name) const
+{
+    // Frames in flight may still read (or, the block method's first, write)
+    // the ranges; frames after read them.
+    const ResourceState afterEarlierWork{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT};
+    const ResourceState visibleToLaterWork{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT};
+    ResourceId ranges = graph.importBuffer(name + " ranges", ranges_.buffer, afterEarlierWork, visibleToLaterWork);
+    addBoxPass(graph, ranges, name, regionBlocks(region));
 }
 
 void BlockValueRanges::computeNow() const

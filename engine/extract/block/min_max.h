@@ -20,6 +20,7 @@
 //   ResourceId id = graph.importBuffer("ranges", ranges.buffer().buffer);
 //   ranges.addPass(graph, id, "min_max");   // later passes read `id`
 //   ranges.computeNow();                    // or at set-up, on a graph of its own
+//   ranges.addRegionPass(graph, region, "min_max region"); // after samples changed: their blocks only
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -32,13 +33,21 @@
 #include "extract/block/block_parameters.h"
 #include "extract/gpu_extractor.h"
 #include "graph/graph_desc.h"
+#include "volume/volume_region.h"
 
 namespace isoscope {
 
 class GpuVolume;
 class RenderGraph;
+struct BlockLayout;
 
 enum class RangeCoverage { Voxels, Cells };
+
+// Blocks [first, end) along each axis.
+struct BlockBox {
+    std::array<uint32_t, 3> first{0, 0, 0};
+    std::array<uint32_t, 3> end{0, 0, 0};
+};
 
 class BlockValueRanges {
 public:
@@ -57,6 +66,16 @@ public:
     // Computes the ranges on a graph of its own and waits: per-volume state
     // made once at set-up, visible to every later submission.
     void computeNow() const;
+    // After the samples of `region` changed (written by work submitted
+    // before this graph runs): adds the pass that writes the ranges of
+    // regionBlocks(region) only, the others kept. It imports the ranges so
+    // that they wait for earlier work (frames in flight may read them) and
+    // are visible to all later work.
+    void addRegionPass(RenderGraph& graph, const VolumeRegion& region, const std::string& name) const;
+    // The blocks whose ranges hold a sample of `region`: those its samples
+    // lie in and, with cell coverage, the blocks before them whose upper
+    // faces reach them; with byte ranges whole pairs along x (one word).
+    BlockBox regionBlocks(const VolumeRegion& region) const;
     // A small buffer for bindings of the block layout a pass does not use.
     const Buffer& placeholder() const { return placeholder_; }
 
@@ -90,7 +109,9 @@ private:
     void planWordSlabs(const FieldSource& field);
     RangeWalk planWalk(uint32_t laneSamples, uint32_t chunksPerRow, bool rawWords) const;
     static SpecValues walkValues(SpecValues values, const RangeWalk& walk);
-    void dispatch(VkCommandBuffer cmd, const ComputeProgram& program, uint32_t layers) const;
+    void addBoxPass(RenderGraph& graph, ResourceId ranges, const std::string& name, const BlockBox& box) const;
+    void recordBox(VkCommandBuffer cmd, const RenderGraph& graph, const ComputeProgram& program,
+                   const BlockLayout& layout, const BlockBox& box) const;
 
     Context& context_;
     std::array<uint32_t, 3> block_;

@@ -5,6 +5,7 @@
 //
 //   auto volume = isoscope::api::Volume::load(context, "ct.nrrd");
 //   auto wrapped = isoscope::api::Volume::fromMemory(context, {{128, 128, 64}, ScalarType::UInt16}, samples, bytes);
+//   wrapped->update({{0, 0, 32}, {128, 128, 8}}, slab, slabBytes);  // time-varying data, between frames
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -44,8 +45,37 @@ public:
     // memory budget, InvalidArgument beyond its largest 3D image).
     static Result<Volume> fromMemory(Context& context, const VolumeDesc& desc, const void* samples, size_t bytes);
 
+    // A box of samples: the first sample and the samples along x, y and z.
+    struct Region {
+        std::array<uint32_t, 3> offset{0, 0, 0};
+        std::array<uint32_t, 3> extent{0, 0, 0};
+    };
+    // Replaces the samples of `region` with `samples` (the region's, x
+    // fastest; `bytes` their size, read during the call only): in the GPU
+    // copy, in the host copy where the volume keeps one (load(); fromMemory
+    // keeps none), and in what each Isosurface, IsoRaycast and
+    // VolumeRendering of this volume derived from them (value ranges of
+    // blocks and bricks), derived again for the blocks and bricks that hold
+    // the region only.
+    //
+    // Cost and synchronization: one submission of its own on the context's
+    // queue (the upload, then the derivations) that waits on the GPU for the
+    // work the host submitted before (frames in flight still reading the
+    // volume), and that the call waits for: it returns with everything done,
+    // so frames recorded after it see the new samples, and it stalls the CPU
+    // until the frames in flight finish. (A submission of its own rather than
+    // passes of the next frame: a volume serves any number of Renderers, or
+    // none, as extract() does.) Call it between frames (after submitting one,
+    // before recording the next), not between a record() and its submission.
+    // Frames without an update() do none of this. Non-finite samples are
+    // refused for a volume made without any.
+    Status update(const Region& region, const void* samples, size_t bytes);
+
     VolumeDesc desc() const;
-    std::array<double, 2> valueRange() const; // smallest and largest finite sample at load
+    // The smallest and largest finite sample at load, widened by every
+    // update() to include its samples (never narrowed: that would read the
+    // whole volume again).
+    std::array<double, 2> valueRange() const;
     // The world-space box the samples span: {min corner, max corner}.
     std::array<std::array<double, 3>, 2> bounds() const;
 };

@@ -46,8 +46,10 @@ layout(push_constant) uniform Parameters {
     uint activeCapacity; // entries of the active-block list
     uint firstBlockLayer; // range passes: the z-layer of blocks where the bound volume range starts
     uint rowWords;        // min_max_words: 32-bit words per x-row of the volume
-    uint unused;          // (min_max_words takes the scalar type as a specialization constant)
+    uint layerOffset;     // range passes: the first block layer this dispatch walks, from firstBlockLayer
     uint layerCount;      // range passes: block layers from firstBlockLayer this dispatch covers
+    uvec2 rangeFirstBlock; // range passes: the box of blocks (x, y) whose ranges this dispatch writes
+    uvec2 rangeEndBlock;
 } params;
 
 const uint kNoSlot = 0xFFFFFFFFu;

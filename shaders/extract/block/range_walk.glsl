@@ -95,6 +95,7 @@ int laneChunks();
 
 struct Lane {
     uint laneX, laneY;
+    uvec2 group;    // the workgroup's place along x and y in a walk of the whole volume
     int chunk;      // along x in the volume
     int firstRow;   // y of the first row the lane reads
     bool hasTail;   // the workgroup's last lane along x, with samples after its run
@@ -167,9 +168,10 @@ void storeLayer(Lane lane, uint blockZ)
         for (uint item = tid; item < RANGE_LANES_Y * wordsPerLaneRow; item += WORKGROUP_SIZE) {
             uint laneY = item / wordsPerLaneRow;
             uint block = item % wordsPerLaneRow * writers;
-            uvec3 b = uvec3(gl_WorkGroupID.x * BLOCKS_PER_LANE_ROW + block,
-                            (gl_WorkGroupID.y * RANGE_LANES_Y + laneY) * RANGE_ROWS + j, blockZ);
-            if (b.x >= params.blockCounts.x || b.y >= params.blockCounts.y)
+            uvec3 b = uvec3(lane.group.x * BLOCKS_PER_LANE_ROW + block,
+                            (lane.group.y * RANGE_LANES_Y + laneY) * RANGE_ROWS + j, blockZ);
+            // Outside the box of blocks this dispatch writes (never past the volume's).
+            if (any(lessThan(b.xy, params.rangeFirstBlock)) || any(greaterThanEqual(b.xy, params.rangeEndBlock)))
                 continue;
             vec2 range = runBlockRange(laneY, block);
             if (!BYTE_RANGES) {
@@ -185,17 +187,20 @@ void storeLayer(Lane lane, uint blockZ)
 }
 
 // The walk: block layers params.firstBlockLayer + [0, params.layerCount) are
-// bound; this workgroup takes RANGE_LAYERS of them.
+// bound; the dispatch covers those from params.layerOffset, this workgroup
+// RANGE_LAYERS of them. Along x and y the dispatch starts at the workgroup
+// that holds the box's first block (a region's blocks, or all of them).
 void walkBlockRanges()
 {
     Lane lane;
     lane.laneX = gl_LocalInvocationIndex % RANGE_LANES_X;
     lane.laneY = gl_LocalInvocationIndex / RANGE_LANES_X;
-    lane.chunk = int(gl_WorkGroupID.x * RANGE_LANES_X + lane.laneX);
-    lane.firstRow = int(((gl_WorkGroupID.y * RANGE_LANES_Y + lane.laneY) * RANGE_ROWS) * BLOCK_Y);
+    lane.group = gl_WorkGroupID.xy + params.rangeFirstBlock / uvec2(BLOCKS_PER_LANE_ROW, RANGE_LANES_Y * RANGE_ROWS);
+    lane.chunk = int(lane.group.x * RANGE_LANES_X + lane.laneX);
+    lane.firstRow = int(((lane.group.y * RANGE_LANES_Y + lane.laneY) * RANGE_ROWS) * BLOCK_Y);
     lane.hasTail = lane.laneX == RANGE_LANES_X - 1u && lane.chunk + 1 < laneChunks();
 
-    uint firstLayer = gl_WorkGroupID.z * RANGE_LAYERS;
+    uint firstLayer = params.layerOffset + gl_WorkGroupID.z * RANGE_LAYERS;
     if (CELL_RANGES) { // the first slice of the first layer; later ones carry over
         readSlice(lane, int((params.firstBlockLayer + firstLayer) * BLOCK_Z));
     }
