@@ -13,6 +13,10 @@ const char* const kMethodNames[] = {"block", "scan", "histopyramid"};
 
 } // namespace
 
+const char* methodName(Method method)
+{
+    return size_t(method) < std::size(kMethodNames) ? kMethodNames[size_t(method)] : "";
+}
 
 Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const IsosurfaceOptions& options)
 {

@@ -36,11 +36,11 @@ void run(const Options& options, ValidationLog& log)
         throw OptionError("-o writes the last frame of a headless run: add --headless");
     VkExtent2D extent = options.size.value_or(windowed ? VkExtent2D{512, 512} : VkExtent2D{256, 256});
 
-    auto instance = createHostInstance(options.validation, windowed ? windowInstanceExtensions() : std::vector<const char*>{}, log);
+    auto instance = createHostInstance("isoscope_embed", options.validation, windowed ? windowInstanceExtensions() : std::vector<const char*>{}, log);
     auto host = createHostDevice(instance->instance, windowed);
     std::unique_ptr<Window> window;
     if (windowed) {
-        window = createWindow(instance->instance, host->physical, host->device, host->family, extent);
+        window = createWindow(instance->instance, host->physical, host->device, host->family, extent, "isoscope embed");
         extent = window->extent; // the window system may have its own idea of the size
     }
     auto isoscope = createIsoscopeScene(*host, options, extent);

@@ -34,6 +34,9 @@ enum class Method {
     HistoPyramid, // Dyken et al.'s histogram pyramid: unwelded triangles
 };
 
+// The method's name as the CLI spells it ("block", "scan", "histopyramid"); "" for a value not a Method.
+ISOSCOPE_API const char* methodName(Method method);
+
 struct IsosurfaceOptions {
     Method method = Method::Block;
 };

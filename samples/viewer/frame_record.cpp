@@ -1,0 +1,54 @@
+#include "frame_record.h"
+
+#include <string>
+
+#include "check.h"
+#include "frame_output.h"
+#include "image_barrier.h"
+
+namespace viewer {
+namespace {
+
+constexpr VkPipelineStageFlags2 kFragmentTests =
+    VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+constexpr VkPipelineStageFlags2 kCopyOut = VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT;
+
+// The slot's last frame copied the colour out and tested depth; isoscope
+// clears both, so their contents are dropped (UNDEFINED) and the reads
+// before need no flush.
+const isoscope::api::ImageState kColorCopiedBefore{VK_IMAGE_LAYOUT_UNDEFINED, kCopyOut, VK_ACCESS_2_NONE};
+const isoscope::api::ImageState kDepthTestedBefore{VK_IMAGE_LAYOUT_UNDEFINED, kFragmentTests,
+                                                   VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                                       VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
+// After isoscope: the overlay pass draws over the colour (its render pass's
+// external dependency waits on colour-attachment writes).
+const isoscope::api::ImageState kColorOverlaid{VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                               VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
+                                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+const isoscope::api::ImageState kColorCopiedOut{VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kCopyOut,
+                                                VK_ACCESS_2_TRANSFER_READ_BIT};
+const isoscope::api::ImageState kDepthTested{VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, kFragmentTests,
+                                             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
+
+} // namespace
+
+void recordFrame(const samplehost::FrameSlot& slot, const FrameCommands& frame)
+{
+    // Headless there is no overlay: isoscope leaves the colour ready to copy out.
+    isoscope::api::FrameTargets targets;
+    targets.color = {slot.color.image, slot.color.view, kColorCopiedBefore,
+                     frame.imgui ? kColorOverlaid : kColorCopiedOut};
+    targets.depth = {slot.depth.image, slot.depth.view, kDepthTestedBefore, kDepthTested};
+    samplehost::require(frame.renderer->record(slot.cmd, frame.frame, targets),
+                        "isoscope::api::Renderer::record (frame " + std::to_string(frame.frame) + ")");
+    if (frame.imgui)
+        frame.imgui->record(slot.cmd, frame.frame); // ends in TRANSFER_SRC_OPTIMAL
+    if (frame.readback)
+        samplehost::recordReadback(slot.cmd, slot, frame.extent, *frame.readback);
+    if (frame.swapchainImage)
+        samplehost::recordBlitToSwapchain(slot.cmd, slot, frame.extent, frame.swapchainImage, frame.swapchainExtent);
+}
+
+} // namespace viewer
