@@ -7,9 +7,6 @@ namespace embed {
 using namespace samplehost; // the host code shared with the viewer (samples/common)
 namespace {
 
-constexpr VkPipelineStageFlags2 kFragmentTests =
-    VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
-constexpr VkPipelineStageFlags2 kCopyOut = VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT;
 // The host's clear colour, exactly RGBA8 (20, 20, 26, 255).
 constexpr VkClearColorValue kClearColor{{20.0f / 255.0f, 20.0f / 255.0f, 26.0f / 255.0f, 1.0f}};
 
@@ -18,13 +15,8 @@ constexpr VkClearColorValue kClearColor{{20.0f / 255.0f, 20.0f / 255.0f, 26.0f /
 const isoscope::api::ImageState kColorDrawn{VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                             VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
-const isoscope::api::ImageState kColorCopiedOut{VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kCopyOut,
-                                                VK_ACCESS_2_TRANSFER_READ_BIT};
 const isoscope::api::ImageState kDepthDrawn{VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, kFragmentTests,
                                             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
-const isoscope::api::ImageState kDepthTested{VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, kFragmentTests,
-                                             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
-                                                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
 
 void beginTargets(const FrameSlot& slot)
 {

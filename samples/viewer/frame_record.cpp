@@ -9,9 +9,8 @@
 namespace viewer {
 namespace {
 
-constexpr VkPipelineStageFlags2 kFragmentTests =
-    VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
-constexpr VkPipelineStageFlags2 kCopyOut = VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT;
+using samplehost::kCopyOut;
+using samplehost::kFragmentTests;
 
 // The slot's last frame copied the colour out and tested depth; isoscope
 // clears both, so their contents are dropped (UNDEFINED) and the reads
@@ -26,11 +25,6 @@ const isoscope::api::ImageState kColorOverlaid{VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_
                                                VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                                VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
                                                    VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
-const isoscope::api::ImageState kColorCopiedOut{VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kCopyOut,
-                                                VK_ACCESS_2_TRANSFER_READ_BIT};
-const isoscope::api::ImageState kDepthTested{VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, kFragmentTests,
-                                             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
-                                                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
 
 } // namespace
 
@@ -39,8 +33,8 @@ void recordFrame(const samplehost::FrameSlot& slot, const FrameCommands& frame)
     // Headless there is no overlay: isoscope leaves the colour ready to copy out.
     isoscope::api::FrameTargets targets;
     targets.color = {slot.color.image, slot.color.view, kColorCopiedBefore,
-                     frame.imgui ? kColorOverlaid : kColorCopiedOut};
-    targets.depth = {slot.depth.image, slot.depth.view, kDepthTestedBefore, kDepthTested};
+                     frame.imgui ? kColorOverlaid : samplehost::kColorCopiedOut};
+    targets.depth = {slot.depth.image, slot.depth.view, kDepthTestedBefore, samplehost::kDepthTested};
     samplehost::require(frame.renderer->record(slot.cmd, frame.frame, targets),
                         "isoscope::api::Renderer::record (frame " + std::to_string(frame.frame) + ")");
     if (frame.imgui)

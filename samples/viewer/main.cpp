@@ -68,8 +68,9 @@ void run(const Options& options, samplehost::ValidationLog& log)
     std::printf("device: %s, subgroup size %u, frames: %" PRIu64 "\n", context->deviceName().c_str(),
                 context->subgroupSize(), result.frames);
     if (result.lastMesh)
-        std::printf("last frame: mode %s, method %s, isovalue %.9g, %" PRIu64 " triangles, %" PRIu64 " vertices%s\n",
-                    modeName(scene->mode), isoscope::api::methodName(scene->method), result.lastIso,
+        std::printf("last frame: mode %s, method %s%s, isovalue %.9g, %" PRIu64 " triangles, %" PRIu64 " vertices%s\n",
+                    modeName(scene->mode), isoscope::api::methodName(scene->method), scene->weld ? "" : " unwelded",
+                    result.lastIso,
                     result.lastMesh->triangles, result.lastMesh->vertices,
                     result.lastMesh->overflowed ? " (overflowed: drew what fit)" : "");
     imgui.reset();
@@ -81,24 +82,11 @@ void run(const Options& options, samplehost::ValidationLog& log)
 
 int main(int argc, char** argv)
 {
-    samplehost::ValidationLog log; // outlives the instance: its destruction may still report
-    try {
+    return samplehost::runSample("isoscope-viewer", usage(), [&](samplehost::ValidationLog& log) {
         Options options = parseOptions(argc, argv);
-        if (options.help) {
+        if (options.help)
             std::fputs(usage(), stdout);
-            return 0;
-        }
-        run(options, log);
-    } catch (const OptionError& error) {
-        std::fprintf(stderr, "isoscope-viewer: %s\n\n%s", error.what(), usage());
-        return 2;
-    } catch (const Failure& error) {
-        std::fprintf(stderr, "isoscope-viewer: %s\n", error.what());
-        return 1;
-    }
-    if (uint32_t messages = log.messages.load()) {
-        std::fprintf(stderr, "isoscope-viewer: validation reported %u warnings or errors\n", messages);
-        return 3;
-    }
-    return 0;
+        else
+            run(options, log);
+    });
 }

@@ -67,6 +67,13 @@ Mode parseMode(const std::string& text)
     throw OptionError("--mode " + text + ": give mesh, iso-standard, iso-warp, dvr or mesh+dvr");
 }
 
+bool parseOnOff(std::string_view option, const std::string& text)
+{
+    if (text == "on" || text == "off")
+        return text == "on";
+    throw OptionError(std::string(option) + " takes on or off, not '" + text + "'");
+}
+
 const char* modeName(Mode mode)
 {
     switch (mode) {
@@ -102,6 +109,8 @@ Options parseOptions(int argc, char** argv)
             options.iso = parseFloat(arg, value());
         else if (arg == "--method")
             options.method = parseMethod(value());
+        else if (arg == "--no-weld")
+            options.weld = false;
         else if (arg == "--mode")
             options.mode = parseMode(value());
         else if (arg == "--tf")
@@ -136,13 +145,14 @@ const char* usage()
            "  VOLUME              a file or folder the engine reads, or a synthetic spec (default sphere:64)\n"
            "  --iso V             isovalue in the data's units (default: the middle of its range)\n"
            "  --method M          block, scan or histopyramid (default block)\n"
+           "  --no-weld           keep each method's duplicate vertices\n"
            "  --mode M            mesh, iso-standard, iso-warp, dvr or mesh+dvr (default mesh)\n"
            "  --tf T              DVR transfer function: a preset (ct, grayscale, cayley), a ParaView .json or a text file\n"
            "  --camera AZ,EL      the camera's azimuth and elevation in degrees (default 30,20)\n"
            "  --size WxH          the window's (or headless image's) size\n"
            "  --frames N          stop after N frames\n"
            "  --screenshot F.png  write the last frame (with the UI when windowed)\n"
-           "  --script FILE       actions per frame, one line each: iso V; mode M; method M; resize WxH (';' between)\n"
+           "  --script FILE       actions per frame, one line each: iso V; mode M; method M; weld on|off; resize WxH (';' between)\n"
            "  --headless          no window and no UI (needs --screenshot)\n"
            "  --no-vsync          present without waiting for the display (V toggles it)\n"
            "  --validation        Khronos validation and synchronization validation; any message exits 3\n";

@@ -10,6 +10,8 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "sample_main.h"
+
 #include <isoscope/isosurface.h>
 
 namespace viewer {
@@ -29,6 +31,7 @@ struct Options {
     std::string volume = "sphere:64";
     std::optional<float> iso;                 // unset: the middle of the volume's value range
     isoscope::api::Method method = isoscope::api::Method::Block;
+    bool weld = true;
     Mode mode = Mode::Mesh;
     std::string transferFunction = "grayscale"; // a preset, a ParaView .json or a text file
     std::array<float, 2> camera{30.0f, 20.0f}; // azimuth, elevation (degrees)
@@ -38,9 +41,7 @@ struct Options {
     std::string script;                       // a file of actions, one line per frame (script.h)
 };
 
-struct OptionError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using OptionError = samplehost::UsageError; // main() prints it with the usage and exits 2
 
 Options parseOptions(int argc, char** argv);
 // The pieces, for --script's lines too; `option` names what is parsed in the message.
@@ -49,6 +50,7 @@ uint64_t parseCount(std::string_view option, const std::string& text);
 VkExtent2D parseSize(const std::string& text);
 isoscope::api::Method parseMethod(const std::string& text);
 Mode parseMode(const std::string& text);
+bool parseOnOff(std::string_view option, const std::string& text);
 const char* usage();
 
 } // namespace viewer

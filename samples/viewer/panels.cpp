@@ -1,6 +1,7 @@
 #include "panels.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include <imgui.h>
@@ -77,6 +78,9 @@ void modePanel(const ViewerScene& scene, UiRequests& requests)
                 requests.method = method;
         ImGui::EndCombo();
     }
+    bool weld = scene.weld;
+    if (ImGui::Checkbox("weld", &weld))
+        requests.weld = weld;
     if (ImGui::BeginCombo("transfer fn", scene.transferFunction.c_str())) {
         for (const std::string& preset : isoscope::api::transferFunctionPresets())
             if (ImGui::Selectable(preset.c_str(), preset == scene.transferFunction))
@@ -87,7 +91,7 @@ void modePanel(const ViewerScene& scene, UiRequests& requests)
 
 void statistics(const ViewerScene& scene, const FrameStats& stats)
 {
-    ImGui::Text("%s, subgroup size %u", scene.context.deviceName().c_str(), scene.context.subgroupSize());
+    ImGui::TextWrapped("%s, subgroup size %u", scene.context.deviceName().c_str(), scene.context.subgroupSize());
     ImGui::Text("frame %.2f ms", stats.frameMs);
     if (stats.mesh)
         ImGui::Text("iso %.5g: %llu triangles, %llu vertices%s", stats.meshIso,
@@ -101,9 +105,10 @@ void statistics(const ViewerScene& scene, const FrameStats& stats)
 
 void drawPanels(const ViewerScene& scene, const FrameStats& stats, UiState& ui, UiRequests& requests)
 {
+    // 340 wide at (8, 8) whatever its contents: tests exclude that stripe when they compare images.
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
-    ImGui::Begin("isoscope");
+    ImGui::SetNextWindowSizeConstraints(ImVec2(340, 0), ImVec2(340, FLT_MAX));
+    ImGui::Begin("isoscope", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     volumeInfo(scene);
     ImGui::Separator();
     isovaluePanel(scene, ui, requests);

@@ -34,6 +34,7 @@ struct UiRequests {
     std::optional<float> iso;
     std::optional<Mode> mode;
     std::optional<isoscope::api::Method> method;
+    std::optional<bool> weld;
     std::optional<std::string> transferFunction;
     bool toggleVsync = false;
     bool toggleOrthographic = false;

@@ -27,10 +27,12 @@ void parseAction(const std::string& action, ScriptStep& step)
         step.mode = parseMode(value);
     else if (verb == "method")
         step.method = parseMethod(value);
+    else if (verb == "weld")
+        step.weld = parseOnOff("weld", value);
     else if (verb == "resize")
         step.resize = parseSize(value);
     else
-        throw OptionError("unknown action '" + verb + "' (iso, mode, method or resize)");
+        throw OptionError("unknown action '" + verb + "' (iso, mode, method, weld or resize)");
 }
 
 } // namespace

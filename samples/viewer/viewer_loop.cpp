@@ -1,6 +1,7 @@
 #include "viewer_loop.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -93,6 +94,7 @@ void resize(ViewerLoop& loop)
         return;
     loop.slots.resize(extent);
     loop.imgui->resize();
+    std::printf("resized to %ux%u\n", extent.width, extent.height); // scripts and tests follow the window's size
     require(loop.scene.renderer->setExtent(extent), "isoscope::api::Renderer::setExtent");
     updateCamera(loop);
 }
@@ -152,6 +154,7 @@ void scriptRequests(ViewerLoop& loop, const ScriptStep& step, UiRequests& reques
     requests.iso = step.iso;
     requests.mode = step.mode;
     requests.method = step.method;
+    requests.weld = step.weld;
     if (step.resize && loop.window)
         glfwSetWindowSize(loop.window->glfw, int(step.resize->width), int(step.resize->height));
 }
@@ -163,6 +166,8 @@ bool applyRequests(ViewerLoop& loop, const UiRequests& requests)
     try {
         if (requests.method)
             scene.setMethod(*requests.method);
+        if (requests.weld)
+            scene.setWeld(*requests.weld);
         if (requests.mode && *requests.mode != scene.mode)
             scene.setMode(*requests.mode);
         if (requests.transferFunction) {

@@ -22,7 +22,7 @@ void ViewerScene::load(const std::string& pathOrSpec, std::optional<float> isova
     histogram = take(volume->histogram(kHistogramBins), "the histogram of " + pathOrSpec);
     std::array<double, 2> range = volume->valueRange();
     iso = isovalue.value_or(float(0.5 * (range[0] + range[1])));
-    surface = take(isoscope::api::Isosurface::create(context, *volume, {method}), "the isosurface");
+    surface = take(isoscope::api::Isosurface::create(context, *volume, {method, weld}), "the isosurface");
     raycast = take(isoscope::api::IsoRaycast::create(context, *volume), "the isosurface raycast");
     dvr = take(isoscope::api::VolumeRendering::create(context, *volume), "the volume rendering");
     if (!transferFunction.empty())
@@ -52,10 +52,23 @@ void ViewerScene::setMethod(isoscope::api::Method newMethod)
     if (newMethod == method && surface)
         return;
     method = newMethod;
+    remakeSurface();
+}
+
+void ViewerScene::setWeld(bool on)
+{
+    if (on == weld && surface)
+        return;
+    weld = on;
+    remakeSurface();
+}
+
+void ViewerScene::remakeSurface()
+{
     VK_CHECK(vkDeviceWaitIdle(context.device()));
     renderer->clearScene();
     surface.reset();
-    surface = take(isoscope::api::Isosurface::create(context, *volume, {method}),
+    surface = take(isoscope::api::Isosurface::create(context, *volume, {method, weld}),
                    std::string("the isosurface by ") + isoscope::api::methodName(method));
     require(surface->setIsovalue(iso), "the isovalue");
     setMode(mode);
@@ -81,6 +94,7 @@ ViewerScene createViewerScene(isoscope::api::Context& context, const Options& op
     ViewerScene scene{context};
     scene.mode = options.mode;
     scene.method = options.method;
+    scene.weld = options.weld;
     scene.transferFunction = options.transferFunction;
     isoscope::api::RendererOptions rendererOptions;
     rendererOptions.framesInFlight = 2;

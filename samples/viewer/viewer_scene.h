@@ -27,6 +27,7 @@ struct ViewerScene {
     std::optional<isoscope::api::Renderer> renderer;
     Mode mode = Mode::Mesh;
     isoscope::api::Method method = isoscope::api::Method::Block;
+    bool weld = true;
     std::string transferFunction;
     float iso = 0.0f;
 
@@ -36,8 +37,11 @@ struct ViewerScene {
     void load(const std::string& pathOrSpec, std::optional<float> isovalue);
     void setMode(Mode newMode);
     void setMethod(isoscope::api::Method newMethod);
+    void setWeld(bool on);
     void setIsovalue(float value);
     void setTransferFunction(const std::string& presetOrPath);
+    // A new Isosurface for the method and weld, after the frames in flight that read the old one.
+    void remakeSurface();
     bool drawsMesh() const { return mode == Mode::Mesh || mode == Mode::MeshDvr; }
 };
 

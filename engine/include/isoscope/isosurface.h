@@ -39,6 +39,7 @@ ISOSCOPE_API const char* methodName(Method method);
 
 struct IsosurfaceOptions {
     Method method = Method::Block;
+    bool weld = true; // false keeps each method's duplicate vertices (block: one copy per block face)
 };
 
 // The mesh in device buffers. Vertices: `vertexStride` bytes each, position
