@@ -13,6 +13,10 @@ const char* const kMethodNames[] = {"block", "scan", "histopyramid"};
 
 } // namespace
 
+const char* methodName(Method method)
+{
+    return size_t(method) < std::size(kMethodNames) ? kMethodNames[size_t(method)] : "";
+}
 
 Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const IsosurfaceOptions& options)
 {
@@ -22,6 +26,7 @@ Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const Is
         if (size_t(options.method) >= std::size(kMethodNames))
             fail("IsosurfaceOptions::method is " + std::to_string(int(options.method)) + ": not a Method");
         extract.method = kMethodNames[size_t(options.method)];
+        extract.weld = options.weld;
         detail::VolumeImpl& source = volume.impl();
         std::unique_ptr<GpuExtractor> extractor = createGpuExtractor(engine, extract.method, source.field(), extract);
         float iso = float(0.5 * (source.volume.stats.min + source.volume.stats.max));

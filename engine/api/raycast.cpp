@@ -69,6 +69,8 @@ Status IsoRaycast::setOptions(const IsoRaycastOptions& options)
 }
 
 
+std::vector<std::string> transferFunctionPresets() { return transferFunctionPresetNames(); }
+
 Result<VolumeRendering> VolumeRendering::create(Context& context, Volume& volume, const VolumeRenderingOptions& options)
 {
     return guarded<VolumeRendering>(ErrorCode::InvalidArgument, [&]() -> Result<VolumeRendering> {

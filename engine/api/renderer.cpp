@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 #include <deque>
 
@@ -198,6 +199,22 @@ std::vector<PassTime> Renderer::passTimes(uint64_t frame)
         return result;
     for (const auto& [pass, ms] : slot.graph->passTimings())
         result.push_back({pass, ms});
+    return result;
+}
+
+std::vector<MeshCounts> Renderer::meshCounts(uint64_t frame)
+{
+    Slot& slot = impl().slots[size_t(frame % impl().options.framesInFlight)];
+    std::vector<MeshCounts> result;
+    if (!slot.graph || !slot.recorded)
+        return result;
+    for (const Buffer& counts : slot.counts) {
+        GpuMeshCounters counters;
+        std::memcpy(&counters, counts.mapped, sizeof counters);
+        // The draw's index count is what was written and drawn: faceSize (3) indices a triangle.
+        result.push_back({std::min(counters.vertexCount, counters.vertexCapacity), counters.draw.indexCount / 3,
+                          counters.overflow != 0});
+    }
     return result;
 }
 

@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <cmath>
+
 #include "api/api_impl.h"
 #include "volume/readers.h"
 #include "volume/region_upload.h"
@@ -103,6 +106,32 @@ std::array<std::array<double, 3>, 2> Volume::bounds() const
         box[1][axis] = v.origin[axis] + (v.dims[axis] - 1) * v.spacing[axis];
     }
     return box;
+}
+
+Result<std::vector<uint64_t>> Volume::histogram(uint32_t bins) const
+{
+    return guarded<std::vector<uint64_t>>(ErrorCode::InvalidArgument, [&]() -> Result<std::vector<uint64_t>> {
+        if (bins < 1 || bins > 65536)
+            return Error{ErrorCode::InvalidArgument,
+                         "Volume::histogram: bins is " + std::to_string(bins) + "; give 1 to 65536"};
+        const isoscope::Volume& v = impl().volume;
+        if (v.data.empty())
+            return Error{ErrorCode::InvalidArgument,
+                         "Volume::histogram: a volume made by fromMemory keeps no host copy of its samples (they "
+                         "went straight to the device); histogram the array it was made from"};
+        std::vector<uint64_t> counts(bins, 0);
+        double lo = v.stats.min, span = v.stats.max - v.stats.min;
+        uint64_t samples = v.sampleCount();
+        for (uint64_t i = 0; i < samples; ++i) {
+            double value = v.valueAt(i);
+            if (!std::isfinite(value))
+                continue;
+            // A constant volume (span 0) puts every sample in bin 0.
+            double t = span > 0.0 ? (value - lo) / span : 0.0;
+            counts[std::min<uint64_t>(uint64_t(std::max(t, 0.0) * bins), bins - 1)]++;
+        }
+        return counts;
+    });
 }
 
 } // namespace isoscope::api

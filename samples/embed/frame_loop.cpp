@@ -7,6 +7,7 @@
 #include "frame_record.h"
 
 namespace embed {
+using namespace samplehost; // the host code shared with the viewer (samples/common)
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -19,10 +20,7 @@ double msSince(Clock::time_point start)
 void beginFrame(FrameLoop& loop, uint64_t frame)
 {
     FrameSlot& slot = loop.slots[frame];
-    VK_CHECK(vkResetCommandPool(loop.host.device, slot.pool, 0));
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VK_CHECK(vkBeginCommandBuffer(slot.cmd, &begin));
+    beginSlot(loop.host.device, slot);
 
     loop.isoscope.setFrameIsovalue(frame, loop.options.animate);
     FrameCommands commands;
@@ -37,26 +35,7 @@ void beginFrame(FrameLoop& loop, uint64_t frame)
 // `wait` (at the blit) and `signal` are the swapchain's semaphores; none when headless.
 void endAndSubmit(FrameLoop& loop, uint64_t frame, VkSemaphore wait, VkSemaphore signal)
 {
-    FrameSlot& slot = loop.slots[frame];
-    VK_CHECK(vkEndCommandBuffer(slot.cmd));
-
-    VkCommandBufferSubmitInfo command{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-    command.commandBuffer = slot.cmd;
-    VkSemaphoreSubmitInfo waitInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-    waitInfo.semaphore = wait;
-    waitInfo.stageMask = VK_PIPELINE_STAGE_2_BLIT_BIT;
-    VkSemaphoreSubmitInfo signalInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-    signalInfo.semaphore = signal;
-    signalInfo.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    submit.waitSemaphoreInfoCount = wait ? 1 : 0;
-    submit.pWaitSemaphoreInfos = &waitInfo;
-    submit.commandBufferInfoCount = 1;
-    submit.pCommandBufferInfos = &command;
-    submit.signalSemaphoreInfoCount = signal ? 1 : 0;
-    submit.pSignalSemaphoreInfos = &signalInfo;
-    VK_CHECK(vkResetFences(loop.host.device, 1, &slot.done));
-    VK_CHECK(vkQueueSubmit2(loop.host.queue, 1, &submit, slot.done));
+    submitSlot(loop.host.device, loop.host.queue, loop.slots[frame], wait, signal);
 }
 
 void waitForAllSlots(FrameLoop& loop, uint64_t frames)
@@ -162,13 +141,7 @@ LoopStats runWindowed(FrameLoop& loop, Window& window, std::optional<uint64_t> f
         endAndSubmit(loop, frame, slot.imageAcquired, renderDone);
         recordMs += msSince(frameStart);
 
-        VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
-        present.waitSemaphoreCount = 1;
-        present.pWaitSemaphores = &renderDone;
-        present.swapchainCount = 1;
-        present.pSwapchains = &window.swapchain;
-        present.pImageIndices = &imageIndex;
-        VkResult presented = vkQueuePresentKHR(loop.host.queue, &present);
+        VkResult presented = presentImage(loop.host.queue, window, imageIndex, renderDone);
         ++frame;
         VkExtent2D now = window.framebufferExtent();
         bool resized = now.width != window.extent.width || now.height != window.extent.height;

@@ -19,6 +19,7 @@
 #include "window.h"
 
 namespace embed {
+using namespace samplehost; // the host code shared with the viewer (samples/common)
 
 struct FrameLoop {
     HostDevice& host;

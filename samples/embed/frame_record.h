@@ -1,19 +1,20 @@
 #pragma once
 // One frame's commands: the host's barriers for its own targets, its scene,
-// isoscope's passes (given the targets' states before and after them), and
-// the colour's way out (a blit to the swapchain or a copy for read-back).
+// and isoscope's passes (given the targets' states before and after them);
+// the colour's way out is samples/common's frame_output.h.
 #include <cstdint>
 
 #include <vulkan/vulkan_core.h>
 
 #include <isoscope/renderer.h>
 
+#include "frame_output.h" // the blit to the swapchain and the read-back, shared with the viewer
 #include "frame_slots.h"
-#include "gpu_memory.h"
 #include "host_scene.h"
 #include "scene_layout.h"
 
 namespace embed {
+using namespace samplehost; // the host code shared with the viewer (samples/common)
 
 struct FrameCommands {
     uint64_t frame = 0;
@@ -26,13 +27,5 @@ struct FrameCommands {
 // Records into slot.cmd (begun by the caller). Afterwards the colour is in
 // TRANSFER_SRC_OPTIMAL for the blit or copy, the depth in DEPTH_ATTACHMENT_OPTIMAL.
 void recordFrame(const FrameSlot& slot, const FrameCommands& frame);
-
-// The swapchain image goes from acquired (UNDEFINED) to PRESENT_SRC; the
-// submission waits for the acquire at the blit stage.
-void recordBlitToSwapchain(VkCommandBuffer cmd, const FrameSlot& slot, VkExtent2D extent, VkImage swapchainImage,
-                           VkExtent2D swapchainExtent);
-
-// The colour's bytes into `buffer` (width × height × 4, tightly packed), visible to the host after the fence.
-void recordReadback(VkCommandBuffer cmd, const FrameSlot& slot, VkExtent2D extent, const GpuBuffer& buffer);
 
 } // namespace embed

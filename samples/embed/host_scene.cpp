@@ -10,6 +10,7 @@
 #include "spv_plane_vert.h"
 
 namespace embed {
+using namespace samplehost; // the host code shared with the viewer (samples/common)
 namespace {
 
 // Mirrors shaders/scene_push.glsl (std430: vec4s and a column-major mat4).

@@ -5,6 +5,7 @@
 #include "check.h"
 
 namespace embed {
+using namespace samplehost; // the host code shared with the viewer (samples/common)
 
 namespace api = isoscope::api;
 

@@ -14,6 +14,7 @@
 #include "options.h"
 
 namespace embed {
+using namespace samplehost; // the host code shared with the viewer (samples/common)
 
 struct IsoscopeScene {
     std::optional<isoscope::api::Context> context;

@@ -36,11 +36,11 @@ void run(const Options& options, ValidationLog& log)
         throw OptionError("-o writes the last frame of a headless run: add --headless");
     VkExtent2D extent = options.size.value_or(windowed ? VkExtent2D{512, 512} : VkExtent2D{256, 256});
 
-    auto instance = createHostInstance(options.validation, windowed ? windowInstanceExtensions() : std::vector<const char*>{}, log);
+    auto instance = createHostInstance("isoscope_embed", options.validation, windowed ? windowInstanceExtensions() : std::vector<const char*>{}, log);
     auto host = createHostDevice(instance->instance, windowed);
     std::unique_ptr<Window> window;
     if (windowed) {
-        window = createWindow(instance->instance, host->physical, host->device, host->family, extent);
+        window = createWindow(instance->instance, host->physical, host->device, host->family, extent, "isoscope embed");
         extent = window->extent; // the window system may have its own idea of the size
     }
     auto isoscope = createIsoscopeScene(*host, options, extent);
@@ -77,24 +77,11 @@ void run(const Options& options, ValidationLog& log)
 
 int main(int argc, char** argv)
 {
-    ValidationLog log; // outlives the instance: its destruction may still report
-    try {
+    return samplehost::runSample("isoscope_embed", usage(), [&](ValidationLog& log) {
         Options options = parseOptions(argc, argv);
-        if (options.help) {
+        if (options.help)
             std::fputs(usage(), stdout);
-            return 0;
-        }
-        run(options, log);
-    } catch (const OptionError& error) {
-        std::fprintf(stderr, "isoscope_embed: %s\n\n%s", error.what(), usage());
-        return 2;
-    } catch (const Failure& error) {
-        std::fprintf(stderr, "isoscope_embed: %s\n", error.what());
-        return 1;
-    }
-    if (uint32_t messages = log.messages.load()) {
-        std::fprintf(stderr, "isoscope_embed: validation reported %u warnings or errors\n", messages);
-        return 3;
-    }
-    return 0;
+        else
+            run(options, log);
+    });
 }

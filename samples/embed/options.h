@@ -8,6 +8,8 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "sample_main.h"
+
 namespace embed {
 
 enum class SurfaceKind { Mesh, Raycast, Dvr };
@@ -33,9 +35,7 @@ struct Options {
     std::string output;                    // headless: the PNG of the last frame
 };
 
-struct OptionError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using OptionError = samplehost::UsageError; // main() prints it with the usage and exits 2
 
 Options parseOptions(int argc, char** argv);
 const char* usage();

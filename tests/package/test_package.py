@@ -5,6 +5,7 @@ validation on. Their outputs are checked with VTK (an independent reader)."""
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -159,6 +160,22 @@ def check_python(prefix):
     print(f"python module from {site}: imports and extracts")
 
 
+def check_viewer(prefix, work):
+    """The installed isoscope-viewer runs from the package's bin/, and the viewer's
+    source builds against the package as an outside project and renders headless."""
+    installed = prefix / "bin" / "isoscope-viewer"
+    assert installed.exists(), "the package lacks bin/isoscope-viewer (the tree was built with libimgui-dev)"
+    assert "usage: isoscope-viewer" in run([installed, "--help"]).stdout, "the installed viewer does not run"
+    viewer = build_sample("viewer", prefix, work)
+    out = work / "viewer-headless.png"
+    result = run([viewer / "isoscope-viewer", "sphere:32", "--headless", "--validation", "--frames", "2",
+                  "--size", "128x96", "--screenshot", out], env=dict(os.environ, **SUBGROUP_ENV[8]))
+    assert "validation" not in result.stderr, result.stderr
+    drawn = covered(load_png(out)).mean()
+    assert 0.05 < drawn < 0.9, f"the viewer's headless image covers {drawn:.1%} with the surface"
+    print(f"viewer: installed and built against the package; headless surface covers {drawn:.1%}")
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="isoscope-package-") as folder:
         work = pathlib.Path(folder)
@@ -176,6 +193,9 @@ def main():
         for size in (4, 8):
             check_headless(headless / "isoscope_headless", work, size)
             check_embed(embed / "isoscope_embed", work, size)
+        if (prefix / "bin" / "isoscope-viewer").exists() or shutil.which("pkg-config") and \
+                subprocess.run(["pkg-config", "--exists", "imgui"]).returncode == 0:
+            check_viewer(prefix, work)
         print("ok")
 
 

@@ -34,8 +34,12 @@ enum class Method {
     HistoPyramid, // Dyken et al.'s histogram pyramid: unwelded triangles
 };
 
+// The method's name as the CLI spells it ("block", "scan", "histopyramid"); "" for a value not a Method.
+ISOSCOPE_API const char* methodName(Method method);
+
 struct IsosurfaceOptions {
     Method method = Method::Block;
+    bool weld = true; // false keeps each method's duplicate vertices (block: one copy per block face)
 };
 
 // The mesh in device buffers. Vertices: `vertexStride` bytes each, position

@@ -55,6 +55,9 @@ struct TransferPoints {
     std::vector<std::array<double, 2>> opacity; // value, alpha
 };
 
+// The preset names setTransferFunction takes ("ct", "grayscale", ...).
+ISOSCOPE_API std::vector<std::string> transferFunctionPresets();
+
 struct VolumeRenderingOptions {
     float stepVoxels = 0.5f;
     float terminationOpacity = 0.99f; // a ray stops once this opaque

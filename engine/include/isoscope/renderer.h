@@ -78,6 +78,14 @@ struct RendererOptions {
     std::array<float, 4> clearColor{0.08f, 0.08f, 0.10f, 1.0f};
 };
 
+// What one frame extracted for one surface. overflowed: the mesh did not
+// fit its buffers, the frame drew what fit and later frames have room.
+struct MeshCounts {
+    uint64_t vertices = 0;
+    uint64_t triangles = 0;
+    bool overflowed = false;
+};
+
 // An RGBA8 image, row 0 at the top.
 struct Image {
     uint32_t width = 0, height = 0;
@@ -111,6 +119,10 @@ public:
     // frame % framesInFlight, once the host knows it finished; empty where
     // the queue has no timestamps.
     std::vector<PassTime> passTimes(uint64_t frame);
+    // Per surface, in the order added: what the last frame recorded into
+    // slot frame % framesInFlight extracted, read (no stall) once the host
+    // knows it finished; empty before that slot recorded a frame.
+    std::vector<MeshCounts> meshCounts(uint64_t frame);
 
     // A headless frame at `extent` into targets of its own: submits, waits
     // and reads the colour back.

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "isoscope/context.h"
 #include "isoscope/handle.h"
@@ -78,6 +79,12 @@ public:
     std::array<double, 2> valueRange() const;
     // The world-space box the samples span: {min corner, max corner}.
     std::array<std::array<double, 3>, 2> bounds() const;
+    // How many samples fall in each of `bins` equal bins over valueRange()
+    // (the largest value in the last bin; non-finite samples in none), from
+    // the host's copy of the samples: one pass over them, no GPU work.
+    // InvalidArgument when bins is not 1..65536, or for a volume made by
+    // fromMemory (no host copy is kept: histogram the caller's array).
+    Result<std::vector<uint64_t>> histogram(uint32_t bins) const;
 };
 
 } // namespace isoscope::api

@@ -7,7 +7,7 @@
 
 #include "check.h"
 
-namespace embed {
+namespace samplehost {
 namespace {
 
 VkSurfaceFormatKHR pickFormat(VkPhysicalDevice physical, VkSurfaceKHR surface)
@@ -32,6 +32,21 @@ VkCompositeAlphaFlagBitsKHR pickCompositeAlpha(VkCompositeAlphaFlagsKHR supporte
         if (supported & mode)
             return mode;
     return VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR;
+}
+
+// FIFO is the one mode every surface has; without vsync, the first of the others it offers.
+VkPresentModeKHR pickPresentMode(VkPhysicalDevice physical, VkSurfaceKHR surface, bool vsync)
+{
+    if (vsync)
+        return VK_PRESENT_MODE_FIFO_KHR;
+    uint32_t count = 0;
+    VK_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(physical, surface, &count, nullptr));
+    std::vector<VkPresentModeKHR> modes(count);
+    VK_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(physical, surface, &count, modes.data()));
+    for (VkPresentModeKHR wanted : {VK_PRESENT_MODE_MAILBOX_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR})
+        if (std::find(modes.begin(), modes.end(), wanted) != modes.end())
+            return wanted;
+    return VK_PRESENT_MODE_FIFO_KHR;
 }
 
 } // namespace
@@ -109,7 +124,7 @@ void Window::recreateSwapchain()
     info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     info.preTransform = caps.currentTransform;
     info.compositeAlpha = pickCompositeAlpha(caps.supportedCompositeAlpha);
-    info.presentMode = VK_PRESENT_MODE_FIFO_KHR; // the one mode every surface has
+    info.presentMode = pickPresentMode(physical, surface, vsync);
     info.clipped = VK_TRUE;
     info.oldSwapchain = swapchain;
     VkSwapchainKHR created = VK_NULL_HANDLE;
@@ -132,14 +147,14 @@ void Window::recreateSwapchain()
 }
 
 std::unique_ptr<Window> createWindow(VkInstance instance, VkPhysicalDevice physical, VkDevice device, uint32_t family,
-                                     VkExtent2D size)
+                                     VkExtent2D size, const char* title)
 {
     auto window = std::make_unique<Window>();
     window->instance = instance;
     window->physical = physical;
     window->device = device;
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
-    window->glfw = glfwCreateWindow(int(size.width), int(size.height), "isoscope embed", nullptr, nullptr);
+    window->glfw = glfwCreateWindow(int(size.width), int(size.height), title, nullptr, nullptr);
     if (!window->glfw)
         throw Failure("could not open a " + std::to_string(size.width) + "x" + std::to_string(size.height) +
                       " window (try --headless)");
@@ -153,4 +168,4 @@ std::unique_ptr<Window> createWindow(VkInstance instance, VkPhysicalDevice physi
     return window;
 }
 
-} // namespace embed
+} // namespace samplehost

@@ -1,6 +1,6 @@
 #include "check.h"
 
-namespace embed {
+namespace samplehost {
 
 std::string vkResultName(VkResult result)
 {
@@ -28,4 +28,4 @@ std::string vkResultName(VkResult result)
     }
 }
 
-} // namespace embed
+} // namespace samplehost

@@ -11,7 +11,7 @@
 
 #include "gpu_memory.h"
 
-namespace embed {
+namespace samplehost {
 
 // Colour: isoscope's rays write it as a storage image; it is blitted or
 // copied out. Depth: isoscope's rays sample it to stop at what was drawn.
@@ -50,4 +50,4 @@ struct FrameSlots {
 std::unique_ptr<FrameSlots> createFrameSlots(VkPhysicalDevice physical, VkDevice device, uint32_t family,
                                              uint32_t count, VkExtent2D extent, bool windowed);
 
-} // namespace embed
+} // namespace samplehost

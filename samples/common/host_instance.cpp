@@ -5,7 +5,7 @@
 
 #include "check.h"
 
-namespace embed {
+namespace samplehost {
 namespace {
 
 const char* const kValidationLayer = "VK_LAYER_KHRONOS_validation";
@@ -65,8 +65,8 @@ HostInstance::~HostInstance()
         vkDestroyInstance(instance, nullptr);
 }
 
-std::unique_ptr<HostInstance> createHostInstance(bool validation, std::vector<const char*> extensions,
-                                                 ValidationLog& log)
+std::unique_ptr<HostInstance> createHostInstance(const char* applicationName, bool validation,
+                                                 std::vector<const char*> extensions, ValidationLog& log)
 {
     requireLoader13();
     if (validation && !hasValidationLayer())
@@ -74,7 +74,7 @@ std::unique_ptr<HostInstance> createHostInstance(bool validation, std::vector<co
                       " is not installed (Debian: vulkan-validationlayers) or not on VK_LAYER_PATH");
 
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "isoscope_embed";
+    app.pApplicationName = applicationName;
     app.apiVersion = VK_API_VERSION_1_3;
 
     // Chained into the instance's creation so that vkCreateInstance and
@@ -108,4 +108,4 @@ std::unique_ptr<HostInstance> createHostInstance(bool validation, std::vector<co
     return host;
 }
 
-} // namespace embed
+} // namespace samplehost

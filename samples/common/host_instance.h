@@ -8,7 +8,7 @@
 
 #include <vulkan/vulkan_core.h>
 
-namespace embed {
+namespace samplehost {
 
 // Outlives the instance: its destruction can still report (leaked objects).
 struct ValidationLog {
@@ -25,8 +25,9 @@ struct HostInstance {
     ~HostInstance();
 };
 
-// `extensions`: what the window system needs (empty when headless).
-std::unique_ptr<HostInstance> createHostInstance(bool validation, std::vector<const char*> extensions,
-                                                 ValidationLog& log);
+// `extensions`: what the window system needs (empty when headless);
+// `applicationName` goes into VkApplicationInfo (tools and layers show it).
+std::unique_ptr<HostInstance> createHostInstance(const char* applicationName, bool validation,
+                                                 std::vector<const char*> extensions, ValidationLog& log);
 
-} // namespace embed
+} // namespace samplehost

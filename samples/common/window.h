@@ -10,7 +10,7 @@
 
 struct GLFWwindow;
 
-namespace embed {
+namespace samplehost {
 
 // glfwInit, which fails where no display exists: then the run is headless.
 struct Display {
@@ -33,6 +33,7 @@ struct Window {
     VkExtent2D extent{};
     std::vector<VkImage> images;
     std::vector<VkSemaphore> renderDone; // one per image
+    bool vsync = true; // false: MAILBOX or IMMEDIATE where the surface has one, at the next recreateSwapchain
 
     Window() = default;
     Window(const Window&) = delete;
@@ -49,6 +50,6 @@ struct Window {
 
 // Fails when the queue isoscope and the host share cannot present to it.
 std::unique_ptr<Window> createWindow(VkInstance instance, VkPhysicalDevice physical, VkDevice device, uint32_t family,
-                                     VkExtent2D size);
+                                     VkExtent2D size, const char* title);
 
-} // namespace embed
+} // namespace samplehost

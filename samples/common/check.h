@@ -10,7 +10,7 @@
 
 #include <isoscope/result.h>
 
-namespace embed {
+namespace samplehost {
 
 struct Failure : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -25,7 +25,7 @@ inline void vkCheck(VkResult result, const char* call)
 }
 
 // The message names the call as written, the way niagara's VK_CHECK does.
-#define VK_CHECK(call) ::embed::vkCheck((call), #call)
+#define VK_CHECK(call) ::samplehost::vkCheck((call), #call)
 
 template <typename T>
 T take(isoscope::api::Result<T>&& result, const std::string& what)
@@ -41,4 +41,4 @@ inline void require(const isoscope::api::Status& status, const std::string& what
         throw Failure(what + ": " + status.error().message);
 }
 
-} // namespace embed
+} // namespace samplehost

@@ -3,7 +3,7 @@
 // sample with a handful of them needs no allocator.
 #include <vulkan/vulkan_core.h>
 
-namespace embed {
+namespace samplehost {
 
 struct GpuImage {
     VkImage image = VK_NULL_HANDLE;
@@ -26,4 +26,4 @@ void destroyImage(VkDevice device, GpuImage& image);
 GpuBuffer createReadbackBuffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize size);
 void destroyBuffer(VkDevice device, GpuBuffer& buffer);
 
-} // namespace embed
+} // namespace samplehost

@@ -2,7 +2,7 @@
 
 #include "check.h"
 
-namespace embed {
+namespace samplehost {
 namespace {
 
 uint32_t findMemoryType(VkPhysicalDevice physical, uint32_t typeBits, VkMemoryPropertyFlags wanted,
@@ -96,4 +96,4 @@ void destroyBuffer(VkDevice device, GpuBuffer& buffer)
     buffer = {};
 }
 
-} // namespace embed
+} // namespace samplehost

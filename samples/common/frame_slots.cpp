@@ -4,7 +4,7 @@
 
 #include "check.h"
 
-namespace embed {
+namespace samplehost {
 namespace {
 
 void createTargets(VkPhysicalDevice physical, VkDevice device, VkExtent2D extent, FrameSlot& slot)
@@ -83,4 +83,4 @@ std::unique_ptr<FrameSlots> createFrameSlots(VkPhysicalDevice physical, VkDevice
     return frames;
 }
 
-} // namespace embed
+} // namespace samplehost

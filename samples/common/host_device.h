@@ -11,7 +11,7 @@
 
 #include <isoscope/context.h>
 
-namespace embed {
+namespace samplehost {
 
 struct HostDevice {
     VkInstance instance = VK_NULL_HANDLE; // not owned
@@ -31,4 +31,4 @@ struct HostDevice {
 
 std::unique_ptr<HostDevice> createHostDevice(VkInstance instance, bool windowed);
 
-} // namespace embed
+} // namespace samplehost

@@ -7,7 +7,7 @@
 
 #include "check.h"
 
-namespace embed {
+namespace samplehost {
 namespace {
 
 std::string lower(std::string text)
@@ -78,4 +78,4 @@ std::unique_ptr<HostDevice> createHostDevice(VkInstance instance, bool windowed)
     return host;
 }
 
-} // namespace embed
+} // namespace samplehost

@@ -1,0 +1,332 @@
+#include "viewer_loop.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include "check.h"
+#include "frame_output.h"
+#include "frame_record.h"
+#include "gpu_memory.h"
+
+namespace viewer {
+using samplehost::Failure;
+using samplehost::require;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The screenshot's buffer, freed on the way out of an exception too.
+struct Readback {
+    VkDevice device = VK_NULL_HANDLE;
+    samplehost::GpuBuffer buffer;
+    ~Readback()
+    {
+        if (buffer.buffer)
+            samplehost::destroyBuffer(device, buffer);
+    }
+};
+
+void updateCamera(ViewerLoop& loop)
+{
+    VkExtent2D extent = loop.slots.extent;
+    require(loop.scene.renderer->setCamera(loop.orbit.camera(*loop.scene.volume, float(extent.width) / float(extent.height))),
+            "setting the camera");
+}
+
+// A new file beside the volume (in the working folder for a synthetic spec).
+std::string besideVolume(const std::string& source, const std::string& what, const std::string& extension)
+{
+    namespace fs = std::filesystem;
+    std::error_code error;
+    fs::path folder = fs::current_path();
+    std::string stem = source;
+    if (fs::exists(source, error)) {
+        fs::path path = fs::absolute(source, error);
+        folder = path.parent_path();
+        stem = path.stem().string();
+    }
+    for (char& c : stem)
+        if (c == ':' || c == '/' || c == '*' || c == ' ')
+            c = '-';
+    for (int n = 1;; ++n) {
+        fs::path candidate = folder / (stem + "-" + what + "-" + std::to_string(n) + extension);
+        if (!fs::exists(candidate, error))
+            return candidate.string();
+    }
+}
+
+void onDrop(GLFWwindow* glfw, int count, const char** paths)
+{
+    auto* loop = static_cast<ViewerLoop*>(glfwGetWindowUserPointer(glfw));
+    for (int i = 0; i < count; ++i)
+        loop->dropped.emplace_back(paths[i]);
+}
+
+// A volume that fails to open leaves the one shown before (its message in the panel).
+void openVolume(ViewerLoop& loop, const std::string& path, std::optional<float> iso)
+{
+    std::string previous = loop.scene.source;
+    float previousIso = loop.scene.iso;
+    try {
+        loop.scene.load(path, iso);
+        loop.ui.status = "opened " + path;
+    } catch (const Failure& error) {
+        loop.ui.status = error.what();
+        loop.scene.load(previous, previousIso);
+    }
+    updateCamera(loop);
+}
+
+// The swapchain made again (a new size, vsync toggled), and the targets when the size changed.
+void resize(ViewerLoop& loop)
+{
+    VK_CHECK(vkDeviceWaitIdle(loop.host.device));
+    loop.window->recreateSwapchain();
+    VkExtent2D extent = loop.window->extent;
+    if (extent.width == loop.slots.extent.width && extent.height == loop.slots.extent.height)
+        return;
+    loop.slots.resize(extent);
+    loop.imgui->resize();
+    std::printf("resized to %ux%u\n", extent.width, extent.height); // scripts and tests follow the window's size
+    require(loop.scene.renderer->setExtent(extent), "isoscope::api::Renderer::setExtent");
+    updateCamera(loop);
+}
+
+void saveMesh(ViewerLoop& loop)
+{
+    // A key press may stall: extract() waits for the queue and reads the mesh back.
+    std::string path = besideVolume(loop.scene.source, "mesh", ".ply");
+    try {
+        samplehost::take(loop.scene.surface->extract(loop.scene.iso), "extracting the mesh to save");
+        require(loop.scene.surface->writeMesh(path), "writing " + path);
+        loop.ui.status = "mesh: " + path;
+    } catch (const Failure& error) {
+        loop.ui.status = error.what();
+    }
+}
+
+// Mouse and keys the panels did not take.
+void handleInput(ViewerLoop& loop, UiRequests& requests)
+{
+    ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantCaptureMouse) {
+        if (ImGui::IsMouseDown(ImGuiMouseButton_Left))
+            loop.orbit.rotate(io.MouseDelta.x, io.MouseDelta.y);
+        if (ImGui::IsMouseDown(ImGuiMouseButton_Right) || ImGui::IsMouseDown(ImGuiMouseButton_Middle))
+            loop.orbit.pan(io.MouseDelta.x, io.MouseDelta.y, io.DisplaySize.y);
+        if (io.MouseWheel != 0.0f)
+            loop.orbit.wheel(io.MouseWheel);
+    }
+    if (io.WantCaptureKeyboard)
+        return;
+    // Dear ImGui 1.86 indexes keys by the GLFW backend's key codes.
+    if (ImGui::IsKeyPressed(GLFW_KEY_F1, false) || ImGui::IsKeyPressed(GLFW_KEY_H, false))
+        loop.ui.showHelp = !loop.ui.showHelp;
+    if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
+        loop.screenshotNext = besideVolume(loop.scene.source, "screenshot", ".png");
+    if (ImGui::IsKeyPressed(GLFW_KEY_M, false))
+        saveMesh(loop);
+    if (ImGui::IsKeyPressed(GLFW_KEY_R, false))
+        loop.dropped.push_back(loop.scene.source);
+    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false))
+        requests.resetView = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_O, false)) {
+        loop.ui.orthographic = !loop.ui.orthographic;
+        requests.toggleOrthographic = true;
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) {
+        loop.ui.vsync = !loop.ui.vsync;
+        requests.toggleVsync = true;
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false))
+        glfwSetWindowShouldClose(loop.window->glfw, GLFW_TRUE);
+}
+
+void scriptRequests(ViewerLoop& loop, const ScriptStep& step, UiRequests& requests)
+{
+    requests.iso = step.iso;
+    requests.mode = step.mode;
+    requests.method = step.method;
+    requests.weld = step.weld;
+    if (step.resize && loop.window)
+        glfwSetWindowSize(loop.window->glfw, int(step.resize->width), int(step.resize->height));
+}
+
+// Returns whether the swapchain must be made again (vsync toggled).
+bool applyRequests(ViewerLoop& loop, const UiRequests& requests)
+{
+    ViewerScene& scene = loop.scene;
+    try {
+        if (requests.method)
+            scene.setMethod(*requests.method);
+        if (requests.weld)
+            scene.setWeld(*requests.weld);
+        if (requests.mode && *requests.mode != scene.mode)
+            scene.setMode(*requests.mode);
+        if (requests.transferFunction) {
+            VK_CHECK(vkDeviceWaitIdle(loop.host.device)); // frames in flight read the table it replaces
+            scene.setTransferFunction(*requests.transferFunction);
+        }
+        if (requests.iso)
+            scene.setIsovalue(*requests.iso);
+    } catch (const Failure& error) {
+        loop.ui.status = error.what();
+    }
+    if (requests.toggleOrthographic)
+        loop.orbit.orthographic = loop.ui.orthographic;
+    if (requests.resetView) {
+        loop.orbit = Orbit{loop.options.camera[0], loop.options.camera[1]};
+        loop.orbit.orthographic = loop.ui.orthographic;
+    }
+    if (requests.toggleVsync && loop.window) {
+        loop.window->vsync = loop.ui.vsync;
+        return true;
+    }
+    return false;
+}
+
+// Frame `finished` is done on the GPU (its slot's fence was waited).
+void collectStats(ViewerLoop& loop, uint64_t finished)
+{
+    loop.stats.passes = loop.scene.renderer->passTimes(finished);
+    std::vector<isoscope::api::MeshCounts> counts = loop.scene.renderer->meshCounts(finished);
+    loop.stats.mesh.reset();
+    if (!counts.empty())
+        loop.stats.mesh = counts[0];
+    loop.stats.meshIso = loop.slotIso[finished % loop.slotIso.size()];
+}
+
+void writeScreenshot(const samplehost::GpuBuffer& buffer, VkExtent2D extent, const std::string& path)
+{
+    isoscope::api::Image image{extent.width, extent.height, {}};
+    image.rgba.resize(size_t(extent.width) * extent.height * 4);
+    std::memcpy(image.rgba.data(), buffer.mapped, image.rgba.size());
+    require(isoscope::api::writePng(image, path), "writing the screenshot " + path);
+}
+
+} // namespace
+
+LoopResult runViewer(ViewerLoop& loop)
+{
+    const uint64_t inFlight = loop.slots.slots.size();
+    samplehost::Window* window = loop.window;
+    loop.slotIso.assign(inFlight, loop.scene.iso);
+    loop.orbit.azimuthDeg = loop.options.camera[0];
+    loop.orbit.elevationDeg = loop.options.camera[1];
+    if (window) {
+        glfwSetWindowUserPointer(window->glfw, &loop);
+        glfwSetDropCallback(window->glfw, onDrop);
+        loop.ui.vsync = window->vsync;
+    }
+    uint64_t limit = loop.options.frames.value_or(window ? UINT64_MAX : 10);
+    Readback readback{loop.host.device};
+    Clock::time_point last = Clock::now();
+    uint64_t frame = 0;
+    while (frame < limit && !(window && window->shouldClose())) {
+        if (window)
+            window->pollEvents();
+        loop.slots.waitForSlot(frame);
+        if (frame >= inFlight)
+            collectStats(loop, frame - inFlight);
+        samplehost::FrameSlot& slot = loop.slots[frame];
+
+        uint32_t imageIndex = 0;
+        VkResult acquired = VK_SUCCESS;
+        if (window) {
+            acquired = vkAcquireNextImageKHR(loop.host.device, window->swapchain, UINT64_MAX, slot.imageAcquired,
+                                             VK_NULL_HANDLE, &imageIndex);
+            if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
+                resize(loop); // the semaphore was not signalled: the slot stays as it was
+                continue;
+            }
+            if (acquired != VK_SUBOPTIMAL_KHR) // suboptimal still acquired an image: draw it, resize after
+                VK_CHECK(acquired);
+        }
+
+        UiRequests requests;
+        if (frame < loop.script.size())
+            scriptRequests(loop, loop.script[frame], requests);
+        if (loop.imgui) {
+            loop.imgui->newFrame();
+            handleInput(loop, requests);
+            drawPanels(loop.scene, loop.stats, loop.ui, requests);
+        }
+        bool remakeSwapchain = applyRequests(loop, requests);
+        if (!loop.dropped.empty()) {
+            std::string path = loop.dropped.back();
+            loop.dropped.clear();
+            openVolume(loop, path, path == loop.scene.source ? std::optional<float>(loop.scene.iso) : std::nullopt);
+        }
+        updateCamera(loop);
+
+        std::string screenshot = loop.screenshotNext;
+        if (screenshot.empty() && frame + 1 == limit)
+            screenshot = loop.options.screenshot;
+        VkExtent2D extent = loop.slots.extent;
+        VkDeviceSize bytes = VkDeviceSize(extent.width) * extent.height * 4;
+        if (!screenshot.empty() && readback.buffer.size != bytes) {
+            if (readback.buffer.buffer)
+                samplehost::destroyBuffer(loop.host.device, readback.buffer);
+            readback.buffer = samplehost::createReadbackBuffer(loop.host.physical, loop.host.device, bytes);
+        }
+
+        samplehost::beginSlot(loop.host.device, slot);
+        FrameCommands commands;
+        commands.frame = frame;
+        commands.extent = extent;
+        commands.renderer = &*loop.scene.renderer;
+        commands.imgui = loop.imgui;
+        commands.swapchainImage = window ? window->images[imageIndex] : VK_NULL_HANDLE;
+        commands.swapchainExtent = window ? window->extent : VkExtent2D{};
+        commands.readback = screenshot.empty() ? nullptr : &readback.buffer;
+        recordFrame(slot, commands);
+        loop.slotIso[frame % inFlight] = loop.scene.iso;
+        VkSemaphore renderDone = window ? window->renderDone[imageIndex] : VK_NULL_HANDLE;
+        samplehost::submitSlot(loop.host.device, loop.host.queue, slot, window ? slot.imageAcquired : VK_NULL_HANDLE,
+                               renderDone);
+        if (!screenshot.empty()) {
+            loop.slots.waitForSlot(frame); // a screenshot may stall: it is one frame
+            writeScreenshot(readback.buffer, extent, screenshot);
+            loop.ui.status = "screenshot: " + screenshot;
+            std::printf("screenshot: %s\n", screenshot.c_str());
+            loop.screenshotNext.clear();
+        }
+
+        VkResult presented = VK_SUCCESS;
+        if (window)
+            presented = samplehost::presentImage(loop.host.queue, *window, imageIndex, renderDone);
+        ++frame;
+        Clock::time_point now = Clock::now();
+        loop.stats.frameMs = std::chrono::duration<double, std::milli>(now - last).count();
+        last = now;
+        if (!window)
+            continue;
+        VkExtent2D size = window->framebufferExtent();
+        bool resized = size.width != window->extent.width || size.height != window->extent.height;
+        if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR || acquired == VK_SUBOPTIMAL_KHR ||
+            resized || remakeSwapchain)
+            resize(loop);
+        else
+            VK_CHECK(presented);
+    }
+    for (uint64_t f = 0; f < inFlight && f < frame; ++f)
+        loop.slots.waitForSlot(f);
+
+    LoopResult result{frame};
+    if (frame > 0) {
+        std::vector<isoscope::api::MeshCounts> counts = loop.scene.renderer->meshCounts(frame - 1);
+        if (!counts.empty())
+            result.lastMesh = counts[0];
+        result.lastIso = loop.slotIso[(frame - 1) % inFlight];
+    }
+    return result;
+}
+
+} // namespace viewer

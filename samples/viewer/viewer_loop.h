@@ -1,0 +1,48 @@
+#pragma once
+// The viewer's frame loop, windowed (GLFW, ImGui, mouse and keys) or
+// headless. Frame n records into slot n % 2 after waiting on its fence, so
+// frame n - 2 has finished: its pass times and mesh counts are read then,
+// never stalling. Changes asked for (the UI, the keys, --script) apply
+// between frames; the isovalue is read when the next frame records.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frame_slots.h"
+#include "host_device.h"
+#include "imgui_layer.h"
+#include "options.h"
+#include "orbit.h"
+#include "panels.h"
+#include "script.h"
+#include "viewer_scene.h"
+#include "window.h"
+
+namespace viewer {
+
+struct ViewerLoop {
+    samplehost::HostDevice& host;
+    samplehost::FrameSlots& slots;
+    ViewerScene& scene;
+    const Options& options;
+    std::vector<ScriptStep> script;
+    samplehost::Window* window = nullptr; // null when headless
+    ImGuiLayer* imgui = nullptr;          // null when headless
+    Orbit orbit;
+    UiState ui;
+    FrameStats stats;
+    std::vector<float> slotIso;              // the isovalue each slot's frame extracted at
+    std::vector<std::string> dropped;        // files dropped on the window, opened next frame
+    std::string screenshotNext;              // a PNG the next frame is read back into
+};
+
+struct LoopResult {
+    uint64_t frames = 0;
+    std::optional<isoscope::api::MeshCounts> lastMesh; // the last frame's mesh, when the mode draws one
+    float lastIso = 0.0f;
+};
+
+LoopResult runViewer(ViewerLoop& loop);
+
+} // namespace viewer

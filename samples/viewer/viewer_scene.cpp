@@ -1,0 +1,108 @@
+#include "viewer_scene.h"
+
+#include "check.h"
+
+namespace viewer {
+using samplehost::Failure;
+using samplehost::require;
+using samplehost::take;
+
+void ViewerScene::load(const std::string& pathOrSpec, std::optional<float> isovalue)
+{
+    VK_CHECK(vkDeviceWaitIdle(context.device()));
+    renderer->clearScene();
+    dvr.reset();
+    raycast.reset();
+    surface.reset();
+    volume.reset();
+    histogram.clear();
+
+    volume = take(isoscope::api::Volume::load(context, pathOrSpec), "loading " + pathOrSpec);
+    source = pathOrSpec;
+    histogram = take(volume->histogram(kHistogramBins), "the histogram of " + pathOrSpec);
+    std::array<double, 2> range = volume->valueRange();
+    iso = isovalue.value_or(float(0.5 * (range[0] + range[1])));
+    surface = take(isoscope::api::Isosurface::create(context, *volume, {method, weld}), "the isosurface");
+    raycast = take(isoscope::api::IsoRaycast::create(context, *volume), "the isosurface raycast");
+    dvr = take(isoscope::api::VolumeRendering::create(context, *volume), "the volume rendering");
+    if (!transferFunction.empty())
+        setTransferFunction(transferFunction);
+    setIsovalue(iso);
+    setMode(mode);
+}
+
+void ViewerScene::setMode(Mode newMode)
+{
+    mode = newMode;
+    renderer->clearScene();
+    if (drawsMesh())
+        require(renderer->addSurface(*surface), "drawing the mesh");
+    if (mode == Mode::IsoStandard || mode == Mode::IsoWarp) {
+        isoscope::api::IsoRaycastOptions options;
+        options.mapping = mode == Mode::IsoWarp ? isoscope::api::RayMapping::Subgroup : isoscope::api::RayMapping::Invocation;
+        require(raycast->setOptions(options), "the raycast's ray mapping");
+        require(renderer->addRaycast(*raycast), "drawing the raycast");
+    }
+    if (mode == Mode::Dvr || mode == Mode::MeshDvr)
+        require(renderer->addVolumeRendering(*dvr), "drawing the volume rendering");
+}
+
+void ViewerScene::setMethod(isoscope::api::Method newMethod)
+{
+    if (newMethod == method && surface)
+        return;
+    method = newMethod;
+    remakeSurface();
+}
+
+void ViewerScene::setWeld(bool on)
+{
+    if (on == weld && surface)
+        return;
+    weld = on;
+    remakeSurface();
+}
+
+void ViewerScene::remakeSurface()
+{
+    VK_CHECK(vkDeviceWaitIdle(context.device()));
+    renderer->clearScene();
+    surface.reset();
+    surface = take(isoscope::api::Isosurface::create(context, *volume, {method, weld}),
+                   std::string("the isosurface by ") + isoscope::api::methodName(method));
+    require(surface->setIsovalue(iso), "the isovalue");
+    setMode(mode);
+}
+
+void ViewerScene::setIsovalue(float value)
+{
+    // Read when the next frame records: no wait, the frames in flight keep theirs.
+    require(surface->setIsovalue(value), "the isovalue");
+    require(raycast->setIsovalue(value), "the raycast's isovalue");
+    iso = value;
+}
+
+void ViewerScene::setTransferFunction(const std::string& presetOrPath)
+{
+    // An upload of its own on the queue the frames use: after the frames in flight.
+    require(dvr->setTransferFunction(presetOrPath), "the transfer function " + presetOrPath);
+    transferFunction = presetOrPath;
+}
+
+ViewerScene createViewerScene(isoscope::api::Context& context, const Options& options, VkExtent2D extent)
+{
+    ViewerScene scene{context};
+    scene.mode = options.mode;
+    scene.method = options.method;
+    scene.weld = options.weld;
+    scene.transferFunction = options.transferFunction;
+    isoscope::api::RendererOptions rendererOptions;
+    rendererOptions.framesInFlight = 2;
+    rendererOptions.extent = extent;
+    rendererOptions.clear = true;
+    scene.renderer = take(isoscope::api::Renderer::create(context, rendererOptions), "the renderer");
+    scene.load(options.volume, options.iso);
+    return scene;
+}
+
+} // namespace viewer

@@ -1,0 +1,179 @@
+"""isoscope-viewer in a real X window (Xvfb) on lavapipe at subgroup sizes 4
+and 8, validation and synchronization validation on (any message fails):
+
+- a scripted isovalue sweep over 100 frames, resizing the window twice on
+  the way, ends with the triangle and vertex counts the viewer shows equal
+  to `isoscope extract`'s for the final isovalue;
+- its screenshot (UI included) matches the viewer's headless render of the
+  same view (PSNR >= 35 dB right of the panel), and the panel is drawn;
+- every mode and method draws with no validation message;
+- where ISOSCOPE_DATASETS holds the engine CT, a DVR of it with the CT
+  preset is drawn (docs/images/viewer.png is that screenshot, copied from
+  ISOSCOPE_TEST_TMP/viewer-engine-ct.png).
+
+Exits 77 (ctest's skip) without xvfb-run or the viewer binary."""
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from skimage.io import imread
+
+VIEWER = os.environ.get("ISOSCOPE_VIEWER", "")
+CLI = os.environ.get("ISOSCOPE_BIN", "")
+VOLUME, FINAL_ISO, SIZE = "sphere:48", 0.7, (800, 450)
+PANEL_RIGHT = 360  # the panel spans x 8..348 (panels.cpp); compared pixels lie right of it
+
+failures = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+
+
+def lavapipe_env(subgroup_size):
+    env = dict(os.environ, LP_NATIVE_VECTOR_WIDTH=str(subgroup_size * 32))
+    if subgroup_size == 4:
+        env["GALLIUM_OVERRIDE_CPU_CAPS"] = "avx"  # see tests/CMakeLists.txt: AVX-512 JIT crash at width 128
+    return env
+
+
+def viewer(env, *args, windowed=True):
+    command = [VIEWER, VOLUME, "--validation", "--camera", "30,20", *args]
+    if windowed:
+        command = ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"] + command + ["--no-vsync"]
+    r = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 or "validation" in r.stderr:
+        print(r.stdout + r.stderr)
+    return r
+
+
+def sweep_script(path):
+    """100 frames: up from 0.35 past the final isovalue and back down to it;
+    the window shrinks at frame 30 and grows back at frame 60."""
+    lines = []
+    for i in range(100):
+        t = i / 99
+        iso = 0.35 + 0.9 * math.sin(math.pi * t) if t < 0.5 else FINAL_ISO + (1.25 - FINAL_ISO) * (1 - t) * 2
+        actions = [f"iso {FINAL_ISO if i == 99 else iso:.6f}"]
+        if i == 30:
+            actions.append("resize 640x400")
+        if i == 60:
+            actions.append(f"resize {SIZE[0]}x{SIZE[1]}")
+        lines.append("; ".join(actions))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def extract_counts(env, tmp, subgroup_size, *options):
+    name = f"extract-{subgroup_size}{''.join(options)}"
+    stats = os.path.join(tmp, name + ".json")
+    r = subprocess.run([CLI, "extract", VOLUME, "--iso", str(FINAL_ISO), "--method", "block", *options, "-o",
+                        os.path.join(tmp, name + ".ply"), "--stats", stats],
+                       env=env, capture_output=True, text=True)
+    check(r.returncode == 0, f"isoscope extract runs: {r.stderr.strip()[-200:]}")
+    data = json.load(open(stats)) if r.returncode == 0 else {}
+    return data.get("triangles"), data.get("vertices")
+
+
+def psnr(a, b):
+    mse = np.mean((a.astype(float) - b.astype(float)) ** 2)
+    return float("inf") if mse == 0 else 10 * math.log10(255.0 ** 2 / mse)
+
+
+def check_size(subgroup_size, tmp):
+    env = lavapipe_env(subgroup_size)
+    tag = f"subgroup size {subgroup_size}"
+    script = os.path.join(tmp, "sweep.txt")
+    sweep_script(script)
+    shot, ref = os.path.join(tmp, f"window-{subgroup_size}.png"), os.path.join(tmp, f"headless-{subgroup_size}.png")
+
+    r = viewer(env, "--size", f"{SIZE[0]}x{SIZE[1]}", "--frames", "104", "--script", script, "--screenshot", shot)
+    check(r.returncode == 0 and "validation" not in r.stderr, f"{tag}: 104 windowed frames with a scripted sweep, no validation message")
+    check(f"subgroup size {subgroup_size}" in r.stdout, f"{tag}: the viewer ran at that subgroup size")
+    resizes = re.findall(r"resized to (\d+)x(\d+)", r.stdout)
+    check(("640", "400") in resizes and resizes[-1:] == [(str(SIZE[0]), str(SIZE[1]))],
+          f"{tag}: the window was resized to 640x400 and back while drawing ({resizes})")
+    shown = re.search(r"isovalue ([0-9.eE+-]+), (\d+) triangles, (\d+) vertices", r.stdout)
+    triangles, vertices = extract_counts(env, tmp, subgroup_size)
+    check(shown is not None and abs(float(shown.group(1)) - FINAL_ISO) < 1e-6, f"{tag}: the last frame is at isovalue {FINAL_ISO}")
+    check(shown is not None and int(shown.group(2)) == triangles and int(shown.group(3)) == vertices,
+          f"{tag}: triangles and vertices shown ({shown.groups()[1:] if shown else None}) equal isoscope extract's "
+          f"({triangles}, {vertices})")
+
+    h = viewer(env, "--headless", "--iso", str(FINAL_ISO), "--size", f"{SIZE[0]}x{SIZE[1]}", "--frames", "3",
+               "--screenshot", ref, windowed=False)
+    check(h.returncode == 0 and "validation" not in h.stderr, f"{tag}: the headless render runs, no validation message")
+    if r.returncode != 0 or h.returncode != 0:
+        return
+    window, headless = imread(shot)[:, :, :3], imread(ref)[:, :, :3]
+    check(window.shape == headless.shape == (SIZE[1], SIZE[0], 3), f"{tag}: both images are {SIZE[0]}x{SIZE[1]}")
+    background = headless[0, 0].astype(int)
+    surface = np.any(np.abs(headless[:, PANEL_RIGHT:].astype(int) - background) > 8, axis=2)
+    check(surface.mean() > 0.05, f"{tag}: the compared region holds the surface ({surface.mean():.1%} of its pixels)")
+    value = psnr(window[:, PANEL_RIGHT:], headless[:, PANEL_RIGHT:])
+    check(value >= 35.0, f"{tag}: the window matches the headless render right of the panel: PSNR {value:.1f} dB >= 35")
+    title = np.any(np.abs(window[10:26, 12:340].astype(int) - background) > 8, axis=2).mean()
+    under = np.any(np.abs(headless[10:26, 12:340].astype(int) - background) > 8, axis=2).mean()
+    check(title > 0.9 and under < 0.05, f"{tag}: the panel's title bar is drawn ({title:.0%} not background; "
+          f"{under:.0%} in the headless render)")
+
+    modes = os.path.join(tmp, "modes.txt")
+    with open(modes, "w") as f:
+        f.write("mode iso-standard\n\nmode iso-warp\n\nmode dvr\n\nmode mesh+dvr\n\nmethod scan\n\n"
+                f"method histopyramid\n\nmode mesh\n\nmethod block; weld off; iso {FINAL_ISO}\n")
+    m = viewer(env, "--size", "320x240", "--frames", "18", "--script", modes)
+    check(m.returncode == 0 and "validation" not in m.stderr and "method block unwelded" in m.stdout,
+          f"{tag}: every mode and method, then block unwelded, draw in the window, no validation message")
+    shown = re.search(r"isovalue ([0-9.eE+-]+), (\d+) triangles, (\d+) vertices", m.stdout)
+    triangles, vertices = extract_counts(env, tmp, subgroup_size, "--no-weld")
+    check(shown is not None and (int(shown.group(2)), int(shown.group(3))) == (triangles, vertices),
+          f"{tag}: weld off shows extract --no-weld's triangles and vertices ({shown.groups()[1:] if shown else None} "
+          f"and {triangles, vertices})")
+
+
+def check_engine_ct():
+    engine = os.path.join(os.environ.get("ISOSCOPE_DATASETS", ""), "engine_256x256x128_uint8.nhdr")
+    if not os.path.exists(engine):
+        print(f"skipped the engine CT: {engine} not found")
+        return
+    out_dir = os.environ.get("ISOSCOPE_TEST_TMP", tempfile.gettempdir())
+    os.makedirs(out_dir, exist_ok=True)
+    shot = os.path.join(out_dir, "viewer-engine-ct.png")
+    if os.path.exists(shot):
+        os.remove(shot)
+    command = ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", VIEWER, engine, "--mode", "dvr", "--tf", "ct",
+               "--validation", "--no-vsync", "--frames", "4", "--size", "900x560", "--screenshot", shot]
+    r = subprocess.run(command, env=lavapipe_env(8), capture_output=True, text=True, timeout=120)
+    check(r.returncode == 0 and "validation" not in r.stderr, f"the engine CT in DVR with the ct preset, no validation message: "
+          f"{r.stderr.strip()[-300:]}")
+    if r.returncode != 0:
+        return
+    image = imread(shot)[:, :, :3].astype(int)
+    volume = np.any(np.abs(image[:, PANEL_RIGHT:] - image[-1, -1]) > 8, axis=2).mean()
+    check(0.1 < volume < 0.9, f"the engine covers {volume:.0%} of the image right of the panel ({shot})")
+
+
+def main():
+    if not shutil.which("xvfb-run"):
+        print("skipped: xvfb-run not found (Debian: xvfb)")
+        sys.exit(77)
+    if not os.path.exists(VIEWER) or not os.path.exists(CLI):
+        print(f"skipped: the viewer ({VIEWER!r}) or the CLI ({CLI!r}) is not built")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (4, 8):
+            check_size(size, tmp)
+    check_engine_ct()
+    print(f"{len(failures)} checks failed" if failures else "all checks passed")
+    sys.exit(1 if failures else 0)
+
+
+main()
