@@ -27,35 +27,35 @@ constexpr ImageState kDepthAfter{VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, kFrag
 HostFrames::HostFrames(isoscope::api::Context& context, uint32_t framesInFlight, VkExtent2D extent)
     : context_(context), extent_(extent)
 {
-    slots_ = embed::createFrameSlots(context.physicalDevice(), context.device(), context.queueFamily(),
+    slots_ = samplehost::createFrameSlots(context.physicalDevice(), context.device(), context.queueFamily(),
                                      framesInFlight, extent, false);
     for (uint32_t i = 0; i < framesInFlight; ++i)
-        readbacks_.push_back(embed::createReadbackBuffer(context.physicalDevice(), context.device(),
+        readbacks_.push_back(samplehost::createReadbackBuffer(context.physicalDevice(), context.device(),
                                                          VkDeviceSize(extent.width) * extent.height * 4));
 }
 
 HostFrames::~HostFrames()
 {
     vkDeviceWaitIdle(context_.device());
-    for (embed::GpuBuffer& buffer : readbacks_)
-        embed::destroyBuffer(context_.device(), buffer);
+    for (samplehost::GpuBuffer& buffer : readbacks_)
+        samplehost::destroyBuffer(context_.device(), buffer);
 }
 
 void HostFrames::submit(isoscope::api::Renderer& renderer, uint64_t frame)
 {
     slots_->waitForSlot(frame);
-    embed::FrameSlot& slot = (*slots_)[frame];
+    samplehost::FrameSlot& slot = (*slots_)[frame];
     VK_CHECK(vkResetCommandPool(context_.device(), slot.pool, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VK_CHECK(vkBeginCommandBuffer(slot.cmd, &begin));
     isoscope::api::FrameTargets targets{{slot.color.image, slot.color.view, kColorBefore, kColorCopiedOut},
                                         {slot.depth.image, slot.depth.view, kDepthBefore, kDepthAfter}};
-    embed::require(renderer.record(slot.cmd, frame, targets), "Renderer::record");
+    samplehost::require(renderer.record(slot.cmd, frame, targets), "Renderer::record");
     VkBufferImageCopy copy{};
     copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     copy.imageExtent = {extent_.width, extent_.height, 1};
-    const embed::GpuBuffer& readback = readbacks_[frame % readbacks_.size()];
+    const samplehost::GpuBuffer& readback = readbacks_[frame % readbacks_.size()];
     vkCmdCopyImageToBuffer(slot.cmd, slot.color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1,
                            &copy);
     VkMemoryBarrier2 toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
@@ -81,7 +81,7 @@ void HostFrames::submit(isoscope::api::Renderer& renderer, uint64_t frame)
 std::vector<uint8_t> HostFrames::colour(uint64_t frame)
 {
     slots_->waitForSlot(frame);
-    const embed::GpuBuffer& readback = readbacks_[frame % readbacks_.size()];
+    const samplehost::GpuBuffer& readback = readbacks_[frame % readbacks_.size()];
     std::vector<uint8_t> pixels(size_t(extent_.width) * extent_.height * 4);
     std::memcpy(pixels.data(), readback.mapped, pixels.size());
     return pixels;

@@ -1,6 +1,6 @@
 #pragma once
-// A host's frame loop in miniature, for the API tests: frame slots (the embed
-// sample's: a command buffer, a fence and colour and depth targets each), a
+// A host's frame loop in miniature, for the API tests: frame slots (samples/common's,
+// as the embed sample's: a command buffer, a fence and colour and depth targets each), a
 // Renderer's frame recorded into the slot's command buffer with the targets'
 // states stated, the colour copied to a read-back buffer of the slot's own,
 // and the submission signalling the slot's fence.
@@ -29,8 +29,8 @@ public:
 private:
     isoscope::api::Context& context_;
     VkExtent2D extent_;
-    std::unique_ptr<embed::FrameSlots> slots_;
-    std::vector<embed::GpuBuffer> readbacks_;
+    std::unique_ptr<samplehost::FrameSlots> slots_;
+    std::vector<samplehost::GpuBuffer> readbacks_;
 };
 
 } // namespace api_test
