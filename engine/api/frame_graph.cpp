@@ -12,11 +12,6 @@ glm::vec3 vec(const std::array<float, 3>& v) { return {v[0], v[1], v[2]}; }
 
 } // namespace
 
-Buffer createCountsReadback(isoscope::Context& context)
-{
-    return createBufferReadback(context, sizeof(GpuMeshCounters), "surface counts");
-}
-
 void FrameScene::addSurface(detail::IsosurfaceImpl& surface, const SurfaceStyle& style)
 {
     surfaces.push_back({&surface, style});
@@ -66,8 +61,9 @@ void FrameParams::refresh(const FrameScene& scene)
 }
 
 std::unique_ptr<FrameParams> addFrameScene(RenderGraph& graph, const FrameScene& scene, FrameTargetIds targets,
-                                           VkExtent2D extent, bool clear, const std::vector<Buffer>& counts)
+                                           VkExtent2D extent, bool clear, std::vector<Buffer>& counts)
 {
+    counts.clear();
     auto params = std::make_unique<FrameParams>();
     params->color = targets.color;
     params->depth = targets.depth;
@@ -83,7 +79,8 @@ std::unique_ptr<FrameParams> addFrameScene(RenderGraph& graph, const FrameScene&
             params->drawnSurfaces.push_back(i);
             addMeshPass(graph, scene.meshRenderer, mesh, {targets.color, targets.depth}, draw, "draw " + name);
         }
-        addBufferReadback(graph, mesh.counters, counts.at(i), name + " counts");
+        counts.push_back(createBufferReadback(graph.context(), sizeof(GpuMeshCounters), "surface counts"));
+        addBufferReadback(graph, mesh.counters, counts.back(), name + " counts");
     }
     params->refresh(scene); // the ray passes check their parameters when added
     if (scene.raycast || scene.dvr) {
@@ -125,8 +122,6 @@ RgbaImage renderFrameScene(isoscope::Context& context, FrameScene& scene, VkExte
         isoscope::Image color = createColorTarget(context, extent, "renderImage colour");
         Buffer readback = createReadbackBuffer(context, extent);
         std::vector<Buffer> counts;
-        for (size_t i = 0; i < scene.surfaces.size(); ++i)
-            counts.push_back(createCountsReadback(context));
         RenderGraph graph(context);
         FrameTargetIds targets{graph.importImage("colour", graphImage(color)),
                                graph.createImage("depth", extent, MeshRenderer::kDepthFormat)};

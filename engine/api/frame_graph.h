@@ -52,13 +52,10 @@ struct FrameTargetIds {
     ResourceId depth = kNoResource; // D32_SFLOAT, attachment and sampled
 };
 
-// Adds the scene's passes; `counts` (one host-visible buffer per surface)
-// receive each mesh's counters after the frame.
+// Adds the scene's passes. `counts` is given one host-visible buffer per
+// surface, which receives that mesh's counters after the frame.
 std::unique_ptr<FrameParams> addFrameScene(RenderGraph& graph, const FrameScene& scene, FrameTargetIds targets,
-                                           VkExtent2D extent, bool clear, const std::vector<Buffer>& counts);
-
-// A host-visible buffer a frame copies a mesh's GpuMeshCounters into.
-Buffer createCountsReadback(isoscope::Context& context);
+                                           VkExtent2D extent, bool clear, std::vector<Buffer>& counts);
 
 // After a finished frame whose counters say a mesh or the method's lists
 // overflowed: waits for the queue, grows them, and says whether it did.

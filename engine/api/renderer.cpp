@@ -84,9 +84,6 @@ void detail::RendererImpl::build(size_t index, const FrameTargets& targets)
     ResourceId depth = graph.importImage("host depth", {targets.depth.image, targets.depth.view,
                                                         MeshRenderer::kDepthFormat, extent},
                                          state(targets.depth.before), state(targets.depth.after));
-    slot.counts.clear();
-    for (size_t i = 0; i < scene.surfaces.size(); ++i)
-        slot.counts.push_back(createCountsReadback(context));
     slot.params = addFrameScene(graph, scene, {color, depth}, extent, options.clear, slot.counts);
     graph.compile();
     slot.states = targets;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "check.h"
+#include "frame_output.h"
 
 namespace api_test {
 
@@ -45,37 +46,12 @@ void HostFrames::submit(isoscope::api::Renderer& renderer, uint64_t frame)
 {
     slots_->waitForSlot(frame);
     samplehost::FrameSlot& slot = (*slots_)[frame];
-    VK_CHECK(vkResetCommandPool(context_.device(), slot.pool, 0));
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VK_CHECK(vkBeginCommandBuffer(slot.cmd, &begin));
+    samplehost::beginSlot(context_.device(), slot);
     isoscope::api::FrameTargets targets{{slot.color.image, slot.color.view, kColorBefore, kColorCopiedOut},
                                         {slot.depth.image, slot.depth.view, kDepthBefore, kDepthAfter}};
     samplehost::require(renderer.record(slot.cmd, frame, targets), "Renderer::record");
-    VkBufferImageCopy copy{};
-    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    copy.imageExtent = {extent_.width, extent_.height, 1};
-    const samplehost::GpuBuffer& readback = readbacks_[frame % readbacks_.size()];
-    vkCmdCopyImageToBuffer(slot.cmd, slot.color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1,
-                           &copy);
-    VkMemoryBarrier2 toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    toHost.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    toHost.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    toHost.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-    toHost.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-    VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dependency.memoryBarrierCount = 1;
-    dependency.pMemoryBarriers = &toHost;
-    vkCmdPipelineBarrier2(slot.cmd, &dependency);
-    VK_CHECK(vkEndCommandBuffer(slot.cmd));
-
-    VK_CHECK(vkResetFences(context_.device(), 1, &slot.done));
-    VkCommandBufferSubmitInfo command{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-    command.commandBuffer = slot.cmd;
-    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    submit.commandBufferInfoCount = 1;
-    submit.pCommandBufferInfos = &command;
-    VK_CHECK(vkQueueSubmit2(context_.queue(), 1, &submit, slot.done));
+    samplehost::recordReadback(slot.cmd, slot, extent_, readbacks_[frame % readbacks_.size()]);
+    samplehost::submitSlot(context_.device(), context_.queue(), slot, VK_NULL_HANDLE, VK_NULL_HANDLE);
 }
 
 std::vector<uint8_t> HostFrames::colour(uint64_t frame)
