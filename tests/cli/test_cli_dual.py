@@ -5,6 +5,7 @@ characteristic, render draws it, bench times every pass and reports the
 edge hash table's memory."""
 import json
 import os
+import struct
 import subprocess
 import tempfile
 
@@ -13,6 +14,37 @@ from cli_support import BIN, check, finish, read_png
 
 def run(*args):
     return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=300)
+
+
+def ply_faces(path):
+    """The faces of a binary little-endian PLY as extract writes it."""
+    data = open(path, "rb").read()
+    end = data.index(b"end_header\n") + len(b"end_header\n")
+    header = data[:end].decode().splitlines()
+    vertices = int(next(l for l in header if l.startswith("element vertex")).split()[2])
+    count = int(next(l for l in header if l.startswith("element face")).split()[2])
+    floats = sum(1 for l in header if l.startswith("property float"))
+    offset = end + vertices * floats * 4
+    faces = []
+    for _ in range(count):
+        n = data[offset]
+        faces.append(struct.unpack_from(f"<{n}I", data, offset + 1))
+        offset += 1 + 4 * n
+    return vertices, faces
+
+
+def read_halfedges(path):
+    """(vertices, faces, halfedges as (origin, face, next, twin), vertex halfedges, vertex colours, face colours)."""
+    data = open(path, "rb").read()
+    check(data[:8] == b"ISOHALF1", "the halfedge file starts with its magic")
+    vertices, faces, count, flags = struct.unpack_from("<4I", data, 8)
+    words = struct.unpack_from(f"<{(len(data) - 24) // 4}I", data, 24)
+    halfedges = [words[4 * h:4 * h + 4] for h in range(count)]
+    rest = words[4 * count:]
+    vertex_halfedges, rest = rest[:vertices], rest[vertices:]
+    vertex_colors, face_colors = (rest[:vertices], rest[vertices:]) if flags & 1 else ([], [])
+    check(len(face_colors) == (faces if flags & 1 else 0), "the halfedge file has the size its counts give")
+    return vertices, faces, halfedges, vertex_halfedges, vertex_colors, face_colors
 
 
 def ply_face_sizes(path):
@@ -77,4 +109,41 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
               f"bench dual reports the hash table's memory and its edges: {work}")
         floor_bytes = 24 ** 3 * 4 + bench["vertices"] * 24 + bench["quads"] * 16
         check(abs(bench["floor_ms"] - floor_bytes / 3.09e12 * 1e3) < 1e-9, "bench dual floor: four indices a quad")
+    # --halfedges --colors: the binary beside the mesh, checked here against the PLY's quads.
+    torus = os.path.join(tmp, "torus.ply")
+    r = run("extract", "torus:40x36x30", "--iso", "0.04", "--method", "dual", "--halfedges", "--colors", "-o", torus)
+    check(r.returncode == 0 and os.path.exists(torus + ".halfedges"),
+          f"extract --halfedges --colors writes MESH.halfedges: {r.stderr.strip()}")
+    if os.path.exists(torus + ".halfedges"):
+        vertex_count, quads = ply_faces(torus)
+        vertices, faces, he, vertex_he, vertex_colors, face_colors = read_halfedges(torus + ".halfedges")
+        check((vertices, faces, len(he)) == (vertex_count, len(quads), 4 * len(quads)),
+              "the halfedge file counts the PLY's vertices and quads, four halfedges each")
+        NONE = 0xFFFFFFFF
+        target = lambda h: he[he[h][2]][0]
+        check(all(he[h][0] == quads[h // 4][h % 4] and he[h][1] == h // 4 for h in range(len(he))),
+              "halfedge h leaves corner h % 4 of face h / 4")
+        check(all(he[he[he[he[h][2]][2]][2]][2] == h for h in range(len(he))), "next applied four times returns h")
+        check(all(he[h][3] != NONE and he[he[h][3]][3] == h for h in range(len(he))),
+              "every halfedge of the closed torus has a twin, and twin(twin(h)) = h")
+        check(all(he[he[h][3]][0] == target(h) and target(he[h][3]) == he[h][0] for h in range(len(he))),
+              "twins run opposite ways")
+        check(all(vertex_he[v] != NONE and he[vertex_he[v]][0] == v for v in range(vertices)),
+              "each vertex's halfedge leaves it")
+        check(all(vertex_colors[he[h][0]] != vertex_colors[target(h)] for h in range(len(he))),
+              "no edge joins two vertices of one colour")
+        check(all(c < 5 for c in face_colors) and
+              all(face_colors[h // 4] != face_colors[he[h][3] // 4] for h in range(len(he))),
+              "five face colours, none shared across an edge")
+    r = run("extract", "torus:20", "--iso", "0.04", "--halfedges", "-o", os.path.join(tmp, "no.ply"))
+    check(r.returncode != 0 and "dual" in r.stderr, f"--halfedges with another method is refused: {r.stderr.strip()!r}")
+
+    bench_json = os.path.join(tmp, "bench-dual-halfedges.json")
+    r = run("bench", "cayley:24", "--iso", "-0.012", "--method", "dual", "--halfedges", "--colors", "--repeat", "2",
+            "-o", bench_json)
+    if os.path.exists(bench_json):
+        bench = json.load(open(bench_json))
+        check(set(bench["gpu_ms"]) >= {"cells", "quads", "clear_halfedges", "halfedges", "twins", "face_colors"},
+              f"bench dual --halfedges --colors times the halfedge and colour passes: {sorted(bench['gpu_ms'])}")
+    check(r.returncode == 0, f"bench dual --halfedges --colors runs: {r.stderr.strip()}")
 finish()

@@ -138,3 +138,84 @@ inline uint64_t quadsFacingInward(const Mesh& mesh)
 }
 
 } // namespace isoscope::test
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "extract/extract.h"
+
+namespace isoscope::test {
+
+struct HalfedgeCheck {
+    uint64_t broken = 0;           // a halfedge whose origin, face, next or twin breaks an invariant
+    uint64_t manifoldEdges = 0, boundaryEdges = 0, nonManifoldEdges = 0;
+    uint64_t badVertexHalfedges = 0;
+    uint64_t vertexColorClashes = 0; // an edge whose two vertices share a colour
+    uint64_t faceColorsAbove4 = 0;   // faces the reduction left an edge colour
+    uint64_t faceColorConflicts = 0; // pairs of faces sharing an edge with one colour
+    uint64_t faceColorConflictsOnManifoldEdges = 0;
+};
+
+// Checks the halfedges (and colours, where present) of a dual report
+// against its quads: every invariant, counted where it fails.
+inline HalfedgeCheck checkHalfedges(const ExtractionReport& report)
+{
+    HalfedgeCheck c;
+    const Mesh& mesh = report.mesh;
+    const std::vector<uint32_t>& he = report.halfedges;
+    uint64_t faces = mesh.faceCount(), count = 4 * faces;
+    auto origin = [&](uint64_t h) { return he[4 * h]; };
+    auto next = [&](uint64_t h) { return he[4 * h + 2]; };
+    auto twin = [&](uint64_t h) { return he[4 * h + 3]; };
+    auto target = [&](uint64_t h) { return origin(next(h)); };
+    if (he.size() != 4 * count) {
+        c.broken = count + 1;
+        return c;
+    }
+    // Every undirected edge's halfedges, from the quads alone.
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> edges;
+    for (uint64_t h = 0; h < count; ++h) {
+        uint32_t a = mesh.indices[h], b = mesh.indices[4 * (h / 4) + (h + 1) % 4];
+        edges[{std::min(a, b), std::max(a, b)}].push_back(h);
+        bool ok = origin(h) == a && he[4 * h + 1] == h / 4 && next(h) == 4 * (h / 4) + (h + 1) % 4 &&
+                  next(next(next(next(h)))) == h;
+        if (twin(h) != kNoHalfedge)
+            ok = ok && twin(h) < count && twin(h) != h && twin(twin(h)) == h && origin(twin(h)) == target(h) &&
+                 target(twin(h)) == origin(h);
+        c.broken += !ok;
+    }
+    for (auto& [edge, halfedges] : edges) {
+        size_t n = halfedges.size(), forward = 0, twinned = 0;
+        for (uint64_t h : halfedges) {
+            forward += origin(h) == edge.first;
+            twinned += twin(h) != kNoHalfedge;
+        }
+        // As many pairs as the two directions allow (twins run opposite ways,
+        // so orientation is kept across the edge); an unpaired rest at the
+        // volume's boundary (one quad, or three round a cut tunnel).
+        c.broken += twinned != 2 * std::min(forward, n - forward);
+        (n == 1 ? c.boundaryEdges : n == 2 ? c.manifoldEdges : c.nonManifoldEdges) += 1;
+        if (!report.vertexColors.empty())
+            c.vertexColorClashes += report.vertexColors[edge.first] == report.vertexColors[edge.second];
+        if (!report.faceColors.empty())
+            for (size_t i = 0; i < n; ++i)
+                for (size_t j = i + 1; j < n; ++j)
+                    if (report.faceColors[halfedges[i] / 4] == report.faceColors[halfedges[j] / 4]) {
+                        ++c.faceColorConflicts;
+                        c.faceColorConflictsOnManifoldEdges += n == 2;
+                    }
+    }
+    std::vector<bool> used(mesh.positions.size(), false);
+    for (uint32_t v : mesh.indices)
+        used[v] = true;
+    for (size_t v = 0; v < report.vertexHalfedges.size(); ++v) {
+        uint32_t h = report.vertexHalfedges[v];
+        c.badVertexHalfedges += used[v] ? (h >= count || origin(h) != v) : h != kNoHalfedge;
+    }
+    for (uint32_t color : report.faceColors)
+        c.faceColorsAbove4 += color > 4;
+    return c;
+}
+
+} // namespace isoscope::test

@@ -8,7 +8,7 @@ namespace isoscope {
 
 class DualCellsPass : public DualPass {
 public:
-    explicit DualCellsPass(Context& context);
+    DualCellsPass(Context& context, bool colors);
     void add(RenderGraph& graph, const std::string& name, const DualResources& r, const DualPush& push,
              const float& iso) const;
 };

@@ -15,4 +15,14 @@ void addClearTablePass(RenderGraph& graph, const std::string& name, const DualRe
                   });
 }
 
+void addClearHalfedgesPass(RenderGraph& graph, const std::string& name, const DualResources& r)
+{
+    graph.addPass(name, PassKind::Transfer,
+                  {{r.outgoingCounts, Use::TransferDst}, {r.vertexHalfedges, Use::TransferDst}},
+                  [r](VkCommandBuffer cmd, const RenderGraph& g) {
+                      vkCmdFillBuffer(cmd, g.buffer(r.outgoingCounts), 0, VK_WHOLE_SIZE, 0);
+                      vkCmdFillBuffer(cmd, g.buffer(r.vertexHalfedges), 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
+                  });
+}
+
 } // namespace isoscope

@@ -39,6 +39,10 @@ struct DualResources {
     ResourceId tableQuads = kNoResource; // ... and the four vertex numbers per key (transient)
     ResourceId counters = kNoResource; // DualCounters (the extractor's own)
     ResourceId vertices = kNoResource, indices = kNoResource, meshCounters = kNoResource;
+    // The method's per-vertex and per-face outputs (16-byte stand-ins where not asked for).
+    ResourceId vertexColors = kNoResource, faceColors = kNoResource;
+    ResourceId halfedges = kNoResource, vertexHalfedges = kNoResource;
+    ResourceId outgoing = kNoResource, outgoingCounts = kNoResource; // the twin search's lists (transient)
 };
 
 // A pass of the method: its program made with the push constants checked,

@@ -7,7 +7,7 @@ namespace isoscope {
 
 class DualQuadsPass : public DualPass {
 public:
-    explicit DualQuadsPass(Context& context);
+    DualQuadsPass(Context& context, bool colors);
     void add(RenderGraph& graph, const std::string& name, const DualResources& r, const DualPush& push) const;
 };
 

@@ -11,6 +11,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 
 layout(constant_id = 0) const uint WORKGROUP_SIZE = 64;
+layout(constant_id = 1) const uint COLORS = 0; // 1: write each vertex's colour
 layout(local_size_x_id = 0) in;
 
 #define VOLUME_BINDING 0
@@ -26,6 +27,11 @@ layout(local_size_x_id = 0) in;
 #include "point_grid.glsl"
 #include "dual_polygons.glsl"
 #include "dual_vertex.glsl"
+
+// The paper's vertex colouring: a vertex takes its cell's colour, one bit
+// per axis of the cell's index (8 colours; vertices of one colour are never
+// in neighbouring cells).
+layout(set = 0, binding = 6, std430) writeonly buffer VertexColors { uint vertexColors[]; };
 
 const uint MAX_PROBES = 64u;
 
@@ -107,6 +113,8 @@ void main()
         normal = len > 0.0 && !isinf(len) && !isnan(len) ? normal / len : -normalize(shape.area);
         uint vertex = base + k;
         writeMeshVertex(vertex, gridOrigin() + (vec3(q) + local) * gridSpacing(), normal);
+        if (COLORS != 0u && vertex < grid.extraVertexCapacity)
+            vertexColors[vertex] = (q.x & 1u) | ((q.y & 1u) << 1) | ((q.z & 1u) << 2);
         start += polygonSize(polygons, k);
     }
 

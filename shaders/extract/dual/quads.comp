@@ -10,6 +10,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 
 layout(constant_id = 0) const uint WORKGROUP_SIZE = 64;
+layout(constant_id = 1) const uint COLORS = 0; // 1: write each face's edge colour
 layout(local_size_x_id = 0) in;
 
 #define TABLE_KEYS_BINDING 0
@@ -21,6 +22,17 @@ layout(local_size_x_id = 0) in;
 #define DUAL_COUNTERS_BINDING 4
 #include "mesh_output.glsl"
 #include "dual_common.glsl"
+
+// The paper's edge colouring, carried to the faces (one quad per grid edge):
+// the colour of the cell whose lowest corner the edge leaves, times three,
+// plus the edge's axis (24 colours); face_colors.comp reduces them to 5.
+layout(set = 0, binding = 5, std430) writeonly buffer FaceColors { uint faceColors[]; };
+
+uint edgeColor(uint key)
+{
+    uvec3 p = keyPoint(key);
+    return 3u * ((p.x & 1u) | ((p.y & 1u) << 1) | ((p.z & 1u) << 2)) + keyAxis(key);
+}
 
 void main()
 {
@@ -46,5 +58,7 @@ void main()
         meshIndices[4u * face + 1u] = quad.y;
         meshIndices[4u * face + 2u] = quad.z;
         meshIndices[4u * face + 3u] = quad.w;
+        if (COLORS != 0u && face < grid.extraFaceCapacity)
+            faceColors[face] = edgeColor(key);
     }
 }
