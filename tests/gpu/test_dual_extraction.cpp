@@ -20,6 +20,7 @@
 #include "mesh/mesh_check.h"
 #include "render/camera.h"
 #include "scene/render_mesh.h"
+#include "volume/quantize.h"
 #include "volume/synthetic.h"
 
 using namespace isoscope;
@@ -140,6 +141,21 @@ TEST_CASE("dual extraction keeps every vertex on its cell's trilinear surface on
             Mesh reference = extractMarchingCubes(volume, iso);
             checkDualMesh(volume, iso, std::nullopt, &reference);
         }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("dual extraction of uint8 volumes, rows on word boundaries and off them, is a closed torus",
+          "[gpu][dual][extract]")
+{
+    // The cells pass reads uint8 rows that start on a word four samples at a
+    // time, and other rows sample by sample: widths 40 and 37 take both.
+    for (const char* spec : {"torus:40x36x30", "torus:37x36x30"}) {
+        Volume field = makeSyntheticVolume(spec);
+        float iso = float(quantizedIsovalue(field, 0.04, ScalarType::UInt8));
+        Volume volume = quantize(field, ScalarType::UInt8);
+        Mesh reference = extractMarchingCubes(volume, iso);
+        checkDualMesh(volume, iso, 0, &reference);
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

@@ -16,10 +16,11 @@ void DualCellsPass::add(RenderGraph& graph, const std::string& name, const DualR
                                      {r.tableQuads, Use::StorageWrite, 2}, {r.vertices, Use::StorageWrite, 3},
                                      {r.meshCounters, Use::StorageWrite, 4}, {r.counters, Use::StorageWrite, 5},
                                      {r.vertexColors, Use::StorageWrite, 6}};
-    uint64_t cells = uint64_t(push.nx - 1) * (push.ny - 1) * (push.nz - 1);
-    graph.addComputePass(name, program_, uses, [this, uses, &push, &iso, cells](VkCommandBuffer cmd, const RenderGraph& g) {
+    // An invocation per run of kCellsPerInvocation cells along x (cells.comp's CELLS).
+    uint64_t runs = ceilDiv(uint64_t(push.nx - 1), kCellsPerInvocation) * (push.ny - 1) * (push.nz - 1);
+    graph.addComputePass(name, program_, uses, [this, uses, &push, &iso, runs](VkCommandBuffer cmd, const RenderGraph& g) {
         bind(cmd, g, uses, push, iso);
-        program_.dispatchLine(cmd, ceilDiv(cells, program_.localSize()[0]));
+        program_.dispatchLine(cmd, ceilDiv(runs, program_.localSize()[0]));
     });
 }
 

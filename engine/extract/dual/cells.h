@@ -8,6 +8,7 @@ namespace isoscope {
 
 class DualCellsPass : public DualPass {
 public:
+    static constexpr uint64_t kCellsPerInvocation = 4;
     DualCellsPass(Context& context, bool colors);
     void add(RenderGraph& graph, const std::string& name, const DualResources& r, const DualPush& push,
              const float& iso) const;

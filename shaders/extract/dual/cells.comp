@@ -1,6 +1,6 @@
 #version 460
 // Dual Marching Cubes, pass 1 (paper, "DMC quadrilateral mesh", first
-// kernel): one invocation per cell computes the cell's MC polygons, a vertex
+// kernel): per cell (four cells along x an invocation) the cell's MC polygons, a vertex
 // on the trilinear isosurface for each, with the normal interpolated from
 // the corners' central-difference gradients, and stores the vertex's number
 // in the edge hash table for every interior grid edge its polygon crosses,
@@ -9,6 +9,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_vote : require
 
 layout(constant_id = 0) const uint WORKGROUP_SIZE = 64;
 layout(constant_id = 1) const uint COLORS = 0; // 1: write each vertex's colour
@@ -66,33 +67,12 @@ uint quadSlot(uint e, bool lowerEndInside)
     return facesPositive == lowerEndInside ? slot : (4u - slot) & 3u;
 }
 
-void main()
+// A cell with geometry: its vertices (numbers from `base`) and its table stores.
+void emitCell(uvec3 q, float f[8], uint insideMask, CellPolygons polygons, uint base)
 {
-    uint cellIndex = flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex;
-    uvec3 cells = cellCounts();
-    if (cellIndex >= cells.x * cells.y * cells.z)
-        return;
-    uvec3 q = uvec3(cellIndex % cells.x, (cellIndex / cells.x) % cells.y, cellIndex / (cells.x * cells.y));
-    float f[8];
-    uint insideMask = 0u;
     bool finite = true;
-    for (uint c = 0u; c < 8u; ++c) {
-        f[c] = sampleAt(q + uvec3(c & 1u, (c >> 1) & 1u, c >> 2));
-        insideMask |= isInside(f[c]) ? 1u << c : 0u;
+    for (uint c = 0u; c < 8u; ++c)
         finite = finite && isFiniteValue(f[c]);
-    }
-    if (insideMask == 0u || insideMask == 255u)
-        return;
-    CellPolygons polygons = cellPolygons(f);
-
-    // Vertex numbers: one atomic per subgroup.
-    uint first = subgroupExclusiveAdd(polygons.count);
-    uint total = subgroupAdd(polygons.count);
-    uint base = 0u;
-    if (subgroupElect())
-        base = atomicAdd(meshVertexCount, total);
-    base = subgroupBroadcastFirst(base) + first;
-
     vec3 gradients[8];
     for (uint c = 0u; c < 8u; ++c)
         gradients[c] = gridGradient(q + uvec3(c & 1u, (c >> 1) & 1u, c >> 2));
@@ -136,5 +116,73 @@ void main()
             p[otherHigh] + 1u >= dims[otherHigh])
             continue;
         storeInTable(edgeKey(p, axis), quadSlot(e, lowerInside), base + polygons.polygonOf[e]);
+    }
+}
+
+// An invocation takes CELLS consecutive cells along x: their 4 rows of
+// CELLS + 1 samples are loaded once (uint8 rows that start on a word: two
+// words a row), and a run of cells without a crossing, the common case,
+// costs those loads and a compare.
+const uint CELLS = 4u;
+
+// Sample x0 + i of the row (y, z), for i <= CELLS (clamped to the grid).
+void loadRow(uint x0, uint y, uint z, out float row[CELLS + 1u])
+{
+    uint index = x0 + grid.nx * (y + grid.ny * z);
+    if (grid.scalarType == SCALAR_UINT8 && (index & 3u) == 0u && x0 + CELLS < grid.nx) {
+        uint word = volumeWords[index >> 2];
+        for (uint i = 0u; i < CELLS; ++i)
+            row[i] = float(bitfieldExtract(word, int(8u * i), 8));
+        row[CELLS] = float(volumeWords[(index >> 2) + 1u] & 0xFFu);
+        return;
+    }
+    for (uint i = 0u; i <= CELLS; ++i)
+        row[i] = sampleAt(uvec3(min(x0 + i, grid.nx - 1u), y, z));
+}
+
+void main()
+{
+    uint run = flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex;
+    uvec3 cells = cellCounts();
+    uint runsX = (cells.x + CELLS - 1u) / CELLS;
+    if (run >= runsX * cells.y * cells.z)
+        return;
+    uint x0 = (run % runsX) * CELLS, y = (run / runsX) % cells.y, z = run / (runsX * cells.y);
+    // Rows r = dy + 2 dz: the cell corners c with (c >> 1) = r.
+    float rows[4][CELLS + 1u];
+    uint insideBits = 0u; // bit r * (CELLS + 1) + i
+    for (uint r = 0u; r < 4u; ++r) {
+        loadRow(x0, y + (r & 1u), z + (r >> 1), rows[r]);
+        for (uint i = 0u; i <= CELLS; ++i)
+            insideBits |= isInside(rows[r][i]) ? 1u << (r * (CELLS + 1u) + i) : 0u;
+    }
+    uint everyBit = (1u << (4u * (CELLS + 1u))) - 1u;
+    if (insideBits == 0u || insideBits == everyBit)
+        return;
+    // The same trip count in every invocation: the vertex numbers are taken
+    // by subgroup operations in uniform control flow.
+    for (uint i = 0u; i < CELLS; ++i) {
+        float f[8];
+        uint insideMask = 0u;
+        for (uint c = 0u; c < 8u; ++c) {
+            f[c] = rows[c >> 1][i + (c & 1u)];
+            insideMask |= ((insideBits >> ((c >> 1) * (CELLS + 1u) + i + (c & 1u))) & 1u) << c;
+        }
+        bool hasGeometry = x0 + i < cells.x && insideMask != 0u && insideMask != 255u;
+        if (!subgroupAny(hasGeometry))
+            continue;
+        CellPolygons polygons;
+        polygons.count = 0u;
+        if (hasGeometry)
+            polygons = cellPolygons(f);
+        // Vertex numbers: one atomic per subgroup.
+        uint first = subgroupExclusiveAdd(polygons.count);
+        uint total = subgroupAdd(polygons.count);
+        uint base = 0u;
+        if (subgroupElect())
+            base = atomicAdd(meshVertexCount, total);
+        base = subgroupBroadcastFirst(base) + first;
+        if (hasGeometry)
+            emitCell(uvec3(x0 + i, y, z), f, insideMask, polygons, base);
     }
 }
