@@ -31,6 +31,9 @@ struct ExtractOptions {
     // device's limit), to run small volumes through the per-slab volume
     // ranges that volumes larger than one binding take.
     uint64_t maxBindingBytes = 0;
+    // dual method, tests: the edge hash table's first size in buckets (0: a
+    // guess from the grid), to make it overflow and grow.
+    uint64_t hashBuckets = 0;
     bool readBack = true;     // GPU methods: false leaves ExtractionReport::mesh empty (benchmarks)
     // GPU methods, timed runs: true treats every run as a new volume (the
     // block method recomputes its value ranges); false times what an
