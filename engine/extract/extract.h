@@ -31,6 +31,9 @@ struct ExtractOptions {
     // device's limit), to run small volumes through the per-slab volume
     // ranges that volumes larger than one binding take.
     uint64_t maxBindingBytes = 0;
+    // block method: built for the z-slabs of streamed extraction (extract/stream/): writes each vertex's
+    // edge code and takes GpuExtractor::placeSlab.
+    bool streamedSlabs = false;
     bool readBack = true;     // GPU methods: false leaves ExtractionReport::mesh empty (benchmarks)
     // GPU methods, timed runs: true treats every run as a new volume (the
     // block method recomputes its value ranges); false times what an
