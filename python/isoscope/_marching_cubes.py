@@ -3,10 +3,12 @@
 The output matches skimage.measure.marching_cubes(method='lorensen'): the
 same vertices (one per crossed grid edge) in the array's axis order scaled by
 spacing, the same triangle count, normals pointing the same way, faces wound
-the same way, and the same per-vertex `values`. Vertex and face order differ,
+the same way, the same per-vertex `values`, and skimage's normals (its
+estimator, computed on the host after the GPU extraction). Vertex and face order differ,
 and so may the diagonal a cell's quadrilateral or hexagon is split along:
 isoscope's case table is VTK's, scikit-image's is Lorensen's classic one.
 """
+import functools
 import math
 import time
 
@@ -28,6 +30,32 @@ def _engine_level(level, dtype):
         return float(f)  # integers never equal a fractional level
     return float(np.nextafter(f, np.float32(np.inf)))
 
+
+@functools.lru_cache(maxsize=None)
+def _skimage_edge_uses():
+    """Per cell case (skimage's corner numbering) and cell edge (lower corner
+    dx + 2 dy + 4 dz, times 3, plus the axis), how many triangles of
+    scikit-image's classic case table use the edge: its normals add a cell's
+    gradient once per such triangle. Read from the installed scikit-image;
+    None without it (the engine's triangles are counted then, which agrees
+    with skimage's normals less closely on noisy data)."""
+    try:
+        from skimage.measure import _marching_cubes_lewiner as sk
+        from skimage.measure import _marching_cubes_lewiner_luts as luts
+        table = sk._to_array(luts.CASESCLASSIC)
+        ends = np.stack([sk.EDGETORELATIVEPOSX, sk.EDGETORELATIVEPOSY, sk.EDGETORELATIVEPOSZ], axis=-1)
+    except (ImportError, AttributeError):
+        return None
+    uses = np.zeros((256, 24), np.int32)
+    for case in range(256):
+        for edge in table[case]:
+            if edge < 0:
+                break
+            a, b = ends[edge]
+            along = int(np.argmax(a != b))
+            low = np.minimum(a, b)
+            uses[case, (int(low[0]) + 2 * int(low[1]) + 4 * int(low[2])) * 3 + along] += 1
+    return uses
 
 def marching_cubes(volume, level=None, *, spacing=(1., 1., 1.), gradient_direction='descent', step_size=1,
                    allow_degenerate=True, method='block', mask=None, context=None, stats=None):
@@ -129,7 +157,8 @@ def marching_cubes(volume, level=None, *, spacing=(1., 1., 1.), gradient_directi
         # skimage's faces for 'descent' turn clockwise around its normals.
         faces = np.ascontiguousarray(faces[:, ::-1])
     samples = volume if volume.dtype in (np.uint8, np.uint16, np.int16, np.float32) else volume.astype(np.float32)
-    values = _isoscope._vertex_values(samples, verts, faces, level)
+    # skimage's own normal estimator, so that shading matches it; extract() keeps the engine's.
+    values, normals = _isoscope._vertex_attributes(samples, verts, faces, level, _skimage_edge_uses())
     if step > 1:
         verts *= step
     if not np.array_equal(spacing, (1, 1, 1)):
