@@ -220,26 +220,26 @@ private:
     }
 
     // Reads the window's image planes into staging buffer `ring` (converted
-    // to float where the image is); past the volume's last plane a copy of it,
-    // as the in-core image's clamp-to-edge reads. Returns milliseconds.
+    // to float where the image is), and fills the planes after them with a
+    // copy of the last: past the volume's end that is the in-core image's
+    // clamp-to-edge, and no texel the filter may touch is left undefined.
+    // Returns milliseconds.
     double readPlanes(const SlabWindow& w, uint32_t ring)
     {
         Clock::time_point start = Clock::now();
         auto* staging = static_cast<std::byte*>(buffers_.staging[ring].mapped);
         std::byte* target = converted_ ? buffers_.raw[ring].data() : staging;
         uint64_t planeBytes = source_.planeBytes();
-        source_.readPlanes(w.firstImagePlane(), w.imagePlanes(), target);
         uint32_t planes = w.imagePlanes();
-        if (w.above == 0 && planes < imagePlanes_) {
-            std::memcpy(target + planes * planeBytes, target + (planes - 1) * planeBytes, planeBytes);
-            ++planes;
-        }
+        source_.readPlanes(w.firstImagePlane(), planes, target);
+        for (uint32_t p = planes; p < imagePlanes_; ++p)
+            std::memcpy(target + p * planeBytes, target + (planes - 1) * planeBytes, planeBytes);
         if (converted_) {
-            uint64_t count = planeTexels() * planes;
+            uint64_t count = planeTexels() * imagePlanes_;
             for (uint64_t i = 0; i < count; ++i)
                 reinterpret_cast<float*>(staging)[i] = sampleValue(target, grid_.type, i);
         }
-        bytesReadPending_ += planeBytes * w.imagePlanes();
+        bytesReadPending_ += planeBytes * planes;
         return msSince(start);
     }
 
@@ -341,8 +341,7 @@ private:
             // A graph of its own: the extraction's graph imports the image as
             // the method's volume, and one graph must not import it twice.
             RenderGraph graph(context_);
-            addSlabUploadPass(graph, *gpuVolume_, buffers_.staging[ring],
-                              std::min(w.imagePlanes() + (w.above ? 0u : 1u), imagePlanes_));
+            addSlabUploadPass(graph, *gpuVolume_, buffers_.staging[ring], imagePlanes_);
             graph.compile();
             graph.execute();
             for (auto& [name, ms] : graph.passTimings())
