@@ -32,6 +32,13 @@ void checkCamera(const Camera& camera);
 // The engine's orbit camera looking from camera.eye at camera.target.
 OrbitCamera orbitCamera(const Camera& camera);
 
+// vkQueueWaitIdle under the queue's lock (another thread may be loading).
+inline VkResult waitQueueIdle(isoscope::Context& context)
+{
+    std::lock_guard queue(context.queueMutex());
+    return vkQueueWaitIdle(context.queue());
+}
+
 // The Error for the exception being handled (call inside a catch block).
 Error currentError(ErrorCode fallback);
 
