@@ -222,10 +222,12 @@ TEST_CASE("scan extraction matches the CPU reference for every sample type, on r
           "[gpu][scan][extract]")
 {
     // Widths 36, 35 and 33: rows of uint8 samples start at every byte of a
-    // word, and quads end short of 4 points; the uint8 path reads a line of
-    // five samples from two words (classify_quads.glsl). 16-bit lines are
-    // read four samples a load where they start on 8 bytes: all of them at
-    // width 36, some at 35 and 33 (the rest sample by sample). Both 16-bit
+    // word, and spans end short of 16 points; the uint8 path reads a line
+    // of 17 samples as one 16-byte vector and a word where it starts on 16
+    // bytes (every fourth row at width 36), else as five words
+    // (line_inside_bits.glsl). 16-bit lines are read four samples a load
+    // where they start on 8 bytes: all of them at width 36, some at 35 and
+    // 33 (the rest sample by sample). Both 16-bit
     // types set the top bit of some samples (int16 below zero, uint16 above
     // 32767): reading one type's samples as the other's changes the surface.
     for (uint32_t width : {36u, 35u, 33u}) {

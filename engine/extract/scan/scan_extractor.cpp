@@ -123,8 +123,7 @@ private:
         push.volumeFirstSample = range.firstSample;
         slab.volumeOffset = range.offset;
         slab.volumeBytes = range.bytes;
-        uint64_t quads = (uint64_t(push.nx) + 3) / 4 * push.ny * push.planes;
-        slab.tiles = (quads + tiling_.tileQuads - 1) / tiling_.tileQuads;
+        slab.tiles = scanSlabTiles(tiling_, volume_.dims, push.planes);
         return slab;
     }
 

@@ -15,7 +15,7 @@ namespace {
 constexpr uint64_t kSmallBufferBytes = 16; // slab base, dispatch arguments, list needed (each allocated at least 16)
 constexpr uint64_t kSlabTotalsBytes = 24;  // three uint64
 constexpr uint64_t kListEntryBytes = 16;
-constexpr uint32_t kMaxTilePoints = 4096;  // classify_quads.glsl: the packed 16-bit sums
+constexpr uint32_t kMaxTilePoints = 4096;  // classify_spans.glsl: the packed 16-bit sums
 
 uint64_t slabPoints(std::array<uint32_t, 3> dims, uint32_t cellLayers)
 {
@@ -26,8 +26,7 @@ uint64_t slabRows(std::array<uint32_t, 3> dims, uint32_t cellLayers) { return ui
 
 uint64_t slabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint32_t cellLayers)
 {
-    uint64_t quads = (uint64_t(dims[0]) + 3) / 4 * slabRows(dims, cellLayers);
-    return (quads + tiling.tileQuads - 1) / tiling.tileQuads;
+    return scanSlabTiles(tiling, dims, uint64_t(cellLayers) + 1);
 }
 
 uint64_t listEntries(std::array<uint32_t, 3> dims, uint32_t cellLayers, uint64_t minEntries)
@@ -41,8 +40,8 @@ uint64_t bindingLimit(const Context& context, const SlabBindings& bindings)
     return bindings.maxBindingBytes ? std::min(bindings.maxBindingBytes, device) : device;
 }
 
-// 16 bytes at least: classify_quads.glsl reads float32 and 16-bit samples
-// four at a time through views of the range as 16-byte and 8-byte vectors.
+// 16 bytes at least: classify_spans.glsl reads uint8 samples sixteen and
+// float32 and 16-bit samples four at a time through views of the range as 16-byte and 8-byte vectors.
 uint64_t rangeAlignment(const Context& context)
 {
     return std::max<uint64_t>(context.info().minStorageBufferOffsetAlignment, 16);
@@ -77,13 +76,19 @@ ScanTiling scanTiling(const Context& context)
     ScanLayout layout = scanLayout(context, 1, {});
     ScanTiling tiling;
     tiling.workgroupSize = layout.workgroupSize; // the scan primitive's element passes: 256 where allowed
-    tiling.items = std::max<uint32_t>(1, kMaxTilePoints / 4 / tiling.workgroupSize);
-    tiling.tileQuads = tiling.workgroupSize * tiling.items;
+    tiling.items = std::max<uint32_t>(1, kMaxTilePoints / kScanSpanPoints / tiling.workgroupSize);
+    tiling.tileSpans = tiling.workgroupSize * tiling.items;
     tiling.span = layout.span;
-    if (tiling.tileQuads * 4 > kMaxTilePoints)
+    if (tiling.tileSpans * kScanSpanPoints > kMaxTilePoints)
         fail("scan method: workgroups of " + std::to_string(tiling.workgroupSize) +
              " invocations classify more than 4096 points a tile, past its packed 16-bit sums (engine bug)");
     return tiling;
+}
+
+uint64_t scanSlabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes)
+{
+    uint64_t spans = (uint64_t(dims[0]) + kScanSpanPoints - 1) / kScanSpanPoints * dims[1] * planes;
+    return (spans + tiling.tileSpans - 1) / tiling.tileSpans;
 }
 
 uint64_t scanListCapacity(std::array<uint32_t, 3> dims, uint32_t cellLayers)

@@ -6,8 +6,8 @@
 // still does not fit).
 //
 // A slab of L cell layers works on nx * ny * (L + 1) points (the top plane is
-// shared with the next slab), classified four at a time along x (quads,
-// classify_quads.glsl) in tiles of ScanTiling::tileQuads. It needs three
+// shared with the next slab), classified sixteen at a time along x (spans,
+// classify_spans.glsl) in tiles of ScanTiling::tileSpans. It needs three
 // 64-bit block sums a tile (and their levels), 4 bytes a row of points, and
 // 16 bytes a list entry (an occupied point), for as many entries as
 // scanListCapacity estimates; a list that turns out too short is grown (the
@@ -25,12 +25,17 @@ class Context;
 
 struct ScanTiling {
     uint32_t workgroupSize = 0; // count and list passes: a multiple of the subgroup size
-    uint32_t items = 0;         // quads per invocation
-    uint32_t tileQuads = 0;     // workgroupSize * items, at most 1024 (4096 points: classify_quads.glsl's packed sums)
+    uint32_t items = 0;         // spans per invocation
+    uint32_t tileSpans = 0;     // workgroupSize * items, at most 256 (4096 points: classify_spans.glsl's packed sums)
     uint32_t span = 0;          // block sums per workgroup of the block-sum scan
 };
 
+constexpr uint32_t kScanSpanPoints = 16; // points a span (classify_spans.glsl)
+
 ScanTiling scanTiling(const Context& context);
+
+// Tiles of spans of a slab of `planes` planes of points.
+uint64_t scanSlabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes);
 
 // What bounds a slab besides the memory budget.
 struct SlabBindings {
@@ -45,7 +50,7 @@ struct SlabPlan {
     uint32_t slabCount = 0;
     uint64_t maxSlabPoints = 0;     // points of the largest slab
     uint64_t maxSlabRows = 0;       // rows of points (ny * planes) of the largest slab
-    uint64_t maxSlabTiles = 0;      // tiles of quads of the largest slab
+    uint64_t maxSlabTiles = 0;      // tiles of spans of the largest slab
     uint64_t listCapacity = 0;      // occupied-point entries the list starts with
     uint64_t plannedBytes = 0;      // auxiliary bytes the plan expects (before allocation rounding)
 };

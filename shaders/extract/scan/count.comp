@@ -1,7 +1,7 @@
 #version 460
 // Scan method, pass 1 (the CUDA sample's classifyVoxel, fused with the first
 // pass of a reduce-then-scan, compute/scan_passes.h): each workgroup
-// classifies one tile of WORKGROUP_SIZE * ITEMS quads of points and writes
+// classifies one tile of WORKGROUP_SIZE * ITEMS spans of points and writes
 // only the tile's sums of vertices, triangles and occupied points, as three
 // 64-bit block sums. Nothing per point is stored: the list pass classifies
 // the tile again, which costs less than writing and reading 8 bytes a point.
@@ -21,7 +21,7 @@ layout(local_size_x_id = 1) in;
 #define VOLUME_VECTORS_BINDING 3
 #define VOLUME_PAIRS_BINDING 4
 #include "scan_grid.glsl"
-#include "classify_quads.glsl"
+#include "classify_spans.glsl"
 #include "subgroup_scan.glsl"
 
 // Per tile: vertices, triangles, occupied points (uint64 each, low word first).
@@ -31,15 +31,15 @@ void main()
 {
     uint block = flatWorkgroupIndex();
     uint tileBase = block * WORKGROUP_SIZE * ITEMS;
-    if (tileBase >= slabQuadCount())
+    if (tileBase >= slabSpanCount())
         return; // the whole workgroup: no barrier is skipped by part of it
-    // Coalesced: in step j the workgroup reads consecutive quads; a sum does
+    // Coalesced: in step j the workgroup reads consecutive spans; a sum does
     // not care about order.
     uvec2 counts = uvec2(0u);
     for (uint j = 0u; j < ITEMS; ++j) {
-        uint quad = tileBase + j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
-        if (quad < slabQuadCount())
-            counts += quadCounts(loadQuad(quad));
+        uint span = tileBase + j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
+        if (span < slabSpanCount())
+            counts += spanCounts(loadSpan(span));
     }
     uvec2 total;
     workgroupExclusiveAdd2(counts, total);

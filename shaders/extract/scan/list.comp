@@ -1,15 +1,15 @@
 #version 460
 // Scan method, pass 3 (the CUDA sample's compaction and the downsweep of a
 // reduce-then-scan in one, compute/scan_passes.h): each workgroup classifies
-// its tile of quads again, scans the packed counts in point order, adds the
+// its tile of spans again, scans the packed counts in point order, adds the
 // tile's offsets from the block-sum scan, and writes one list entry per
 // occupied point (scan_grid.glsl) with its vertex and triangle offsets, and
 // where each row's entries start. Its output scales with the surface, not
 // the volume.
 //
 // Point order, coalesced, as scan_downsweep.comp: subgroup s owns the run of
-// gl_SubgroupSize * ITEMS consecutive quads at s * gl_SubgroupSize * ITEMS
-// in the tile and walks it in ITEMS rows of one quad per lane; rows are
+// gl_SubgroupSize * ITEMS consecutive spans at s * gl_SubgroupSize * ITEMS
+// in the tile and walks it in ITEMS rows of one span per lane; rows are
 // scanned with one subgroup scan each and chained by the running total, and
 // one workgroup scan of the run totals places the runs.
 #extension GL_GOOGLE_include_directive : require
@@ -29,7 +29,7 @@ layout(local_size_x_id = 1) in;
 #define VOLUME_VECTORS_BINDING 6
 #define VOLUME_PAIRS_BINDING 7
 #include "scan_grid.glsl"
-#include "classify_quads.glsl"
+#include "classify_spans.glsl"
 #include "subgroup_scan.glsl"
 
 // Exclusive 64-bit offsets of each tile: vertices, triangles, occupied points.
@@ -41,30 +41,29 @@ layout(set = 0, binding = 5, std430) readonly buffer SlabTotals { uvec2 slabTota
 // A tile without occupied points (most of them: empty space) writes only the
 // starts of the rows that begin in it, all at the tile's list offset, and
 // reads no sample: the count pass already classified it.
-void writeEmptyTile(uint tileBase, uint quadCount, uint entry)
+void writeEmptyTile(uint tileBase, uint spanCount, uint entry)
 {
-    uint perRow = quadsPerRow();
+    uint perRow = spansPerRow();
     for (uint j = 0u; j < ITEMS; ++j) {
-        uint quad = tileBase + j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
-        if (quad >= quadCount)
+        uint span = tileBase + j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
+        if (span >= spanCount)
             break;
-        uint row = quad / perRow;
-        if (quad == row * perRow)
+        uint row = span / perRow;
+        if (span == row * perRow)
             rowStarts[row] = entry;
-        if (quad + 1u == quadCount)
+        if (span + 1u == spanCount)
             rowStarts[row + 1u] = entry;
     }
 }
 
-void writeQuad(Quad q, uint vertexOffset, uint triangleOffset, uint entry)
+void writeSpan(Span s, uint vertexOffset, uint triangleOffset, uint entry)
 {
-    if (q.x0 == 0u)
-        rowStarts[q.row] = entry;
-    uint firstPoint = slabIndex(uvec3(q.x0, q.y, q.z));
-    for (uint k = 0u; k < 4u; ++k) {
-        if (k >= q.points || q.sameSide)
-            break;
-        QuadPoint point = quadPoint(q, k);
+    if (s.x0 == 0u)
+        rowStarts[s.row] = entry;
+    uint firstPoint = slabIndex(uvec3(s.x0, s.y, s.z));
+    for (uint m = s.mixed; m != 0u; m &= m - 1u) { // in point order
+        uint k = uint(findLSB(m));
+        SpanPoint point = spanPoint(s, k);
         if (!isOccupied(point))
             continue;
         if (entry < grid.listCapacity)
@@ -73,34 +72,34 @@ void writeQuad(Quad q, uint vertexOffset, uint triangleOffset, uint entry)
         vertexOffset += point.vertices;
         triangleOffset += point.triangles;
     }
-    if (q.row + 1u == slabRowCount() && q.x0 + q.points == grid.nx)
-        rowStarts[q.row + 1u] = entry;
+    if (s.row + 1u == slabRowCount() && s.x0 + s.points == grid.nx)
+        rowStarts[s.row + 1u] = entry;
 }
 
 void main()
 {
     uint block = flatWorkgroupIndex();
     uint tileBase = block * WORKGROUP_SIZE * ITEMS;
-    uint quadCount = slabQuadCount();
-    if (tileBase >= quadCount)
+    uint spanCount = slabSpanCount();
+    if (tileBase >= spanCount)
         return; // the whole workgroup
-    uint tileCount = (quadCount + WORKGROUP_SIZE * ITEMS - 1u) / (WORKGROUP_SIZE * ITEMS);
+    uint tileCount = (spanCount + WORKGROUP_SIZE * ITEMS - 1u) / (WORKGROUP_SIZE * ITEMS);
     uint tileEntry = blockOffsets[3u * block + 2u].x;
     uint nextEntry = block + 1u < tileCount ? blockOffsets[3u * (block + 1u) + 2u].x : slabTotals[2].x;
     if (nextEntry == tileEntry) {
-        writeEmptyTile(tileBase, quadCount, tileEntry);
+        writeEmptyTile(tileBase, spanCount, tileEntry);
         return; // the whole workgroup: the test is the same for all of it
     }
     uint runBase = tileBase + gl_SubgroupID * gl_SubgroupSize * ITEMS + gl_SubgroupInvocationID;
-    Quad quads[ITEMS];
+    Span spans[ITEMS];
     uvec2 prefix[ITEMS];
     for (uint j = 0u; j < ITEMS; ++j) {
-        uint quad = runBase + j * gl_SubgroupSize;
-        quads[j].points = 0u;
+        uint span = runBase + j * gl_SubgroupSize;
+        spans[j].points = 0u;
         prefix[j] = uvec2(0u);
-        if (quad < quadCount) {
-            quads[j] = loadQuad(quad);
-            prefix[j] = quadCounts(quads[j]);
+        if (span < spanCount) {
+            spans[j] = loadSpan(span);
+            prefix[j] = spanCounts(spans[j]);
         }
     }
     uvec2 runTotal = uvec2(0u);
@@ -119,10 +118,10 @@ void main()
         offset -= runTotal;
     uvec3 tileOffsets = uvec3(blockOffsets[3u * block].x, blockOffsets[3u * block + 1u].x, blockOffsets[3u * block + 2u].x);
     for (uint j = 0u; j < ITEMS; ++j) {
-        if (quads[j].points == 0u)
+        if (spans[j].points == 0u)
             break;
         uvec2 packed = prefix[j] + offset;
-        writeQuad(quads[j], tileOffsets.x + (packed.x & 0xFFFFu), tileOffsets.y + packed.y,
+        writeSpan(spans[j], tileOffsets.x + (packed.x & 0xFFFFu), tileOffsets.y + packed.y,
                   tileOffsets.z + (packed.x >> 16));
     }
 }

@@ -15,7 +15,7 @@
 // bottom plane too). The owner of a shared plane writes the vertex numbers of
 // its x/y edges to a seam buffer that the next slab reads.
 //
-// The occupied-point list (classify_quads.glsl writes it, generate reads it):
+// The occupied-point list (classify_spans.glsl writes it, generate reads it):
 // one uvec4 per point that emits a vertex or a triangle, in point order:
 // (slab-local point index, vertex offset, triangle offset, case | owned
 // crossed edges << 8); rowStarts[r] is the list index of row r's first entry
