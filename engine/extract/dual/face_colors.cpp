@@ -10,7 +10,8 @@ void DualFaceColorsPass::add(RenderGraph& graph, const std::string& name, const 
                              const DualPush& push) const
 {
     std::vector<ResourceUse> uses = {{r.meshCounters, Use::StorageRead, 0}, {r.faceColors, Use::StorageWrite, 1},
-                                     {r.halfedges, Use::StorageRead, 2}};
+                                     {r.halfedges, Use::StorageRead, 2},    {r.outgoing, Use::StorageRead, 3},
+                                     {r.outgoingCounts, Use::StorageRead, 4}};
     for (uint32_t colorClass = kFaceColors; colorClass < kEdgeColors; ++colorClass)
         graph.addComputePass(name, program_, uses, [this, uses, &push, colorClass](VkCommandBuffer cmd, const RenderGraph& g) {
             DualPush classPush = push;
