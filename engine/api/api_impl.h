@@ -39,6 +39,10 @@ inline VkResult waitQueueIdle(isoscope::Context& context)
     return vkQueueWaitIdle(context.queue());
 }
 
+// The engine's grid of a VolumeDesc, no samples; throws Error, prefixed
+// with `what` (the call), for dims below 2 or a spacing not positive.
+isoscope::Volume engineGrid(const VolumeDesc& desc, const std::string& what);
+
 // The Error for the exception being handled (call inside a catch block).
 Error currentError(ErrorCode fallback);
 
