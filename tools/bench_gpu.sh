@@ -4,7 +4,7 @@
 # Debian packages (see tools/gpu_check.sh), then runs `isoscope bench` for
 # each configuration of the chosen sets, one JSON file per configuration.
 #   tools/bench_gpu.sh BIN_DIR DEB_DIR DATASETS_DIR OUT_DIR SET...
-# Sets: block, block-sizes, scan, histopyramid, scan-primitive and scan-items (`isoscope bench-scan`),
+# Sets: block, block-sizes, scan, histopyramid, dual, scan-primitive and scan-items (`isoscope bench-scan`),
 # raycast, raycast-noskip, raycast-real, raycast-real-noskip, dvr and dvr-bare (`isoscope
 # bench-raycast`, view swept around y).
 set -uo pipefail
@@ -82,6 +82,19 @@ for set in "$@"; do
     done
     run histopyramid-engine-60.5 "$data/engine_256x256x128_uint8.nhdr" --iso 60.5 --method histopyramid
     run histopyramid-engine-150.5 "$data/engine_256x256x128_uint8.nhdr" --iso 150.5 --method histopyramid
+    ;;
+  dual)
+    # Quad meshes; the second run of each adds the halfedges and colours.
+    for n in 256 512 1024; do
+      run "dual-cayley$n-uint8" "cayley:$n" --iso $cayley --uint8 --method dual
+      run "dual-cayley$n-uint8-halfedges" "cayley:$n" --iso $cayley --uint8 --method dual --halfedges --colors
+    done
+    run dual-cayley512-float32 cayley:512 --iso $cayley --method dual
+    for iso in 60.5 150.5; do
+      run "dual-engine-$iso" "$data/engine_256x256x128_uint8.nhdr" --iso $iso --method dual
+      run "dual-engine-$iso-halfedges" "$data/engine_256x256x128_uint8.nhdr" --iso $iso --method dual --halfedges --colors
+    done
+    run dual-fmri-300.5 "$data/fmri_128x96x24_int16.nhdr" --iso 300.5 --method dual --halfedges --colors
     ;;
   scan-primitive)
     # 135005697: the points of a 513^3 volume, what the scan method scans at cayley:512.

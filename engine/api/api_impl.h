@@ -112,6 +112,7 @@ struct detail::IsoRaycastImpl {
     detail::VolumeImpl& volume;
     isoscope::IsoRaycaster raycaster;
     isoscope::RaycastParams params;
+    ClipBox clip; // as given; params.clip holds it in voxels
 };
 
 struct detail::VolumeRenderingImpl {
@@ -119,6 +120,8 @@ struct detail::VolumeRenderingImpl {
     detail::VolumeImpl& volume;
     isoscope::DvrRaycaster dvr;
     isoscope::DvrParams params;
+    isoscope::TransferFunction transferFunction; // the one set last
+    ClipBox clip;                                // as given; params.clip holds it in voxels
 };
 
 } // namespace isoscope::api

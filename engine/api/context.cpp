@@ -101,6 +101,23 @@ std::vector<DeviceInfo> Context::devices() const
     }
     return result;
 }
+DeviceMemory Context::memory() const
+{
+    const isoscope::Context& engine = *impl().context;
+    isoscope::DeviceInfo device = engine.info();
+    isoscope::refreshMemoryBudget(engine.physicalDevice(), device);
+    DeviceMemory result;
+    result.isoscopeBytes = engine.allocator().currentDeviceBytes();
+    result.isoscopePeakBytes = engine.allocator().peakDeviceBytes();
+    result.budgetReported = device.memoryBudget;
+    for (const isoscope::MemoryHeapInfo& heap : device.heaps)
+        if (heap.deviceLocal) {
+            result.usedBytes += device.memoryBudget ? heap.usage : 0;
+            result.budgetBytes += device.memoryBudget ? heap.budget : heap.size;
+        }
+    return result;
+}
+
 VkInstance Context::instance() const { return impl().context->instance(); }
 VkPhysicalDevice Context::physicalDevice() const { return impl().context->physicalDevice(); }
 VkDevice Context::device() const { return impl().context->device(); }

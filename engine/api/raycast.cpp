@@ -1,4 +1,9 @@
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
 #include "api/api_impl.h"
+#include "dvr/transfer_function_io.h"
 #include "dvr/transfer_function_presets.h"
 
 namespace isoscope::api {
@@ -20,7 +25,9 @@ void apply(const IsoRaycastOptions& options, RaycastParams& params)
     checkStep(options.stepVoxels);
     checkColor("frontColor", options.frontColor);
     checkColor("backColor", options.backColor);
-    params.mode = options.mapping == RayMapping::Subgroup ? RaycastMode::Warp : RaycastMode::Standard;
+    params.mode = options.mapping == RayMapping::Auto       ? RaycastMode::Auto
+                  : options.mapping == RayMapping::Subgroup ? RaycastMode::Warp
+                                                            : RaycastMode::Standard;
     params.stepVoxels = options.stepVoxels;
     params.frontColor = vec(options.frontColor);
     params.backColor = vec(options.backColor);
@@ -34,6 +41,44 @@ void apply(const VolumeRenderingOptions& options, DvrParams& params)
     params.stepVoxels = options.stepVoxels;
     params.terminationOpacity = options.terminationOpacity;
     params.shading = options.shading;
+}
+
+// The box in the volume's voxels, corners beyond the volume kept just beyond
+// it (floats hold them; the frame clamps them to the volume).
+isoscope::ClipBox indexBox(const ClipBox& box, const isoscope::Volume& volume)
+{
+    isoscope::ClipBox result;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (std::isnan(box.min[axis]) || std::isnan(box.max[axis]))
+            fail("the clip box's corner on axis " + std::to_string(axis) + " is NaN: give numbers (or ±infinity)");
+        double a = (box.min[axis] - volume.origin[axis]) / volume.spacing[axis];
+        double b = (box.max[axis] - volume.origin[axis]) / volume.spacing[axis];
+        double outside = double(volume.dims[axis]) + 1.0;
+        result.lo[axis] = float(std::clamp(std::min(a, b), -1.0, outside));
+        result.hi[axis] = float(std::clamp(std::max(a, b), -1.0, outside));
+    }
+    return result;
+}
+
+TransferPoints toPoints(const TransferFunction& tf)
+{
+    TransferPoints result;
+    for (const ColorPoint& c : tf.color)
+        result.color.push_back({c.value, c.rgb.r, c.rgb.g, c.rgb.b});
+    for (const OpacityPoint& o : tf.opacity)
+        result.opacity.push_back({o.value, o.alpha});
+    return result;
+}
+
+TransferFunction toEngine(const TransferPoints& points, std::string name)
+{
+    TransferFunction tf;
+    tf.name = std::move(name);
+    for (const auto& c : points.color)
+        tf.color.push_back({c[0], glm::vec3(float(c[1]), float(c[2]), float(c[3]))});
+    for (const auto& o : points.opacity)
+        tf.opacity.push_back({o[0], float(o[1])});
+    return tf;
 }
 
 } // namespace
@@ -68,8 +113,56 @@ Status IsoRaycast::setOptions(const IsoRaycastOptions& options)
     return guardedStatus(ErrorCode::InvalidArgument, [&] { apply(options, impl().params); });
 }
 
+Status IsoRaycast::setClipBox(const ClipBox& box)
+{
+    return guardedStatus(ErrorCode::InvalidArgument, [&] {
+        impl().params.clip = indexBox(box, impl().volume.volume);
+        impl().clip = box;
+    });
+}
+ClipBox IsoRaycast::clipBox() const { return impl().clip; }
+
+Status IsoRaycast::calibrate(VkExtent2D extent, const Camera& camera)
+{
+    if (extent.width == 0 || extent.height == 0)
+        return Error{ErrorCode::InvalidArgument, "IsoRaycast::calibrate: the extent is empty; give the frames' size"};
+    if (Status valid = guardedStatus(ErrorCode::InvalidArgument, [&] { checkCamera(camera); }); !valid)
+        return valid;
+    return guardedStatus(ErrorCode::DeviceUnsupported, [&] {
+        isoscope::RaycastParams base = impl().params;
+        base.camera = orbitCamera(camera);
+        calibrateRaycastCostModel(impl().volume.context, impl().raycaster, extent, base);
+    });
+}
+bool IsoRaycast::calibrated() const { return impl().raycaster.costModel().calibrated; }
+
+RayMapping IsoRaycast::lastMapping() const
+{
+    return impl().raycaster.lastMode() == RaycastMode::Warp ? RayMapping::Subgroup : RayMapping::Invocation;
+}
+
 
 std::vector<std::string> transferFunctionPresets() { return transferFunctionPresetNames(); }
+
+Result<TransferPoints> readTransferFunction(const std::string& presetOrPath, double valueMin, double valueMax)
+{
+    return guarded<TransferPoints>(ErrorCode::InvalidFile, [&] {
+        checkParameter("valueMin", valueMin, -3.0e38, 3.0e38);
+        checkParameter("valueMax", valueMax, valueMin, 3.0e38);
+        return toPoints(resolveTransferFunction(presetOrPath, float(valueMin), float(valueMax)));
+    });
+}
+
+Status writeTransferFunction(const TransferPoints& points, const std::string& path)
+{
+    TransferFunction tf = toEngine(points, "the points given to writeTransferFunction");
+    if (Status valid = guardedStatus(ErrorCode::InvalidArgument, [&] { checkTransferFunction(tf); }); !valid)
+        return valid;
+    return guardedStatus(ErrorCode::InvalidFile, [&] {
+        tf.name = std::filesystem::path(path).stem().string();
+        isoscope::writeTransferFunction(tf, path);
+    });
+}
 
 Result<VolumeRendering> VolumeRendering::create(Context& context, Volume& volume, const VolumeRenderingOptions& options)
 {
@@ -92,22 +185,31 @@ Status VolumeRendering::setTransferFunction(const std::string& presetOrPath)
 {
     return guardedStatus(ErrorCode::InvalidFile, [&] {
         const VolumeStats& stats = impl().volume.volume.stats;
-        impl().dvr.setTransferFunction(resolveTransferFunction(presetOrPath, float(stats.min), float(stats.max)));
+        TransferFunction tf = resolveTransferFunction(presetOrPath, float(stats.min), float(stats.max));
+        impl().dvr.setTransferFunction(tf);
+        impl().transferFunction = std::move(tf);
     });
 }
 
 Status VolumeRendering::setTransferFunction(const TransferPoints& points)
 {
     return guardedStatus(ErrorCode::InvalidArgument, [&] {
-        TransferFunction tf;
-        tf.name = "the transfer function given to setTransferFunction";
-        for (const auto& c : points.color)
-            tf.color.push_back({c[0], glm::vec3(float(c[1]), float(c[2]), float(c[3]))});
-        for (const auto& o : points.opacity)
-            tf.opacity.push_back({o[0], float(o[1])});
+        TransferFunction tf = toEngine(points, "the transfer function given to setTransferFunction");
         impl().dvr.setTransferFunction(tf); // checks it (checkTransferFunction)
+        impl().transferFunction = std::move(tf);
     });
 }
+
+TransferPoints VolumeRendering::transferFunction() const { return toPoints(impl().transferFunction); }
+
+Status VolumeRendering::setClipBox(const ClipBox& box)
+{
+    return guardedStatus(ErrorCode::InvalidArgument, [&] {
+        impl().params.clip = indexBox(box, impl().volume.volume);
+        impl().clip = box;
+    });
+}
+ClipBox VolumeRendering::clipBox() const { return impl().clip; }
 
 Status VolumeRendering::setOptions(const VolumeRenderingOptions& options)
 {

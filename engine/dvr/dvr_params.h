@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "raycast/clip_box.h"
 #include "render/camera.h"
 
 namespace isoscope {
@@ -36,6 +37,7 @@ struct DvrParams {
     // true: the background is clearColor; false: what the colour target
     // holds (a mesh drawn before), and with a scene depth rays stop at it.
     bool clear = true;
+    ClipBox clip; // the part of the volume rays sample (all of it by default)
 };
 
 } // namespace isoscope

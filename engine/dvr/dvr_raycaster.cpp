@@ -233,19 +233,20 @@ DvrPushConstants DvrRaycaster::pushConstants(const RenderGraph& graph, const Ray
 }
 
 void DvrRaycaster::recordMarch(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
-                               ResourceId volume, ResourceId sceneDepth, const DvrParams& params)
+                               ResourceId volume, ResourceId sceneDepth, ResourceId clip, const DvrParams& params)
 {
     VkExtent2D extent = graph.image(targets.color).extent;
     last_ = plan(params, extent);
     last_.turns = turns_; // what the image holds now (the rotate pass has run)
     DvrPushConstants constants = pushConstants(graph, targets, params, turns_);
-    std::array<DescriptorInfo, 6> b = {
+    std::array<DescriptorInfo, 7> b = {
         DescriptorInfo(volume_->linearSampler(), graph.image(volume).view, VK_IMAGE_LAYOUT_GENERAL),
         DescriptorInfo(classes_.buffer),
         DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.color).view, VK_IMAGE_LAYOUT_GENERAL),
         DescriptorInfo(VK_NULL_HANDLE, graph.image(targets.depth).view, VK_IMAGE_LAYOUT_GENERAL),
         DescriptorInfo(sceneDepth_.sampler(), graph.image(sceneDepth).view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
-        DescriptorInfo(tableBuffer_.buffer)};
+        DescriptorInfo(tableBuffer_.buffer),
+        DescriptorInfo(graph.buffer(clip))};
     if (last_.mapping == DvrMapping::Warp) {
         warp_->bind(cmd, b, &constants, sizeof constants);
         warp_->dispatch(cmd, groupCount(extent.width, options_.warpTile[0]),
@@ -304,6 +305,7 @@ void addDvrPass(RenderGraph& graph, DvrRaycaster& dvr, const RaycastTargets& tar
     }
 
     ResourceId sceneDepth = r.sceneDepth_.resolve(graph, targets.sceneDepth, name + " far depth");
+    ResourceId clip = addRayClipPass(graph, params.clip, r.dims_, name);
     std::vector<const ComputeProgram*> programs = {&*r.warp_};
     for (const auto& program : r.march_)
         programs.push_back(&*program);
@@ -313,9 +315,10 @@ void addDvrPass(RenderGraph& graph, DvrRaycaster& dvr, const RaycastTargets& tar
                           {targets.color, Use::StorageImageWrite, 2},
                           {targets.depth, Use::StorageImageWrite, 3},
                           {sceneDepth, Use::Sampled, 4},
-                          {table, Use::StorageRead, 5}},
-                         [&r, &params, targets, volume, sceneDepth](VkCommandBuffer cmd, const RenderGraph& g) {
-                             r.recordMarch(cmd, g, targets, volume, sceneDepth, params);
+                          {table, Use::StorageRead, 5},
+                          {clip, Use::StorageRead, 6}},
+                         [&r, &params, targets, volume, sceneDepth, clip](VkCommandBuffer cmd, const RenderGraph& g) {
+                             r.recordMarch(cmd, g, targets, volume, sceneDepth, clip, params);
                          });
 }
 

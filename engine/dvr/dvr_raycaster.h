@@ -6,6 +6,7 @@
 //   "rotate volume"            a quarter turn about y in place, when the
 //                              Rotated mapping's view crosses between facing
 //                              x and not (rotate_volume.h)
+//   "dvr clip"                 writes the clip box the rays sample (ray_setup.h)
 //   "dvr"                      dvr_march.comp (Standard, Shaped, Rotated) or
 //                              dvr_warp.comp (Warp)
 // It writes colour (RGBA8, composited over the clear colour or what the
@@ -96,7 +97,7 @@ private:
                                    int turns) const;
     void recordClassify(VkCommandBuffer cmd) const;
     void recordMarch(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
-                     ResourceId volume, ResourceId sceneDepth, const DvrParams& params);
+                     ResourceId volume, ResourceId sceneDepth, ResourceId clip, const DvrParams& params);
 
     Context& context_;
     DvrOptions options_;
@@ -117,7 +118,7 @@ private:
     DvrCostModel costModel_;
 };
 
-// Adds "classify visible bricks", "rotate volume" and `name` to the graph.
+// Adds "classify visible bricks", "rotate volume", `name` + " clip" and `name` to the graph.
 // `dvr` and `params` must outlive the graph's recordings. Throws Error before
 // a transfer function is set, for a Rotated mapping the raycaster cannot
 // run, or for Auto before calibrateDvrCostModel.

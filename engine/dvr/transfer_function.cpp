@@ -76,6 +76,13 @@ std::array<double, 2> transferFunctionRange(const TransferFunction& tf)
     return {lo, hi};
 }
 
+glm::vec4 transferFunctionAt(const TransferFunction& tf, double value)
+{
+    glm::vec3 rgb = interpolate(tf.color, value, [](const ColorPoint& point) { return point.rgb; });
+    float alpha = interpolate(tf.opacity, value, [](const OpacityPoint& point) { return point.alpha; });
+    return glm::vec4(glm::clamp(rgb, 0.0f, 1.0f), std::clamp(alpha, 0.0f, 1.0f));
+}
+
 void checkTransferFunction(const TransferFunction& tf)
 {
     checkPoints(tf, tf.color, "colour", colorComponents);
@@ -101,9 +108,7 @@ TransferTable bakeTransferFunction(const TransferFunction& tf, uint32_t entries)
     table.rgba.resize(entries);
     for (uint32_t i = 0; i < entries; ++i) {
         double value = lo + double(i) * (hi - lo) / double(entries - 1);
-        glm::vec3 rgb = interpolate(tf.color, value, [](const ColorPoint& point) { return point.rgb; });
-        float alpha = interpolate(tf.opacity, value, [](const OpacityPoint& point) { return point.alpha; });
-        table.rgba[i] = glm::vec4(glm::clamp(rgb, 0.0f, 1.0f), std::clamp(alpha, 0.0f, 1.0f));
+        table.rgba[i] = transferFunctionAt(tf, value);
     }
 
     table.nextVisible.resize(entries);

@@ -37,6 +37,10 @@ struct TransferFunction {
 // The lowest and highest control-point value of either list.
 std::array<double, 2> transferFunctionRange(const TransferFunction& tf);
 
+// Colour and opacity at `value`: linear between the points, clamped to the
+// end points (where points share a value, a step: the first on its left).
+glm::vec4 transferFunctionAt(const TransferFunction& tf, double value);
+
 // Throws Error naming tf.name when a list is empty, unsorted, or holds a
 // value or component that is not finite or out of 0..1.
 void checkTransferFunction(const TransferFunction& tf);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -247,6 +249,49 @@ TransferFunction readTransferFunction(const std::string& path)
     if (lowercase(std::filesystem::path(path).extension().string()) == ".json")
         return parseParaViewTransferFunction(text, path);
     return parseTextTransferFunction(text, path);
+}
+
+std::string formatParaViewTransferFunction(const TransferFunction& tf)
+{
+    checkTransferFunction(tf);
+    json rgb = json::array(), points = json::array();
+    for (const ColorPoint& point : tf.color)
+        rgb.insert(rgb.end(), {point.value, point.rgb.r, point.rgb.g, point.rgb.b});
+    for (const OpacityPoint& point : tf.opacity)
+        points.insert(points.end(), {point.value, point.alpha, 0.5, 0.0}); // linear: ParaView's midpoint and sharpness
+    json preset = {{"Name", tf.name}, {"ColorSpace", "RGB"}, {"RGBPoints", rgb}, {"Points", points}};
+    return json::array({preset}).dump(1) + "\n";
+}
+
+std::string formatTextTransferFunction(const TransferFunction& tf)
+{
+    checkTransferFunction(tf);
+    std::vector<double> values;
+    for (const ColorPoint& point : tf.color)
+        values.push_back(point.value);
+    for (const OpacityPoint& point : tf.opacity)
+        values.push_back(point.value);
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    std::string text = "# value r g b a (isoscope transfer function: " + printable(tf.name) + ")\n";
+    char line[160];
+    for (double value : values) {
+        glm::vec4 c = transferFunctionAt(tf, value);
+        std::snprintf(line, sizeof line, "%.17g %.9g %.9g %.9g %.9g\n", value, c.r, c.g, c.b, c.a);
+        text += line;
+    }
+    return text;
+}
+
+void writeTransferFunction(const TransferFunction& tf, const std::string& path)
+{
+    bool paraView = lowercase(std::filesystem::path(path).extension().string()) == ".json";
+    std::string text = paraView ? formatParaViewTransferFunction(tf) : formatTextTransferFunction(tf);
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file.write(text.data(), std::streamsize(text.size()));
+    file.close();
+    if (!file)
+        fail("cannot write transfer function " + path + ": " + std::strerror(errno));
 }
 
 } // namespace isoscope

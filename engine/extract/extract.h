@@ -31,6 +31,13 @@ struct ExtractOptions {
     // device's limit), to run small volumes through the per-slab volume
     // ranges that volumes larger than one binding take.
     uint64_t maxBindingBytes = 0;
+    // dual method: the halfedge structure (ExtractionReport::halfedges), and
+    // the vertex and face colouring (which needs the halfedges).
+    bool halfedges = false;
+    bool colors = false;
+    // dual method, tests: the edge hash table's first size in buckets (0: a
+    // guess from the grid), to make it overflow and grow.
+    uint64_t hashBuckets = 0;
     bool readBack = true;     // GPU methods: false leaves ExtractionReport::mesh empty (benchmarks)
     // GPU methods, timed runs: true treats every run as a new volume (the
     // block method recomputes its value ranges); false times what an
@@ -55,7 +62,16 @@ struct ExtractionReport {
     uint32_t repeat = 1;
     uint32_t overflowRetries = 0;           // GPU methods: extractions redone with larger buffers
     std::vector<std::pair<std::string, uint64_t>> workCounts; // GPU methods: GpuExtractor::workCounts()
+    // dual method with ExtractOptions::halfedges / colors, read back with the
+    // mesh. Halfedge h leaves corner h % 4 of face h / 4 (so face f's first
+    // halfedge is 4f); kNoHalfedge where none.
+    std::vector<uint32_t> halfedges;       // 4 per halfedge: origin vertex, face, next, twin
+    std::vector<uint32_t> vertexHalfedges; // per vertex: an outgoing halfedge
+    std::vector<uint32_t> vertexColors;    // per vertex: its cell's colour, 0 .. 7
+    std::vector<uint32_t> faceColors;      // per face: 0 .. 4 (the edge colour, up to 23, where none was free)
 };
+
+inline constexpr uint32_t kNoHalfedge = 0xFFFFFFFFu;
 
 std::vector<std::string> extractionMethods();
 

@@ -120,8 +120,10 @@ ExtractionReport runGpuExtraction(Context& context, const Volume& volume, float 
     report.vertexCount = counters.vertexCount;
     report.faceCount = counters.faceCount;
     report.mesh.faceSize = extraction.mesh().faceSize;
-    if (options.readBack)
+    if (options.readBack) {
         report.mesh = downloadMesh(context, extraction.mesh());
+        extractor.readBackExtras(report, counters);
+    }
     return report;
 }
 

@@ -86,6 +86,10 @@ public:
     // frame), for benchmarks: e.g. the block method's listed blocks.
     virtual std::vector<std::pair<std::string, uint64_t>> workCounts() { return {}; }
 
+    // After an extraction without overflow: reads back into `report` what the
+    // method makes beside the mesh (the dual method's halfedges and colours).
+    virtual void readBackExtras(ExtractionReport& /*report*/, const GpuMeshCounters& /*counters*/) {}
+
 protected:
     // `triangleSoup`: the method writes three vertices of its own per
     // triangle (scan and histopyramid unwelded), which the guess allows for.

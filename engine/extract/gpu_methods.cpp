@@ -1,6 +1,7 @@
 #include "extract/gpu_methods.h"
 
 #include "extract/block/block_extractor.h"
+#include "extract/dual/dual_extractor.h"
 #include "extract/histopyramid/histopyramid_extractor.h"
 #include "extract/scan/scan_extractor.h"
 
@@ -25,6 +26,9 @@ const std::vector<GpuMethod>& gpuMethods()
         {"histopyramid", "HistoPyramid: a count pyramid over the grid points, one traversal per vertex and triangle; welded indexed mesh",
          [](const Volume&) { return GpuVolumeUsage{.image = false, .buffer = true}; },
          createHistoPyramidExtractor},
+        {"dual", "Dual Marching Cubes: one vertex per MC polygon on the trilinear surface, one quad per crossed grid edge (edge hash table)",
+         [](const Volume&) { return GpuVolumeUsage{.image = false, .buffer = true}; },
+         createDualExtractor},
     };
     return methods;
 }

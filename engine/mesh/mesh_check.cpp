@@ -142,6 +142,7 @@ MeshReport checkMesh(const Mesh& mesh)
     MeshReport report;
     report.vertices = mesh.positions.size();
     report.faces = mesh.faceCount();
+    report.faceSize = mesh.faceSize;
     countEdges(mesh, report);
     countComponents(mesh, report);
     measureFaces(mesh, report);
@@ -157,6 +158,7 @@ nlohmann::json toJson(const MeshReport& report)
         {"vertices", report.vertices},
         {"referenced_vertices", report.referencedVertices},
         {"faces", report.faces},
+        {"face_size", report.faceSize},
         {"edges", report.edges},
         {"boundary_edges", report.boundaryEdges},
         {"non_manifold_edges", report.nonManifoldEdges},

@@ -13,6 +13,7 @@ struct MeshReport {
     uint64_t vertices = 0;             // positions in the mesh
     uint64_t referencedVertices = 0;   // positions used by at least one face
     uint64_t faces = 0;
+    uint32_t faceSize = 3;             // corners a face: 3 triangles, 4 quads (the dual method's)
     uint64_t edges = 0;                // distinct undirected edges (pairs of vertex indices)
     uint64_t boundaryEdges = 0;        // used by one face
     uint64_t nonManifoldEdges = 0;     // used by three faces or more

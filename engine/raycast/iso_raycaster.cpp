@@ -207,15 +207,16 @@ void IsoRaycaster::recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, 
     VkExtent2D extent = graph.image(targets.color).extent;
     lastMode_ = resolveMode(params);
     if (lastMode_ == RaycastMode::Warp) {
-        warp_->bind(cmd, {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}}, &constants, sizeof constants);
+        warp_->bind(cmd, {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}, {graph.buffer(t.clip)}}, &constants,
+                    sizeof constants);
         warp_->dispatch(cmd, groupCount(extent.width, options_.warpTile[0]),
                         groupCount(extent.height, options_.warpTile[1]));
     } else {
         // Without a macro level the brick classes stand in (MACRO_BRICKS = 0 never reads them).
         VkBuffer macroClasses = macro_ ? macro_->classes.buffer : bricks_.classes.buffer;
         standard_->bind(cmd,
-                        {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}, {graph.buffer(tail.dispatch)},
-                         {macroClasses}},
+                        {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}, {graph.buffer(t.clip)},
+                         {graph.buffer(tail.dispatch)}, {macroClasses}},
                         &constants, sizeof constants);
         standard_->dispatch(cmd, groupCount(extent.width, options_.tile[0]), groupCount(extent.height, options_.tile[1]));
     }
@@ -228,7 +229,8 @@ void IsoRaycaster::recordTail(VkCommandBuffer cmd, const RenderGraph& graph, con
         return;
     RaycastPushConstants constants = pushConstants(graph, targets, params);
     Bindings b = bindings(graph, targets, t);
-    tail_->bind(cmd, {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}}, &constants, sizeof constants);
+    tail_->bind(cmd, {b[0], b[1], b[2], b[3], b[4], {graph.buffer(tail.rays)}, {graph.buffer(t.clip)}}, &constants,
+                sizeof constants);
     // The Standard pass sized it: as many workgroups as its rays need, up to the device's limit.
     vkCmdDispatchIndirect(cmd, graph.buffer(tail.dispatch), 0);
 }
@@ -286,14 +288,16 @@ ResourceId addIsoRaycastPass(RenderGraph& graph, IsoRaycaster& raycaster, const 
     IsoRaycaster::TargetResources t;
     t.volume = importVolumeImage(graph, *r.volume_, name + " volume");
     t.sceneDepth = r.sceneDepth_.resolve(graph, targets.sceneDepth, name + " far depth");
+    t.clip = addRayClipPass(graph, params.clip, r.dims_, name);
     auto commonUses = [&](Use rays) {
         return std::vector<ResourceUse>{{t.volume, Use::Sampled, 0},           {classes, Use::StorageRead, 1},
                                         {targets.color, Use::StorageImageWrite, 2},
                                         {targets.depth, Use::StorageImageWrite, 3},
-                                        {t.sceneDepth, Use::Sampled, 4},       {tail.rays, rays, 5}};
+                                        {t.sceneDepth, Use::Sampled, 4},       {tail.rays, rays, 5},
+                                        {t.clip, Use::StorageRead, 6}};
     };
     std::vector<ResourceUse> uses = commonUses(Use::StorageWrite);
-    uses.insert(uses.end(), {{tail.dispatch, Use::StorageWrite, 6}, {macroClasses, Use::StorageRead, 7}});
+    uses.insert(uses.end(), {{tail.dispatch, Use::StorageWrite, 7}, {macroClasses, Use::StorageRead, 8}});
     graph.addComputePass(name, {&*r.standard_, &*r.warp_}, uses,
                          [&r, &params, targets, tail, t](VkCommandBuffer cmd, const RenderGraph& g) {
                              r.recordRaycast(cmd, g, targets, t, tail, params);

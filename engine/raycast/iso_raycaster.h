@@ -4,6 +4,7 @@
 //   "classify bricks"  which side of the isovalue each 8³ brick (and each
 //                      macro cell of bricks) can be on, from the block
 //                      method's value ranges (empty-space skipping)
+//   "raycast clip"     writes the clip box the rays sample (a transfer, ray_setup.h)
 //   "raycast tail reset"  empties the list of handed-on rays (a transfer)
 //   "raycast"          shaders/raycast/iso_standard.comp or iso_warp.comp
 //   "raycast tail"     iso_warp.comp finishing, a subgroup each, the rays
@@ -109,6 +110,7 @@ private:
     struct TargetResources {
         ResourceId volume = kNoResource;
         ResourceId sceneDepth = kNoResource; // the host's, or the far-depth placeholder
+        ResourceId clip = kNoResource;       // the clip box (addRayClipPass)
     };
     void recordRaycast(VkCommandBuffer cmd, const RenderGraph& graph, const RaycastTargets& targets,
                        const TargetResources& t, const TailBuffers& tail, const RaycastParams& params);
@@ -143,7 +145,7 @@ private:
     RaycastMode lastMode_ = RaycastMode::Standard;
 };
 
-// Adds "classify bricks", `name` + " tail reset", `name` and `name` + " tail"
+// Adds "classify bricks", `name` + " clip", `name` + " tail reset", `name` and `name` + " tail"
 // to the graph. `raycaster` and `params` must outlive the graph's
 // recordings. Throws Error for Auto without a calibrated cost model.
 // Returns the list of rays the Standard mapping handed to warp marching

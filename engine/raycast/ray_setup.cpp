@@ -35,6 +35,21 @@ uint32_t packColor(glm::vec4 c)
     return channel(c.r) | channel(c.g) << 8 | channel(c.b) << 16 | channel(c.a) << 24;
 }
 
+ResourceId addRayClipPass(RenderGraph& graph, const ClipBox& clip, std::array<uint32_t, 3> dims, const std::string& name)
+{
+    ResourceId buffer = graph.createBuffer(name + " clip box", 2 * sizeof(glm::vec4));
+    graph.addPass(name + " clip", PassKind::Transfer, {{buffer, Use::TransferDst}},
+                  [&clip, dims, buffer](VkCommandBuffer cmd, const RenderGraph& g) {
+                      glm::vec3 last(float(dims[0] - 1), float(dims[1] - 1), float(dims[2] - 1));
+                      // `RayClip` in camera_rays.glsl: lo, hi (xyz; w unused). Each corner
+                      // is clamped on its own side only, so a box beside the volume stays empty.
+                      const glm::vec4 box[2] = {glm::vec4(glm::max(clip.lo, glm::vec3(0.0f)), 0.0f),
+                                                glm::vec4(glm::min(clip.hi, last), 0.0f)};
+                      vkCmdUpdateBuffer(cmd, g.buffer(buffer), 0, sizeof box, box);
+                  });
+    return buffer;
+}
+
 std::array<uint32_t, 2> fitTile(std::array<uint32_t, 2> tile, uint32_t invocationsPerItem, const DeviceInfo& info)
 {
     tile = {std::max(tile[0], 1u), std::max(tile[1], 1u)};

@@ -6,12 +6,15 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
 #include <volk.h>
 
 #include "core/shader.h"
+#include "graph/render_graph.h"
+#include "raycast/clip_box.h"
 #include "render/camera.h"
 
 namespace isoscope {
@@ -31,6 +34,12 @@ RayCamera rayCamera(const OrbitCamera& camera, VkExtent2D extent);
 
 // RGBA8, red in the low byte (GLSL's unpackUnorm4x8).
 uint32_t packColor(glm::vec4 color);
+
+// Adds `name` + " clip", a transfer pass writing `clip` (read when the graph
+// records, so it must outlive the recordings) within [0, dims − 1] into a
+// buffer of its own: the shaders' RayClip (shaders/common/camera_rays.glsl),
+// which the ray passes read at the binding their shader gives it.
+ResourceId addRayClipPass(RenderGraph& graph, const ClipBox& clip, std::array<uint32_t, 3> dims, const std::string& name);
 
 // A workgroup of whole subgroups, within the device's limit, holding
 // tile[0] × tile[1] items of `invocationsPerItem` each: lavapipe at subgroup

@@ -9,6 +9,7 @@
 
 #include <glm/glm.hpp>
 
+#include "raycast/clip_box.h"
 #include "render/camera.h"
 
 namespace isoscope {
@@ -36,6 +37,7 @@ struct RaycastParams {
     // leaves the pixel to what earlier passes drew (with a scene depth, the
     // depth target receives the scene's depth there).
     bool clear = true;
+    ClipBox clip; // the part of the volume rays sample (all of it by default)
 };
 
 } // namespace isoscope

@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "mesh/gpu_mesh.h"
+#include "render/quad_draw_args.h"
 
 namespace isoscope {
 
@@ -32,6 +33,14 @@ GraphicsState meshState()
     return state;
 }
 
+// Quads pull their vertices from the storage buffers: no vertex input.
+GraphicsState quadState()
+{
+    GraphicsState state = meshState();
+    state.vertices = {};
+    return state;
+}
+
 MeshPushConstants pushConstants(const MeshDrawParams& params, VkExtent2D extent)
 {
     const OrbitCamera& camera = params.camera;
@@ -47,22 +56,31 @@ MeshPushConstants pushConstants(const MeshDrawParams& params, VkExtent2D extent)
 } // namespace
 
 MeshRenderer::MeshRenderer(Context& context)
-    : program_(context, loadShader("render/draw_mesh"), loadShader("render/shade_mesh"), meshState())
+    : program_(context, loadShader("render/draw_mesh"), loadShader("render/shade_mesh"), meshState()),
+      quadProgram_(context, loadShader("render/draw_quads"), loadShader("render/shade_mesh"), quadState()),
+      quadDrawArgs_(context, loadShader("render/quad_draw_args"))
 {
 }
 
 void addMeshPass(RenderGraph& graph, const MeshRenderer& renderer, const MeshBuffers& mesh,
                  const MeshTargets& targets, const MeshDrawParams& params, const std::string& name)
 {
-    if (mesh.faceSize != 3)
-        fail("the raster pass draws triangles, but this mesh has " + std::to_string(mesh.faceSize) +
-             "-sided faces: split them into triangles before drawing");
-    const GraphicsProgram& program = renderer.program();
-    std::vector<ResourceUse> uses = {{mesh.counters, Use::IndirectArgs},
-                                     {mesh.indices, Use::IndexBuffer},
-                                     {mesh.vertices, Use::VertexBuffer},
-                                     {targets.color, Use::ColorAttachment},
-                                     {targets.depth, Use::DepthAttachment}};
+    if (mesh.faceSize != 3 && mesh.faceSize != 4)
+        fail("the raster pass draws triangles and quads, but this mesh has " + std::to_string(mesh.faceSize) +
+             "-sided faces (engine bug)");
+    bool quads = mesh.faceSize == 4;
+    const GraphicsProgram& program = quads ? renderer.quadProgram() : renderer.program();
+    ResourceId quadArgs = quads ? addQuadDrawArgsPass(graph, renderer.quadDrawArgs(), mesh.counters, name + " quad args")
+                                : kNoResource;
+    std::vector<ResourceUse> uses = {{targets.color, Use::ColorAttachment}, {targets.depth, Use::DepthAttachment}};
+    if (quads)
+        uses.insert(uses.end(), {{quadArgs, Use::IndirectArgs},
+                                 {mesh.indices, Use::StorageRead, 0},
+                                 {mesh.vertices, Use::StorageRead, 1}});
+    else
+        uses.insert(uses.end(), {{mesh.counters, Use::IndirectArgs},
+                                 {mesh.indices, Use::IndexBuffer},
+                                 {mesh.vertices, Use::VertexBuffer}});
     graph.addPass(name, PassKind::Raster, uses, [=, &program, &params](VkCommandBuffer cmd, const RenderGraph& g) {
         const GraphImage& color = g.image(targets.color);
         const GraphImage& depth = g.image(targets.depth);
@@ -88,6 +106,13 @@ void addMeshPass(RenderGraph& graph, const MeshRenderer& renderer, const MeshBuf
         rendering.pDepthAttachment = &depthAttachment;
         vkCmdBeginRendering(cmd, &rendering);
         MeshPushConstants constants = pushConstants(params, color.extent);
+        if (quads) {
+            program.bind(cmd, color.extent, {g.storage(mesh.indices), g.storage(mesh.vertices)}, &constants,
+                         sizeof(constants));
+            vkCmdDrawIndirect(cmd, g.buffer(quadArgs), 0, 1, 0);
+            vkCmdEndRendering(cmd);
+            return;
+        }
         program.bind(cmd, color.extent, {}, &constants, sizeof(constants));
         VkDeviceSize offset = 0;
         VkBuffer vertices = g.buffer(mesh.vertices);

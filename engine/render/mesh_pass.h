@@ -41,9 +41,13 @@ public:
 
     explicit MeshRenderer(Context& context);
     const GraphicsProgram& program() const { return program_; }
+    const GraphicsProgram& quadProgram() const { return quadProgram_; }
+    const ComputeProgram& quadDrawArgs() const { return quadDrawArgs_; }
 
 private:
     GraphicsProgram program_;
+    GraphicsProgram quadProgram_;  // quad meshes: two triangles a quad, pulled from the storage buffers
+    ComputeProgram quadDrawArgs_;  // ... and their draw's arguments (render/quad_draw_args.h)
 };
 
 // A colour image of `extent` the host owns and imports (as a window's
@@ -51,8 +55,8 @@ private:
 // image, copied out by a read-back.
 Image createColorTarget(Context& context, VkExtent2D extent, const std::string& what);
 
-// Adds the draw. Throws Error for a quad mesh (faceSize 4): dual methods'
-// quads must be split into triangles first.
+// Adds the draw. A quad mesh (faceSize 4, the dual method's) is drawn as two
+// triangles a quad, after a pass that makes its draw's arguments.
 void addMeshPass(RenderGraph& graph, const MeshRenderer& renderer, const MeshBuffers& mesh,
                  const MeshTargets& targets, const MeshDrawParams& params, const std::string& name = "draw mesh");
 

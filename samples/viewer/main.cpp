@@ -15,6 +15,7 @@
 #include "host_instance.h"
 #include "imgui_layer.h"
 #include "options.h"
+#include "panels.h"
 #include "script.h"
 #include "viewer_loop.h"
 #include "viewer_scene.h"
@@ -73,6 +74,10 @@ void run(const Options& options, samplehost::ValidationLog& log)
                     result.lastIso,
                     result.lastMesh->triangles, result.lastMesh->vertices,
                     result.lastMesh->overflowed ? " (overflowed: drew what fit)" : "");
+    if (scene->mode == Mode::IsoAuto)
+        std::printf("iso-auto: the last frame ran %s\n",
+                    scene->raycast->lastMapping() == isoscope::api::RayMapping::Subgroup ? "iso-warp" : "iso-standard");
+    std::printf("%s\n", memoryLine(context->memory()).c_str()); // the overlay's line, for scripts
     imgui.reset();
     scene.reset(); // isoscope's objects before the context, the context before the device
     context.reset();

@@ -64,7 +64,7 @@ Mode parseMode(const std::string& text)
     for (Mode mode : kModes)
         if (text == modeName(mode))
             return mode;
-    throw OptionError("--mode " + text + ": give mesh, iso-standard, iso-warp, dvr or mesh+dvr");
+    throw OptionError("--mode " + text + ": give mesh, iso-standard, iso-warp, iso-auto, dvr or mesh+dvr");
 }
 
 bool parseOnOff(std::string_view option, const std::string& text)
@@ -80,6 +80,7 @@ const char* modeName(Mode mode)
     case Mode::Mesh: return "mesh";
     case Mode::IsoStandard: return "iso-standard";
     case Mode::IsoWarp: return "iso-warp";
+    case Mode::IsoAuto: return "iso-auto";
     case Mode::Dvr: return "dvr";
     case Mode::MeshDvr: return "mesh+dvr";
     }
@@ -146,13 +147,15 @@ const char* usage()
            "  --iso V             isovalue in the data's units (default: the middle of its range)\n"
            "  --method M          block, scan or histopyramid (default block)\n"
            "  --no-weld           keep each method's duplicate vertices\n"
-           "  --mode M            mesh, iso-standard, iso-warp, dvr or mesh+dvr (default mesh)\n"
+           "  --mode M            mesh, iso-standard, iso-warp, iso-auto, dvr or mesh+dvr (default mesh)\n"
            "  --tf T              DVR transfer function: a preset (ct, grayscale, cayley), a ParaView .json or a text file\n"
            "  --camera AZ,EL      the camera's azimuth and elevation in degrees (default 30,20)\n"
            "  --size WxH          the window's (or headless image's) size\n"
            "  --frames N          stop after N frames\n"
            "  --screenshot F.png  write the last frame (with the UI when windowed)\n"
-           "  --script FILE       actions per frame, one line each: iso V; mode M; method M; weld on|off; resize WxH (';' between)\n"
+           "  --script FILE       actions per frame, one line each (';' between): iso V; mode M; method M; weld on|off;\n"
+           "                      resize WxH; clip X0 Y0 Z0 X1 Y1 Z1 | clip off; tf PRESET|FILE; tf-opacity V A;\n"
+           "                      tf-color V R G B; tf-remove-opacity V; tf-remove-color V; tf-save FILE\n"
            "  --headless          no window and no UI (needs --screenshot)\n"
            "  --no-vsync          present without waiting for the display (V toggles it)\n"
            "  --validation        Khronos validation and synchronization validation; any message exits 3\n";

@@ -17,10 +17,11 @@
 namespace viewer {
 
 // What a frame draws: the extracted mesh, the isosurface raycast (one
-// invocation or one subgroup per ray), volume rendering, or mesh and volume
-// rendering composited by depth.
-enum class Mode { Mesh, IsoStandard, IsoWarp, Dvr, MeshDvr };
-constexpr Mode kModes[] = {Mode::Mesh, Mode::IsoStandard, Mode::IsoWarp, Mode::Dvr, Mode::MeshDvr};
+// invocation or one subgroup per ray, or per frame whichever the cost model
+// calibrated on this device predicts faster for the view), volume rendering,
+// or mesh and volume rendering composited by depth.
+enum class Mode { Mesh, IsoStandard, IsoWarp, IsoAuto, Dvr, MeshDvr };
+constexpr Mode kModes[] = {Mode::Mesh, Mode::IsoStandard, Mode::IsoWarp, Mode::IsoAuto, Mode::Dvr, Mode::MeshDvr};
 const char* modeName(Mode mode); // as --mode spells it
 
 struct Options {

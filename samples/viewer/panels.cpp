@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 
 #include <imgui.h>
 
@@ -81,18 +82,84 @@ void modePanel(const ViewerScene& scene, UiRequests& requests)
     bool weld = scene.weld;
     if (ImGui::Checkbox("weld", &weld))
         requests.weld = weld;
-    if (ImGui::BeginCombo("transfer fn", scene.transferFunction.c_str())) {
+}
+
+// The box the rays sample, per axis over the volume's bounds (world units).
+void clipPanel(const ViewerScene& scene, UiRequests& requests)
+{
+    bool on = scene.clip.has_value();
+    auto bounds = scene.volume->bounds();
+    if (ImGui::Checkbox("clip box (raycast, dvr)", &on))
+        requests.clip = on ? std::optional<isoscope::api::ClipBox>(isoscope::api::ClipBox{bounds[0], bounds[1]})
+                           : std::nullopt;
+    if (!on)
+        return;
+    isoscope::api::ClipBox box = *scene.clip;
+    bool changed = false;
+    const char* names[] = {"x", "y", "z"};
+    for (int axis = 0; axis < 3; ++axis) {
+        float lo = float(std::max(box.min[axis], bounds[0][axis])), hi = float(std::min(box.max[axis], bounds[1][axis]));
+        if (ImGui::DragFloatRange2(names[axis], &lo, &hi, float(bounds[1][axis] - bounds[0][axis]) / 200.0f,
+                                   float(bounds[0][axis]), float(bounds[1][axis]), "%.4g", "%.4g",
+                                   ImGuiSliderFlags_AlwaysClamp)) {
+            box.min[axis] = lo;
+            box.max[axis] = hi;
+            changed = true;
+        }
+    }
+    if (changed)
+        requests.clip = box;
+}
+
+void transferFunctionPanel(const ViewerScene& scene, UiState& ui, UiRequests& requests)
+{
+    const char* shown = scene.transferFunction.empty() ? "(edited)" : scene.transferFunction.c_str();
+    if (ImGui::BeginCombo("preset", shown)) {
         for (const std::string& preset : isoscope::api::transferFunctionPresets())
             if (ImGui::Selectable(preset.c_str(), preset == scene.transferFunction))
                 requests.transferFunction = preset;
         ImGui::EndCombo();
     }
+    TfEditorRequests edits;
+    transferFunctionEditor(scene.tfPoints, scene.volume->valueRange(), scene.histogram, ui.logHistogram, ui.tfEditor,
+                           edits);
+    if (edits.points)
+        requests.transferPoints = std::move(edits.points);
+    if (edits.load)
+        requests.transferFunction = std::move(edits.load);
+    if (edits.save)
+        requests.saveTransferFunction = std::move(edits.save);
 }
+
+std::string mebibytes(uint64_t bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1u << 20));
+    return text;
+}
+
+} // namespace
+
+std::string memoryLine(const isoscope::api::DeviceMemory& memory)
+{
+    std::string line = "memory: isoscope " + mebibytes(memory.isoscopeBytes) + " (peak " +
+                       mebibytes(memory.isoscopePeakBytes) + ")";
+    if (memory.budgetReported)
+        return line + ", device " + mebibytes(memory.usedBytes) + " of " + mebibytes(memory.budgetBytes);
+    return line + " of " + mebibytes(memory.budgetBytes) + " (no VK_EXT_memory_budget)";
+}
+
+namespace {
 
 void statistics(const ViewerScene& scene, const FrameStats& stats)
 {
     ImGui::TextWrapped("%s, subgroup size %u", scene.context.deviceName().c_str(), scene.context.subgroupSize());
+    ImGui::TextWrapped("%s", memoryLine(scene.context.memory()).c_str());
     ImGui::Text("frame %.2f ms", stats.frameMs);
+    if (scene.mode == Mode::IsoAuto)
+        ImGui::Text("iso-auto ran %s", scene.raycast->lastMapping() == isoscope::api::RayMapping::Subgroup
+                                           ? "one subgroup per ray (iso-warp)"
+                                           : "one invocation per ray (iso-standard)");
     if (stats.mesh)
         ImGui::Text("iso %.5g: %llu triangles, %llu vertices%s", stats.meshIso,
                     (unsigned long long)stats.mesh->triangles, (unsigned long long)stats.mesh->vertices,
@@ -113,6 +180,10 @@ void drawPanels(const ViewerScene& scene, const FrameStats& stats, UiState& ui, 
     ImGui::Separator();
     isovaluePanel(scene, ui, requests);
     modePanel(scene, requests);
+    clipPanel(scene, requests);
+    if ((scene.mode == Mode::Dvr || scene.mode == Mode::MeshDvr) &&
+        ImGui::CollapsingHeader("transfer function", ImGuiTreeNodeFlags_DefaultOpen))
+        transferFunctionPanel(scene, ui, requests);
     if (ImGui::Checkbox("vsync", &ui.vsync))
         requests.toggleVsync = true;
     ImGui::SameLine();

@@ -1,7 +1,8 @@
 #pragma once
 // The viewer's Dear ImGui panels: the volume's info, the isovalue slider
-// over its histogram, method and mode, the transfer-function presets, the
-// statistics overlay and the help overlay. They only read the scene and
+// over its histogram, method and mode, the clip box, the transfer-function
+// editor (tf_editor.h), the statistics overlay (GPU time per pass, the
+// mesh's counts, device memory in use) and the help overlay. They only read the scene and
 // return what the person asked for; the frame loop applies it between frames.
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <isoscope/isoscope.h>
 
 #include "options.h"
+#include "tf_editor.h"
 #include "viewer_scene.h"
 
 namespace viewer {
@@ -28,6 +30,7 @@ struct UiState {
     bool vsync = true;
     bool orthographic = false;
     std::string status; // the last action's result (a screenshot's path, an error)
+    TfEditorState tfEditor;
 };
 
 struct UiRequests {
@@ -35,11 +38,18 @@ struct UiRequests {
     std::optional<Mode> mode;
     std::optional<isoscope::api::Method> method;
     std::optional<bool> weld;
-    std::optional<std::string> transferFunction;
+    std::optional<std::string> transferFunction;        // a preset or file
+    std::optional<isoscope::api::TransferPoints> transferPoints; // edited points
+    std::optional<std::string> saveTransferFunction;     // a file to write the points to
+    std::optional<std::optional<isoscope::api::ClipBox>> clip; // a box, or none
     bool toggleVsync = false;
     bool toggleOrthographic = false;
     bool resetView = false;
 };
+
+// The overlay's device-memory line: isoscope's own allocations, and the
+// device's usage and budget where it reports VK_EXT_memory_budget.
+std::string memoryLine(const isoscope::api::DeviceMemory& memory);
 
 void drawPanels(const ViewerScene& scene, const FrameStats& stats, UiState& ui, UiRequests& requests);
 

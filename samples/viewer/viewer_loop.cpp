@@ -36,8 +36,9 @@ struct Readback {
 void updateCamera(ViewerLoop& loop)
 {
     VkExtent2D extent = loop.slots.extent;
-    require(loop.scene.renderer->setCamera(loop.orbit.camera(*loop.scene.volume, float(extent.width) / float(extent.height))),
-            "setting the camera");
+    loop.scene.camera = loop.orbit.camera(*loop.scene.volume, float(extent.width) / float(extent.height));
+    loop.scene.extent = extent;
+    require(loop.scene.renderer->setCamera(loop.scene.camera), "setting the camera");
 }
 
 // A new file beside the volume (in the working folder for a synthetic spec).
@@ -74,11 +75,15 @@ void openVolume(ViewerLoop& loop, const std::string& path, std::optional<float> 
 {
     std::string previous = loop.scene.source;
     float previousIso = loop.scene.iso;
+    std::optional<isoscope::api::ClipBox> previousClip = loop.scene.clip;
+    if (path != previous)
+        loop.scene.clip.reset(); // a box in another volume's world units
     try {
         loop.scene.load(path, iso);
         loop.ui.status = "opened " + path;
     } catch (const Failure& error) {
         loop.ui.status = error.what();
+        loop.scene.clip = previousClip;
         loop.scene.load(previous, previousIso);
     }
     updateCamera(loop);
@@ -149,12 +154,38 @@ void handleInput(ViewerLoop& loop, UiRequests& requests)
         glfwSetWindowShouldClose(loop.window->glfw, GLFW_TRUE);
 }
 
+// A scripted edit, as the editor's mouse makes it (tf_points.h).
+void applyEdit(TransferPoints& points, const TfEdit& edit)
+{
+    auto at = [&edit](const auto& list) {
+        for (size_t i = 0; i < list.size(); ++i)
+            if (list[i][0] == edit.value)
+                return i;
+        throw Failure("--script: no transfer-function point at " + std::to_string(edit.value) + " to remove");
+    };
+    switch (edit.kind) {
+    case TfEdit::Opacity: setOpacityPoint(points, edit.value, edit.data[0]); break;
+    case TfEdit::Color: setColorPoint(points, edit.value, edit.data); break;
+    case TfEdit::RemoveOpacity: removeOpacityPoint(points, at(points.opacity)); break;
+    case TfEdit::RemoveColor: removeColorPoint(points, at(points.color)); break;
+    }
+}
+
 void scriptRequests(ViewerLoop& loop, const ScriptStep& step, UiRequests& requests)
 {
     requests.iso = step.iso;
     requests.mode = step.mode;
     requests.method = step.method;
     requests.weld = step.weld;
+    requests.clip = step.clip;
+    requests.transferFunction = step.transferFunction;
+    requests.saveTransferFunction = step.tfSave;
+    if (!step.tfEdits.empty()) {
+        TransferPoints points = loop.scene.tfPoints;
+        for (const TfEdit& edit : step.tfEdits)
+            applyEdit(points, edit);
+        requests.transferPoints = points;
+    }
     if (step.resize && loop.window)
         glfwSetWindowSize(loop.window->glfw, int(step.resize->width), int(step.resize->height));
 }
@@ -170,10 +201,20 @@ bool applyRequests(ViewerLoop& loop, const UiRequests& requests)
             scene.setWeld(*requests.weld);
         if (requests.mode && *requests.mode != scene.mode)
             scene.setMode(*requests.mode);
-        if (requests.transferFunction) {
+        if (requests.transferFunction || requests.transferPoints)
             VK_CHECK(vkDeviceWaitIdle(loop.host.device)); // frames in flight read the table it replaces
+        if (requests.transferFunction)
             scene.setTransferFunction(*requests.transferFunction);
+        if (requests.transferPoints)
+            scene.setTransferPoints(*requests.transferPoints);
+        if (requests.saveTransferFunction) {
+            require(isoscope::api::writeTransferFunction(scene.tfPoints, *requests.saveTransferFunction),
+                    "saving the transfer function");
+            loop.ui.status = "transfer function: " + *requests.saveTransferFunction;
+            std::printf("transfer function saved: %s\n", requests.saveTransferFunction->c_str());
         }
+        if (requests.clip)
+            scene.setClip(*requests.clip);
         if (requests.iso)
             scene.setIsovalue(*requests.iso);
     } catch (const Failure& error) {

@@ -21,12 +21,18 @@ void ViewerScene::load(const std::string& pathOrSpec, std::optional<float> isova
     source = pathOrSpec;
     histogram = take(volume->histogram(kHistogramBins), "the histogram of " + pathOrSpec);
     std::array<double, 2> range = volume->valueRange();
+    if (extent.width && extent.height) // the frame loop moves it; calibration before the first frame uses this one
+        camera = isoscope::api::frameVolume(*volume, float(extent.width) / float(extent.height));
     iso = isovalue.value_or(float(0.5 * (range[0] + range[1])));
     surface = take(isoscope::api::Isosurface::create(context, *volume, {method, weld}), "the isosurface");
     raycast = take(isoscope::api::IsoRaycast::create(context, *volume), "the isosurface raycast");
     dvr = take(isoscope::api::VolumeRendering::create(context, *volume), "the volume rendering");
     if (!transferFunction.empty())
         setTransferFunction(transferFunction);
+    else
+        setTransferPoints(tfPoints); // the edited points carry over to a reload
+    tfPoints = dvr->transferFunction();
+    setClip(clip);
     setIsovalue(iso);
     setMode(mode);
 }
@@ -37,9 +43,15 @@ void ViewerScene::setMode(Mode newMode)
     renderer->clearScene();
     if (drawsMesh())
         require(renderer->addSurface(*surface), "drawing the mesh");
-    if (mode == Mode::IsoStandard || mode == Mode::IsoWarp) {
+    if (mode == Mode::IsoStandard || mode == Mode::IsoWarp || mode == Mode::IsoAuto) {
         isoscope::api::IsoRaycastOptions options;
-        options.mapping = mode == Mode::IsoWarp ? isoscope::api::RayMapping::Subgroup : isoscope::api::RayMapping::Invocation;
+        options.mapping = mode == Mode::IsoWarp   ? isoscope::api::RayMapping::Subgroup
+                          : mode == Mode::IsoAuto ? isoscope::api::RayMapping::Auto
+                                                  : isoscope::api::RayMapping::Invocation;
+        if (mode == Mode::IsoAuto && !raycast->calibrated()) {
+            VK_CHECK(vkDeviceWaitIdle(context.device())); // calibration submits on the frames' queue
+            require(raycast->calibrate(extent, camera), "calibrating iso-auto's cost model");
+        }
         require(raycast->setOptions(options), "the raycast's ray mapping");
         require(renderer->addRaycast(*raycast), "drawing the raycast");
     }
@@ -87,6 +99,23 @@ void ViewerScene::setTransferFunction(const std::string& presetOrPath)
     // An upload of its own on the queue the frames use: after the frames in flight.
     require(dvr->setTransferFunction(presetOrPath), "the transfer function " + presetOrPath);
     transferFunction = presetOrPath;
+    tfPoints = dvr->transferFunction();
+}
+
+void ViewerScene::setTransferPoints(const isoscope::api::TransferPoints& points)
+{
+    require(dvr->setTransferFunction(points), "the edited transfer function");
+    transferFunction.clear();
+    tfPoints = points;
+}
+
+void ViewerScene::setClip(const std::optional<isoscope::api::ClipBox>& box)
+{
+    // Read when the next frame records, as the isovalue.
+    isoscope::api::ClipBox whole;
+    require(raycast->setClipBox(box.value_or(whole)), "the raycast's clip box");
+    require(dvr->setClipBox(box.value_or(whole)), "the volume rendering's clip box");
+    clip = box;
 }
 
 ViewerScene createViewerScene(isoscope::api::Context& context, const Options& options, VkExtent2D extent)
@@ -101,6 +130,7 @@ ViewerScene createViewerScene(isoscope::api::Context& context, const Options& op
     rendererOptions.extent = extent;
     rendererOptions.clear = true;
     scene.renderer = take(isoscope::api::Renderer::create(context, rendererOptions), "the renderer");
+    scene.extent = extent;
     scene.load(options.volume, options.iso);
     return scene;
 }

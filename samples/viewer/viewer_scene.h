@@ -3,7 +3,9 @@
 // method, the raycasters, and the Renderer that records what the mode
 // draws. Members go in reverse order, so the Renderer goes before what it
 // draws. Changing the method or loading a volume waits for the device,
-// since frames in flight still read the objects replaced.
+// since frames in flight still read the objects replaced. The first
+// iso-auto frame of a volume calibrates its cost model first (a few hundred
+// raycast frames at the window's size, on the calling thread).
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -28,8 +30,13 @@ struct ViewerScene {
     Mode mode = Mode::Mesh;
     isoscope::api::Method method = isoscope::api::Method::Block;
     bool weld = true;
-    std::string transferFunction;
+    std::string transferFunction;              // the preset or file last read ("" once edited)
+    isoscope::api::TransferPoints tfPoints;    // what the volume rendering draws with
+    std::optional<isoscope::api::ClipBox> clip; // the box the rays sample, or the whole volume
     float iso = 0.0f;
+    // The frame's size and camera, which iso-auto's calibration measures with.
+    VkExtent2D extent{};
+    isoscope::api::Camera camera;
 
     static constexpr uint32_t kHistogramBins = 256;
 
@@ -40,6 +47,8 @@ struct ViewerScene {
     void setWeld(bool on);
     void setIsovalue(float value);
     void setTransferFunction(const std::string& presetOrPath);
+    void setTransferPoints(const isoscope::api::TransferPoints& points);
+    void setClip(const std::optional<isoscope::api::ClipBox>& box);
     // A new Isosurface for the method and weld, after the frames in flight that read the old one.
     void remakeSurface();
     bool drawsMesh() const { return mode == Mode::Mesh || mode == Mode::MeshDvr; }

@@ -1,10 +1,13 @@
 // Camera rays for the raycasters (isosurface: raycast/raycast_common.glsl;
 // direct volume rendering: dvr/dvr_common.glsl): a pixel's ray, where it
-// enters and leaves the box [0, dims − 1] of the volume's index space, and
-// the 0..1 depth a raster pass with the same camera writes. The including
-// shader declares first: `params` (eye, forward, right, down, nearPlane,
-// farPlane, flags, origin, step, inverseSpacing, dims, extent), the flag
-// constants FLAG_ORTHOGRAPHIC and FLAG_SCENE_DEPTH, and `sceneDepth`.
+// enters and leaves the clip box of the volume's index space ([0, dims − 1]
+// unless the volume is clipped: RayClip), and the 0..1 depth a raster pass
+// with the same camera writes. The including shader declares first: `params`
+// (eye, forward, right, down, nearPlane, farPlane, flags, origin, step,
+// inverseSpacing, extent), the flag constants FLAG_ORTHOGRAPHIC and
+// FLAG_SCENE_DEPTH, `sceneDepth`, and a RayClip buffer `rayClip` (vec4 lo,
+// hi: the box's corners, within [0, dims − 1], written by the frame's
+// "clip" pass; a push-constant block has no room left for them).
 
 struct Ray {
     vec3 origin;    // world, at the image plane (orthographic) or the eye
@@ -44,16 +47,16 @@ Ray cameraRay(uvec2 pixel)
     ray.scale = length(d);
     ray.unit = d / ray.scale;
 
-    // Slabs of the box [0, dims - 1]. A ray parallel to a slab (a zero
-    // component, of either sign) is inside it everywhere or nowhere: no
-    // division by zero decides that.
-    vec3 corner = vec3(params.dims - 1);
-    vec3 a = (vec3(0.0) - ray.start) / ray.unit;
+    // Slabs of the clip box. A ray parallel to a slab (a zero component, of
+    // either sign) is inside it everywhere or nowhere: no division by zero
+    // decides that.
+    vec3 low = rayClip.lo.xyz, corner = rayClip.hi.xyz;
+    vec3 a = (low - ray.start) / ray.unit;
     vec3 b = (corner - ray.start) / ray.unit;
     vec3 lo = min(a, b), hi = max(a, b);
     for (int axis = 0; axis < 3; ++axis) {
         if (ray.unit[axis] == 0.0) {
-            bool within = ray.start[axis] >= 0.0 && ray.start[axis] <= corner[axis];
+            bool within = ray.start[axis] >= low[axis] && ray.start[axis] <= corner[axis];
             lo[axis] = within ? -1.0 / 0.0 : 1.0 / 0.0;
             hi[axis] = within ? 1.0 / 0.0 : -1.0 / 0.0;
         }
@@ -65,7 +68,9 @@ Ray cameraRay(uvec2 pixel)
         leave = min(leave, viewDepthOf(scene) * ray.scale);
     }
     ray.s0 = enter;
-    ray.samples = leave >= enter ? int(floor((leave - enter) / params.step)) + 1 : 0;
+    // A box with lo > hi on an axis (clipped to nothing) has no inside: the slabs above would swap its faces.
+    bool empty = any(greaterThan(low, corner));
+    ray.samples = leave >= enter && !empty ? int(floor((leave - enter) / params.step)) + 1 : 0;
     return ray;
 }
 

@@ -5,7 +5,8 @@
 //
 // The sampling rule (the same in tests/gpu/dvr_reference.cpp): the camera
 // rays of the isosurface raycaster (camera_rays.glsl), samples at
-// s0 + k × step through the box [0, dims − 1] of the volume's index space and
+// s0 + k × step through the box [0, dims − 1] of the volume's index space (the
+// clip box within it, when the volume is clipped) and
 // in front of the scene depth, the hardware's trilinear filter, the value
 // looked up in the transfer table (linear between entries, clamped), its
 // opacity a per voxel corrected to 1 − (1 − a)^step, composited front to back:
@@ -48,6 +49,9 @@ layout(set = 0, binding = 2, rgba8) uniform image2D colorTarget;
 layout(set = 0, binding = 3, r32f) uniform image2D depthTarget;
 layout(set = 0, binding = 4) uniform sampler2D sceneDepth;
 layout(set = 0, binding = 5, std430) readonly buffer TransferTable { vec4 transferTable[]; };
+
+// The box rays sample (camera_rays.glsl): [0, dims − 1], or the clip box within it.
+layout(set = 0, binding = 6, std430) readonly buffer RayClip { vec4 lo; vec4 hi; } rayClip;
 
 #include "camera_rays.glsl"
 

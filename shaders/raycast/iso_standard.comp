@@ -37,7 +37,7 @@ layout(constant_id = 7) const uint TAIL_RAYS_PER_GROUP = 4;
 layout(constant_id = 8) const uint TAIL_MAX_GROUPS = 65535;
 
 // VkDispatchIndirectCommand of the tail pass: x grows with TailRays' count.
-layout(set = 0, binding = 6, std430) buffer TailDispatch { uint tailGroups; uint tailY; uint tailZ; };
+layout(set = 0, binding = 7, std430) buffer TailDispatch { uint tailGroups; uint tailY; uint tailZ; };
 
 // Skipping over macro cells MACRO_BRICKS bricks a side, classified as the
 // bricks are (one byte a cell, four to a word); 0: bricks only. Each lookup
@@ -46,7 +46,7 @@ layout(set = 0, binding = 6, std430) buffer TailDispatch { uint tailGroups; uint
 // empty march from the box's face to the surface (up to 1,448 voxels at
 // 1024³) takes a few dependent lookups instead of a couple of hundred.
 layout(constant_id = 10) const uint MACRO_BRICKS = 0;
-layout(set = 0, binding = 7, std430) readonly buffer MacroClasses { uint macroClassWords[]; };
+layout(set = 0, binding = 8, std430) readonly buffer MacroClasses { uint macroClassWords[]; };
 
 bool canSkipMacro(vec3 p, bool inside)
 {

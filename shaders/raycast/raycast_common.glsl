@@ -6,7 +6,8 @@
 // The sampling rule (the same in tests/gpu/raycast_reference.cpp): in the
 // volume's index space (voxel i at i, world = origin + i × spacing) a ray
 // enters the box [0, dims − 1] at s0 and takes samples at s0 + k × step
-// (s: distance in voxels along the ray) while inside the box and in front of
+// (s: distance in voxels along the ray) while inside the box (the clip box,
+// when the volume is clipped) and in front of
 // the scene depth. The value is the hardware's trilinear filter of the 3D
 // image, in the data's units. With the extractors' rule (inside: finite and
 // ≥ iso; NaN and ±inf outside), the surface is where a sample's side first
@@ -59,6 +60,9 @@ layout(set = 0, binding = 5, std430) TAIL_RAYS_ACCESS buffer TailRays {
     uint tailPadding[3];
     uvec2 tailRays[];
 };
+
+// The box rays sample (camera_rays.glsl): [0, dims − 1], or the clip box within it.
+layout(set = 0, binding = 6, std430) readonly buffer RayClip { vec4 lo; vec4 hi; } rayClip;
 
 #include "camera_rays.glsl"
 

@@ -2,6 +2,7 @@
 into a temporary prefix, the samples configured against it with
 find_package(isoscope) and built, then run on the test's Vulkan device with
 validation on. Their outputs are checked with VTK (an independent reader)."""
+import json
 import os
 import pathlib
 import re
@@ -87,6 +88,7 @@ def check_headless(binary, work, size):
     fraction = sphere.mean()
     assert 0.02 < fraction < 0.6, f"the sphere covers {fraction:.2f} of the image"
     print(f"headless at subgroup size {size}: {printed} triangles, sphere radius {radius.mean():.4f}, image coverage {fraction:.3f}")
+    return printed
 
 
 def check_embed(binary, work, size):
@@ -160,6 +162,20 @@ def check_python(prefix):
     print(f"python module from {site}: imports and extracts")
 
 
+def check_cli(prefix, work, headless_triangles):
+    """The installed CLI runs from the package's bin/ alone (the engine and its
+    shaders inside it) and extracts the surface the headless sample built
+    against the package extracted."""
+    installed = prefix / "bin" / "isoscope"
+    assert installed.exists(), "the package lacks bin/isoscope"
+    stats = work / "cli-stats.json"
+    run([installed, "extract", "sphere:48", "--iso", "0.5", "-o", work / "cli.ply", "--stats", stats],
+        env=dict(os.environ, **SUBGROUP_ENV[8]))
+    triangles = json.loads(stats.read_text())["triangles"]
+    assert triangles == headless_triangles, f"installed isoscope extract: {triangles} triangles, the headless sample {headless_triangles}"
+    print(f"cli: installed; extract sphere:48 at 0.5 gives the headless sample's {triangles} triangles")
+
+
 def check_viewer(prefix, work):
     """The installed isoscope-viewer runs from the package's bin/, and the viewer's
     source builds against the package as an outside project and renders headless."""
@@ -191,8 +207,9 @@ def main():
         headless = build_sample("headless", prefix, work)
         embed = build_sample("embed", prefix, work)
         for size in (4, 8):
-            check_headless(headless / "isoscope_headless", work, size)
+            triangles = check_headless(headless / "isoscope_headless", work, size)
             check_embed(embed / "isoscope_embed", work, size)
+        check_cli(prefix, work, triangles)
         if (prefix / "bin" / "isoscope-viewer").exists() or shutil.which("pkg-config") and \
                 subprocess.run(["pkg-config", "--exists", "imgui"]).returncode == 0:
             check_viewer(prefix, work)

@@ -7,6 +7,13 @@ and 8, validation and synchronization validation on (any message fails):
 - its screenshot (UI included) matches the viewer's headless render of the
   same view (PSNR >= 35 dB right of the panel), and the panel is drawn;
 - every mode and method draws with no validation message;
+- the clip box hides the half of the volume it cuts away and leaves the
+  other half's pixels as they were, in DVR and the isosurface raycast;
+- transfer-function edits (points added, recoloured, removed, as the
+  editor makes them) change the DVR image, and the file the editor saves
+  reproduces it exactly when read back with --tf;
+- iso-auto calibrates, draws what the mapping it reports draws, and the
+  device-memory line counts isoscope's allocations;
 - where ISOSCOPE_DATASETS holds the engine CT, a DVR of it with the CT
   preset is drawn (docs/images/viewer.png is that screenshot, copied from
   ISOSCOPE_TEST_TMP/viewer-engine-ct.png).
@@ -139,6 +146,78 @@ def check_size(subgroup_size, tmp):
           f"and {triangles, vertices})")
 
 
+def headless(env, tmp, name, *args, script_lines=None, size="160x120"):
+    """A headless render's pixels (None when it failed) and its output."""
+    shot = os.path.join(tmp, name + ".png")
+    extra = []
+    if script_lines is not None:
+        script = os.path.join(tmp, name + ".txt")
+        with open(script, "w") as f:
+            f.write("\n".join(script_lines) + "\n")
+        extra = ["--script", script]
+    r = viewer(env, "--headless", "--size", size, "--screenshot", shot, *args, *extra, windowed=False)
+    ok = r.returncode == 0 and "validation" not in r.stderr
+    check(ok, f"{name}: headless render, no validation message {r.stderr.strip()[-300:] if not ok else ''}")
+    return (imread(shot)[:, :, :3].astype(int) if ok else None), r.stdout
+
+
+def check_clip(env, tmp, mode):
+    """Looking along -y (camera 90,0) image columns left of the centre see
+    x > 0, right of it x < 0; the box keeps x <= 0 of sphere:48 ([-1, 1]^3)."""
+    args = ["--mode", mode, "--iso", "0.9", "--camera", "90,0", "--frames", "3"]
+    whole, _ = headless(env, tmp, f"clip-{mode}-whole", *args)
+    clipped, _ = headless(env, tmp, f"clip-{mode}-half", *args, script_lines=["clip -1 -1 -1 0 1 1"])
+    if whole is None or clipped is None:
+        return
+    width = whole.shape[1]
+    left, right = slice(0, width // 2 - 3), slice(width // 2 + 3, width)
+    background = whole[0, 0]
+    drawn = np.any(whole[:, left] != background, axis=2).mean()
+    gone = np.all(clipped[:, left] == background, axis=2).mean()
+    kept = np.all(clipped[:, right] == whole[:, right], axis=2).mean()
+    check(drawn > 0.05 and gone == 1.0 and kept == 1.0,
+          f"{mode}: the clip box hides the half it cuts away (volume on {drawn:.0%} of it before, "
+          f"background on {gone:.1%} after) and leaves {kept:.1%} of the other half's pixels as they were")
+
+
+def check_transfer_function_editing(env, tmp):
+    saved = os.path.join(tmp, "edited-tf.json")
+    base = ["--mode", "dvr", "--tf", "grayscale", "--frames", "3"]
+    preset, _ = headless(env, tmp, "tf-preset", *base)
+    edits = "tf-opacity 0.6 0.9; tf-color 0.6 1 0.2 0; tf-color 1.2 0 0.4 1"
+    edited, out = headless(env, tmp, "tf-edited", *base, script_lines=[edits + f"; tf-save {saved}"])
+    check(f"transfer function saved: {saved}" in out and os.path.exists(saved), "the editor's points are saved")
+    reread, _ = headless(env, tmp, "tf-reread", "--mode", "dvr", "--tf", saved, "--frames", "3")
+    undone, _ = headless(env, tmp, "tf-undone", *base, script_lines=[edits, "tf-remove-opacity 0.6; "
+                                                                     "tf-remove-color 0.6; tf-remove-color 1.2"])
+    if preset is None or edited is None or reread is None or undone is None:
+        return
+    changed = np.any(edited != preset, axis=2).mean()
+    check(changed > 0.05, f"the edited transfer function changes {changed:.0%} of the DVR image")
+    check(np.array_equal(reread, edited), "--tf with the saved file draws exactly what the editor drew")
+    check(np.array_equal(undone, preset), "removing the added points draws the preset's image again")
+
+
+def check_auto_and_memory(env, tmp):
+    auto, out = headless(env, tmp, "iso-auto", "--mode", "iso-auto", "--iso", "0.5", "--frames", "3")
+    ran = re.search(r"iso-auto: the last frame ran (iso-standard|iso-warp)", out)
+    check(ran is not None, f"iso-auto calibrated and reports the mapping it ran ({ran.group(1) if ran else out[-200:]})")
+    if ran and auto is not None:
+        fixed, _ = headless(env, tmp, "iso-fixed", "--mode", ran.group(1), "--iso", "0.5", "--frames", "3")
+        check(fixed is not None and np.array_equal(auto, fixed), f"iso-auto draws what {ran.group(1)} draws")
+    memory = re.search(r"memory: isoscope ([0-9.]+) MiB \(peak ([0-9.]+) MiB\)", out)
+    check(memory is not None and 0.0 < float(memory.group(1)) <= float(memory.group(2)),
+          f"the device-memory line counts isoscope's allocations ({memory.group(0) if memory else out[-200:]})")
+
+
+def check_features(tmp):
+    env = lavapipe_env(8)
+    for mode in ("dvr", "iso-standard", "iso-warp"):
+        check_clip(env, tmp, mode)
+    check_transfer_function_editing(env, tmp)
+    check_auto_and_memory(env, tmp)
+
+
 def check_engine_ct():
     engine = os.path.join(os.environ.get("ISOSCOPE_DATASETS", ""), "engine_256x256x128_uint8.nhdr")
     if not os.path.exists(engine):
@@ -171,6 +250,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for size in (4, 8):
             check_size(size, tmp)
+        check_features(tmp)
     check_engine_ct()
     print(f"{len(failures)} checks failed" if failures else "all checks passed")
     sys.exit(1 if failures else 0)

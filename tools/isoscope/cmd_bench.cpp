@@ -95,7 +95,7 @@ Run addBenchCommand(CLI::App& app)
 
         nlohmann::json json = toJson(report, volume, float(iso));
         uint64_t volumeBytes = options->analytic ? 0 : volume.byteSize();
-        uint64_t meshBytes = report.vertexCount * sizeof(GpuMeshVertex) + report.faceCount * 3 * sizeof(uint32_t);
+        uint64_t meshBytes = report.vertexCount * sizeof(GpuMeshVertex) + report.faceCount * report.mesh.faceSize * sizeof(uint32_t);
         json["iso_given"] = options->iso;
         json["stored"] = !options->analytic;
         json["weld"] = extractOptions.weld;
@@ -115,8 +115,9 @@ Run addBenchCommand(CLI::App& app)
         if (options->pipelineStats)
             json["pipelines"] = pipelineStatisticsJson(context);
         writeJson(json, options->output, options->force);
-        std::fprintf(stderr, "%s %s: %llu triangles, %.3f ms GPU (floor %.3f ms)\n", report.method.c_str(),
-                     volume.source.c_str(), (unsigned long long)report.faceCount, report.totalGpuMs.value_or(0.0),
+        std::fprintf(stderr, "%s %s: %llu %s, %.3f ms GPU (floor %.3f ms)\n", report.method.c_str(),
+                     volume.source.c_str(), (unsigned long long)report.faceCount,
+                     report.mesh.faceSize == 4 ? "quads" : "triangles", report.totalGpuMs.value_or(0.0),
                      json["floor_ms"].get<double>());
         return 0;
     };

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "extract/extract.h"
+#include "io/halfedge_io.h"
 #include "io/mesh_io.h"
 #include "mesh/simplify.h"
 #include "mesh/world_transform.h"
@@ -55,6 +56,11 @@ Run addExtractCommand(CLI::App& app)
         std::vector<std::filesystem::path> outputs;
         if (!options->output.empty())
             outputs = meshOutputFiles(options->output); // a .gltf's .bin too
+        bool halfedges = method->halfedges || method->colors;
+        if (halfedges && !options->output.empty())
+            outputs.push_back(halfedgesPathFor(options->output));
+        if (halfedges && options->simplify < 1.0)
+            usageError("--simplify", "changes the faces the halfedges describe: not with --halfedges or --colors");
         outputs.push_back(options->stats == "-" ? "" : options->stats);
         checkOutputs(outputs, options->force);
         Volume volume = args->load();
@@ -90,6 +96,10 @@ Run addExtractCommand(CLI::App& app)
             else
                 placeInWorld(mesh, volume);
             writeMesh(mesh, options->output, {ifExists(options->force), terminalProgress(args->quiet)});
+            if (halfedges) {
+                writeHalfedges(report, halfedgesPathFor(options->output),
+                               {ifExists(options->force), terminalProgress(args->quiet)});
+            }
         }
         nlohmann::json stats = toJson(report, volume, iso);
         if (!exported.empty())

@@ -17,6 +17,10 @@ ExtractOptions MethodArguments::options() const
     options.repeat = repeat;
     options.warmup = warmup;
     options.warmupMs = warmupMs;
+    options.halfedges = halfedges;
+    options.colors = colors;
+    if ((halfedges || colors) && method != "dual")
+        fail(std::string(halfedges ? "--halfedges" : "--colors") + " is made by --method dual only, not " + method);
     const char* cursor = block.data();
     const char* end = block.data() + block.size();
     for (int axis = 0; axis < 3; ++axis) {
@@ -49,6 +53,10 @@ std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std
     command->add_option("--block", arguments->block, "block method: voxels per block, XxYxZ")
         ->check(blockSize())
         ->capture_default_str();
+    command->add_flag("--halfedges", arguments->halfedges,
+                      "dual method: the halfedge structure too (extract writes it beside the mesh as MESH.halfedges)");
+    command->add_flag("--colors", arguments->colors,
+                      "dual method: vertex (8) and face (5) colours too, with the halfedges (in MESH.halfedges)");
     command->add_option("--repeat", arguments->repeat, "Timed runs; timings are medians")
         ->check(wholeNumber(1, kMaxRuns))
         ->capture_default_str();

@@ -17,8 +17,10 @@ struct MethodArguments {
     uint32_t repeat = 1;
     uint32_t warmup = 0;
     double warmupMs = 0;
+    bool halfedges = false; // dual method
+    bool colors = false;    // dual method
 
-    // Throws Error for a malformed --block.
+    // Throws Error for a malformed --block, or --halfedges / --colors with a method other than dual.
     ExtractOptions options() const;
 };
 

@@ -93,6 +93,18 @@ struct DeviceInfo {
     uint32_t maxImageDimension3D = 0; // the largest volume side the 3D image takes
 };
 
+// Device memory now, for an overlay: what isoscope's own allocations hold
+// (always known), and where the device reports VK_EXT_memory_budget what
+// the whole process uses of its device-local heaps (the host's allocations
+// included) against their budget.
+struct DeviceMemory {
+    uint64_t isoscopeBytes = 0;     // device-local memory isoscope's objects hold now
+    uint64_t isoscopePeakBytes = 0; // the most they held at once since the Context was made
+    bool budgetReported = false;    // VK_EXT_memory_budget enabled: the two below are the driver's
+    uint64_t usedBytes = 0;         // the device-local heaps' usage by this process (budgetReported only)
+    uint64_t budgetBytes = 0;       // what the process may use of them (without the extension: their size)
+};
+
 class ISOSCOPE_API Context : public detail::Handle<detail::ContextImpl> {
 public:
     using Handle::Handle;
@@ -106,6 +118,8 @@ public:
     uint32_t subgroupSize() const;
     DeviceInfo info() const;
     std::vector<DeviceInfo> devices() const; // empty for a wrapped (host's) device
+    // Read afresh at each call (one vkGetPhysicalDeviceMemoryProperties2): cheap enough for every frame.
+    DeviceMemory memory() const;
     VkInstance instance() const;
     VkPhysicalDevice physicalDevice() const;
     VkDevice device() const;

@@ -9,11 +9,14 @@
 //   ray->setIsovalue(0.5f);
 //   auto dvr = isoscope::api::VolumeRendering::create(context, *volume);
 //   dvr->setTransferFunction("ct");           // a preset, a ParaView .json or a text file
+//   dvr->setClipBox({{0.0, -1e30, -1e30}, {1e30, 1e30, 1e30}}); // only x >= 0 (world units)
 #include <array>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "isoscope/camera.h"
 #include "isoscope/context.h"
 #include "isoscope/handle.h"
 #include "isoscope/volume.h"
@@ -28,6 +31,22 @@ struct VolumeRenderingImpl;
 enum class RayMapping {
     Invocation, // one invocation per ray, a workgroup per tile of pixels
     Subgroup,   // one subgroup per ray
+    // Per frame, whichever of the two calibrate() measured faster looking
+    // the camera's way (the two are complementary: Wang, Yang, Cao,
+    // "Computation-to-core mapping strategies for iso-surface volume
+    // rendering on GPUs"). A frame fails to record before calibrate().
+    Auto,
+};
+
+// The part of the volume rays sample, in world units (Volume::bounds()'s
+// space): the whole volume by default; a smaller box cuts it open to look
+// inside. Where it reaches past the volume's bounds it stops at them; a box
+// that misses the volume leaves nothing to draw. Read when a frame records.
+struct ClipBox {
+    std::array<double, 3> min{-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                              -std::numeric_limits<double>::infinity()};
+    std::array<double, 3> max{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+                              std::numeric_limits<double>::infinity()};
 };
 
 struct IsoRaycastOptions {
@@ -46,6 +65,21 @@ public:
     Status setIsovalue(float iso); // read when a frame records; InvalidArgument when not finite
     float isovalue() const;
     Status setOptions(const IsoRaycastOptions& options);
+
+    // InvalidArgument for a NaN corner.
+    Status setClipBox(const ClipBox& box);
+    ClipBox clipBox() const;
+
+    // Times both mappings on this device looking along 21 directions of the
+    // volume at `extent` with `camera`'s distance and field of view
+    // (frameVolume() gives one): about a hundred raycast frames on
+    // submissions of its own, then it returns, the cost model stored here
+    // for RayMapping::Auto. Call it between frames, at the size frames
+    // render. DeviceUnsupported where the queue has no timestamps.
+    Status calibrate(VkExtent2D extent, const Camera& camera);
+    bool calibrated() const;
+    // The mapping the last recorded frame ran (Auto resolved): Invocation or Subgroup.
+    RayMapping lastMapping() const;
 };
 
 // A piecewise-linear transfer function over the data's values: colour
@@ -57,6 +91,18 @@ struct TransferPoints {
 
 // The preset names setTransferFunction takes ("ct", "grayscale", ...).
 ISOSCOPE_API std::vector<std::string> transferFunctionPresets();
+
+// What setTransferFunction(presetOrPath) reads, as points a host can edit:
+// a preset spread over [valueMin, valueMax] (a volume's valueRange()), or a
+// file (ParaView .json, or text). InvalidFile naming the file and line.
+ISOSCOPE_API Result<TransferPoints> readTransferFunction(const std::string& presetOrPath, double valueMin,
+                                                         double valueMax);
+// Writes points in a format readTransferFunction reads back: a ParaView
+// .json (exactly these points), or for any other extension a text file of
+// `value r g b a` lines, one at each point's value (the same function where
+// neither list steps). InvalidArgument for invalid points, InvalidFile when
+// the file cannot be written.
+ISOSCOPE_API Status writeTransferFunction(const TransferPoints& points, const std::string& path);
 
 struct VolumeRenderingOptions {
     float stepVoxels = 0.5f;
@@ -77,7 +123,13 @@ public:
     // `value r g b a` lines. Uploads the table: a submission of its own.
     Status setTransferFunction(const std::string& presetOrPath);
     Status setTransferFunction(const TransferPoints& points);
+    // The points of the transfer function set last (a preset's spread over the volume's range).
+    TransferPoints transferFunction() const;
     Status setOptions(const VolumeRenderingOptions& options);
+
+    // InvalidArgument for a NaN corner.
+    Status setClipBox(const ClipBox& box);
+    ClipBox clipBox() const;
 };
 
 } // namespace isoscope::api

@@ -1,0 +1,17 @@
+#include "extract/dual/dual_layout.h"
+
+#include <cstddef>
+
+#include "extract/gpu_extractor.h"
+
+namespace isoscope {
+
+const std::vector<PushMember>& dualPushMembers()
+{
+    static const std::vector<PushMember> members = gridPushMembers<DualPush>(
+        {ISOSCOPE_PUSH_MEMBER(DualPush, tableBuckets), ISOSCOPE_PUSH_MEMBER(DualPush, colorClass),
+         ISOSCOPE_PUSH_MEMBER(DualPush, extraVertexCapacity), ISOSCOPE_PUSH_MEMBER(DualPush, extraFaceCapacity)});
+    return members;
+}
+
+} // namespace isoscope

@@ -1,0 +1,14 @@
+#pragma once
+// Dual Marching Cubes, second pass (shaders/extract/dual/quads.comp): the
+// complete quads of the edge hash table into the index buffer.
+#include "extract/dual/dual_layout.h"
+
+namespace isoscope {
+
+class DualQuadsPass : public DualPass {
+public:
+    DualQuadsPass(Context& context, bool colors);
+    void add(RenderGraph& graph, const std::string& name, const DualResources& r, const DualPush& push) const;
+};
+
+} // namespace isoscope

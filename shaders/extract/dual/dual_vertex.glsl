@@ -1,0 +1,137 @@
+// A vertex for each MC polygon of a cell, on the cell's trilinear isosurface
+// (paper, "Positioning of vertex representatives"): two local coordinates
+// are sampled over the polygon's bounding box in the plane where the polygon
+// projects largest, the third solved from the trilinear interpolant (Eq. 3);
+// samples outside the cell, or (for a polygon of more than three edges in a
+// cell of several) inside another polygon's bounding box, are discarded; the
+// sample nearest the polygon's centroid wins. 7x7 samples, then 25x25, then
+// the centroid itself as the last resort (counted: the paper never needed it).
+//
+// The includer includes dual_polygons.glsl first.
+
+// Corner c of a cell sits at (c & 1, (c >> 1) & 1, (c >> 2) & 1).
+vec3 cornerOffset(uint c) { return vec3(c & 1u, (c >> 1) & 1u, (c >> 2) & 1u); }
+
+float trilinear(float f[8], vec3 p)
+{
+    float x0 = mix(f[0], f[1], p.x), x1 = mix(f[2], f[3], p.x);
+    float x2 = mix(f[4], f[5], p.x), x3 = mix(f[6], f[7], p.x);
+    return mix(mix(x0, x1, p.y), mix(x2, x3, p.y), p.z);
+}
+
+// Where the crossed edge e meets the isosurface, in local coordinates
+// (the midpoint next to a non-finite value).
+vec3 edgePoint(float f[8], uint e)
+{
+    uint axis = e >> 2;
+    uint otherLow = axis == 0u ? 1u : 0u;
+    uint otherHigh = axis == 2u ? 1u : 2u;
+    uint c0 = ((e & 1u) << otherLow) | (((e >> 1) & 1u) << otherHigh);
+    uint c1 = c0 | (1u << axis);
+    float a = f[c0], b = f[c1];
+    float t = isFiniteValue(a) && isFiniteValue(b) ? (grid.iso - a) / (b - a) : 0.5;
+    vec3 p = cornerOffset(c0);
+    p[axis] = clamp(t, 0.0, 1.0);
+    return p;
+}
+
+struct PolygonShape {
+    vec3 low, high;  // bounding box, local coordinates
+    vec3 center;     // the centroid of the edge points
+    vec3 area;       // Newell's vector: twice the area, along the polygon's normal
+};
+
+PolygonShape polygonShape(float f[8], CellPolygons polygons, uint first, uint size)
+{
+    PolygonShape s;
+    s.low = vec3(1.0);
+    s.high = vec3(0.0);
+    s.center = vec3(0.0);
+    s.area = vec3(0.0);
+    vec3 previous = edgePoint(f, polygons.edges[first + size - 1u]);
+    for (uint i = 0u; i < size; ++i) {
+        vec3 p = edgePoint(f, polygons.edges[first + i]);
+        s.low = min(s.low, p);
+        s.high = max(s.high, p);
+        s.center += p;
+        s.area += cross(previous, p);
+        previous = p;
+    }
+    s.center /= float(size);
+    return s;
+}
+
+bool insideBox(vec3 p, vec3 low, vec3 high) { return all(greaterThanEqual(p, low)) && all(lessThanEqual(p, high)); }
+
+// The best sample of an n x n grid over the polygon's box, or false.
+bool sampleSurface(float f[8], PolygonShape shape, uint solved, vec3 otherLow[3], vec3 otherHigh[3], uint others,
+                   uint n, out vec3 best)
+{
+    uint a = solved == 0u ? 1u : 0u;
+    uint b = solved == 2u ? 1u : 2u;
+    float bestDistance = 1e30;
+    for (uint i = 0u; i < n; ++i) {
+        for (uint j = 0u; j < n; ++j) {
+            vec3 p;
+            p[a] = mix(shape.low[a], shape.high[a], float(i) / float(n - 1u));
+            p[b] = mix(shape.low[b], shape.high[b], float(j) / float(n - 1u));
+            p[solved] = 0.0;
+            float g1 = trilinear(f, p);
+            p[solved] = 1.0;
+            float g2 = trilinear(f, p);
+            if (g1 == g2)
+                continue;
+            float t = (grid.iso - g1) / (g2 - g1);
+            if (!(t >= 0.0 && t <= 1.0))
+                continue;
+            p[solved] = t;
+            bool excluded = false;
+            for (uint k = 0u; k < others; ++k)
+                excluded = excluded || insideBox(p, otherLow[k], otherHigh[k]);
+            float d = distance(p, shape.center);
+            if (!excluded && d < bestDistance) {
+                bestDistance = d;
+                best = p;
+            }
+        }
+    }
+    return bestDistance < 1e30;
+}
+
+// The representative of polygon `index` (its edges from `first`), local
+// coordinates; `fellBack` when no sample was valid.
+vec3 representative(float f[8], CellPolygons polygons, uint index, uint first, bool finite, out bool fellBack,
+                    out PolygonShape shape)
+{
+    uint size = polygonSize(polygons, index);
+    shape = polygonShape(f, polygons, first, size);
+    fellBack = false;
+    if (!finite)
+        return shape.center; // no trilinear surface next to a non-finite sample
+    // The other polygons' boxes, for a polygon that could otherwise be
+    // mistaken for another branch (paper: more than three edges).
+    vec3 otherLow[3], otherHigh[3];
+    uint others = 0u;
+    if (polygons.count > 1u && size > 3u) {
+        uint start = 0u;
+        for (uint k = 0u; k < polygons.count; ++k) {
+            uint s = polygonSize(polygons, k);
+            if (k != index) {
+                PolygonShape o = polygonShape(f, polygons, start, s);
+                otherLow[others] = o.low;
+                otherHigh[others] = o.high;
+                ++others;
+            }
+            start += s;
+        }
+    }
+    vec3 n = abs(shape.area);
+    uint solved = n.x >= n.y && n.x >= n.z ? 0u : (n.y >= n.z ? 1u : 2u);
+    vec3 best;
+    if (sampleSurface(f, shape, solved, otherLow, otherHigh, others, 7u, best))
+        return best;
+    if (sampleSurface(f, shape, solved, otherLow, otherHigh, others, 25u, best))
+        return best;
+    fellBack = true;
+    return shape.center;
+}
