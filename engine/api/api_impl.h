@@ -32,6 +32,10 @@ void checkCamera(const Camera& camera);
 // The engine's orbit camera looking from camera.eye at camera.target.
 OrbitCamera orbitCamera(const Camera& camera);
 
+// The engine's grid of a VolumeDesc, no samples; throws Error, prefixed
+// with `what` (the call), for dims below 2 or a spacing not positive.
+isoscope::Volume engineGrid(const VolumeDesc& desc, const std::string& what);
+
 // The Error for the exception being handled (call inside a catch block).
 Error currentError(ErrorCode fallback);
 

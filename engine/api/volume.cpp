@@ -27,6 +27,23 @@ Result<Volume> upload(isoscope::Context& context, isoscope::Volume volume, const
 } // namespace
 
 
+isoscope::Volume engineGrid(const VolumeDesc& desc, const std::string& what)
+{
+    isoscope::Volume volume;
+    volume.dims = desc.dims;
+    volume.type = isoscope::ScalarType(desc.type);
+    volume.spacing = desc.spacing;
+    volume.origin = desc.origin;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (desc.dims[axis] < 2)
+            fail(what + ": dims[" + std::to_string(axis) + "] is " + std::to_string(desc.dims[axis]) +
+                 "; each must be at least 2");
+        if (!(desc.spacing[axis] > 0.0))
+            fail(what + ": spacing[" + std::to_string(axis) + "] must be a positive number");
+    }
+    return volume;
+}
+
 Result<Volume> Volume::load(Context& context, std::string_view pathOrSpec)
 {
     return guarded<Volume>(ErrorCode::InvalidFile,
@@ -40,20 +57,8 @@ Result<Volume> Volume::load(Context& context, std::string_view pathOrSpec)
 Result<Volume> Volume::fromMemory(Context& context, const VolumeDesc& desc, const void* samples, size_t bytes)
 {
     return guarded<Volume>(ErrorCode::InvalidArgument, [&]() -> Result<Volume> {
-        isoscope::Volume volume;
-        volume.dims = desc.dims;
-        volume.type = isoscope::ScalarType(desc.type);
-        volume.spacing = desc.spacing;
-        volume.origin = desc.origin;
+        isoscope::Volume volume = engineGrid(desc, "Volume::fromMemory");
         volume.source = "host memory";
-        for (int axis = 0; axis < 3; ++axis) {
-            if (desc.dims[axis] < 2)
-                return Error{ErrorCode::InvalidArgument, "Volume::fromMemory: dims[" + std::to_string(axis) + "] is " +
-                                                             std::to_string(desc.dims[axis]) + "; each must be at least 2"};
-            if (!(desc.spacing[axis] > 0.0))
-                return Error{ErrorCode::InvalidArgument, "Volume::fromMemory: spacing[" + std::to_string(axis) +
-                                                             "] must be a positive number"};
-        }
         uint64_t expected = volume.sampleCount() * scalarSize(volume.type);
         if (!samples || bytes != expected)
             return Error{ErrorCode::InvalidArgument, "Volume::fromMemory: got " + std::to_string(bytes) +

@@ -17,6 +17,11 @@ GpuExtractor::GpuExtractor(Context& context, const Volume& volume, bool triangle
 {
 }
 
+void GpuExtractor::placeSlab(const SlabPlacement&)
+{
+    fail("this extraction method does not extract streamed slabs: use --method block");
+}
+
 ResourceId GpuExtractor::importCaseTable(RenderGraph& graph, const std::string& prefix) const
 {
     return graph.importBuffer(prefix + "case table", caseTable_.buffer);

@@ -41,6 +41,19 @@ struct FieldSource {
     const GpuVolume* gpuVolume = nullptr; // the samples on the device
 };
 
+// Where a streamed slab's grid lies in the whole volume (extract/stream/):
+// the extractor's Volume is the slab's grid (its dims, the whole volume's
+// origin and spacing), the image holds it and the planes around it.
+struct SlabPlacement {
+    int32_t firstPlane = 0;        // the volume's z of the grid's plane 0 (positions match the whole volume's)
+    uint32_t imagePlanesBelow = 0; // planes the image holds below the grid's plane 0 (normals read them)
+    // Imported into the graph about to be built: 4 bytes per vertex of the
+    // mesh's capacity, filled with each vertex's edge code
+    // (block_common.glsl: the x- or y-edge of the grid's first or last
+    // plane it lies on); kNoResource leaves them unwritten.
+    ResourceId edgeCodes = kNoResource;
+};
+
 class GpuExtractor {
 public:
     virtual ~GpuExtractor() = default;
@@ -81,6 +94,10 @@ public:
     // what depends on the samples alone (the block method's value ranges of
     // the blocks holding them). Methods that derive nothing add nothing.
     virtual void addRegionPasses(RenderGraph& /*graph*/, const VolumeRegion& /*region*/) {}
+
+    // Streamed extraction: where the next graphs built find the slab. Only
+    // methods built with ExtractOptions::streamedSlabs take it (others throw).
+    virtual void placeSlab(const SlabPlacement& placement);
 
     // What the last extraction worked on, read back after it (outside a
     // frame), for benchmarks: e.g. the block method's listed blocks.

@@ -55,6 +55,11 @@ void placeInWorld(Mesh& mesh, const Volume& volume)
         apply(mesh, fromExtractionFrame(volume, *volume.indexToWorld));
 }
 
+bool placeInWorldFlipsFaces(const Volume& volume)
+{
+    return volume.indexToWorld && glm::determinant(fromExtractionFrame(volume, *volume.indexToWorld).linear) < 0.0;
+}
+
 void toIndexSpace(Mesh& mesh, const Volume& volume)
 {
     Affine identity{};

@@ -22,6 +22,10 @@ namespace isoscope {
 // point.
 void placeInWorld(Mesh& mesh, const Volume& volume);
 
+// Whether placeInWorld reverses each face's winding (a flip), for writers
+// that place a mesh part by part (io/mesh_stream.h).
+bool placeInWorldFlipsFaces(const Volume& volume);
+
 // Positions as grid indices (i, j, k): (p - origin) / spacing; normals follow.
 void toIndexSpace(Mesh& mesh, const Volume& volume);
 

@@ -40,13 +40,14 @@ std::array<glm::vec3, kCalibrationDirections> calibrationDirections()
 
 double interpolateCalibration(const std::array<double, kCalibrationDirections>& ms, glm::vec3 indexDirection)
 {
-    glm::dvec3 d = glm::abs(glm::dvec3(indexDirection));
+    // std::fabs, not glm::abs: glm keeps -0.0, and atan2(-0.0, -0.0) is -pi (a view along -z indexed before the table).
+    glm::dvec3 d(std::fabs(double(indexDirection.x)), std::fabs(double(indexDirection.y)), std::fabs(double(indexDirection.z)));
     double length = glm::length(d);
     d = length > 0.0 ? d / length : glm::dvec3(0.0, 0.0, 1.0);
     // Grid coordinates: polar angle from z and azimuth from x, in steps.
     double polar = std::acos(std::clamp(d.z, 0.0, 1.0)) / kCalibrationStep;
     double azimuth = std::atan2(d.y, d.x) / kCalibrationStep;
-    int p = std::min(int(polar), kCalibrationRows - 1), a = std::min(int(azimuth), kCalibrationRows - 1);
+    int p = std::clamp(int(polar), 0, kCalibrationRows - 1), a = std::clamp(int(azimuth), 0, kCalibrationRows - 1);
     double fp = polar - p, fa = azimuth - a;
     // Row 0 is the z axis itself, the same measurement at every azimuth.
     auto at = [&](int row, int column) { return row == 0 ? ms[0] : ms[1 + (row - 1) * (kCalibrationRows + 1) + column]; };

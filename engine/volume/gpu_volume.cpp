@@ -109,6 +109,11 @@ void checkVolumeFitsDevice(const Context& context, const Volume& volume, GpuVolu
              " available on " + info.name + ": crop or downsample it");
 }
 
+uint32_t volumeTexelBytes(const Context& context, ScalarType type)
+{
+    return chooseFormat(context, type).format == nativeFormat(type).format ? uint32_t(scalarSize(type)) : 4u;
+}
+
 GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usage)
     : GpuVolume(context, volume, usage, volume.data.data())
 {

@@ -80,6 +80,10 @@ class RenderGraph;
 ResourceId importVolumeImage(RenderGraph& graph, const GpuVolume& volume, const std::string& name = "volume");
 ResourceId importVolumeBuffer(RenderGraph& graph, const GpuVolume& volume, const std::string& name = "volume samples");
 
+// Bytes per texel of the image a volume of `type` gets on this device: the
+// type's size, or 4 where the device lacks its format (converted to float).
+uint32_t volumeTexelBytes(const Context& context, ScalarType type);
+
 // Throws Error, with the numbers, when the device cannot hold the volume
 // (image dimensions, buffer range, memory budget) in the requested forms.
 void checkVolumeFitsDevice(const Context& context, const Volume& volume, GpuVolumeUsage usage);

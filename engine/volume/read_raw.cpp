@@ -48,7 +48,7 @@ std::optional<NamedLayout> layoutFromName(const fs::path& path)
 
 } // namespace
 
-Volume readRaw(const fs::path& path, const RawOptions& options)
+InPlaceLayout describeRaw(const fs::path& path, const RawOptions& options)
 {
     uint64_t size = fileSize(path);
     std::optional<NamedLayout> named = layoutFromName(path);
@@ -75,8 +75,16 @@ Volume readRaw(const fs::path& path, const RawOptions& options)
                            std::to_string(options.headerBytes) + " bytes needs exactly " +
                            std::to_string(options.headerBytes + bytes) + "; check the sizes, type and header size");
 
-    volume.data = readBytes(path, options.headerBytes, bytes, options.progress);
-    toHostOrder(volume.data, volume.type, options.bigEndian);
+    volume.source = path.string();
+    return InPlaceLayout{std::move(volume), path, options.headerBytes, options.bigEndian};
+}
+
+Volume readRaw(const fs::path& path, const RawOptions& options)
+{
+    InPlaceLayout layout = describeRaw(path, options);
+    Volume volume = std::move(layout.grid);
+    volume.data = readBytes(path, layout.offset, volume.byteSize(), options.progress);
+    toHostOrder(volume.data, volume.type, layout.bigEndian);
     return finishVolume(std::move(volume), path);
 }
 

@@ -297,7 +297,7 @@ std::vector<std::byte> inflateExactly(const fs::path& path, std::span<const std:
     return output;
 }
 
-void toHostOrder(std::vector<std::byte>& data, ScalarType type, bool fileIsBigEndian)
+void toHostOrder(std::span<std::byte> data, ScalarType type, bool fileIsBigEndian)
 {
     size_t size = scalarSize(type);
     if (size == 1 || fileIsBigEndian == (std::endian::native == std::endian::big))
@@ -337,8 +337,8 @@ fs::path dataFileBeside(const fs::path& header, std::string_view field, std::str
     return path;
 }
 
-std::vector<std::byte> readRawSamples(const fs::path& header, const fs::path& dataPath, uint64_t offset, int64_t skip,
-                                      uint64_t bytes, const SizeFieldNames& names, const Progress& progress)
+uint64_t rawSamplesOffset(const fs::path& header, const fs::path& dataPath, uint64_t offset, int64_t skip,
+                          uint64_t bytes, const SizeFieldNames& names)
 {
     uint64_t available = fileSize(dataPath);
     if (skip == -1) // the data are the file's last bytes
@@ -355,7 +355,13 @@ std::vector<std::byte> readRawSamples(const fs::path& header, const fs::path& da
                                (remaining < bytes ? "the file is truncated"
                                                   : "check " + std::string(names.sizes) + ", " +
                                                         std::string(names.type) + " and " + std::string(names.skip)));
-    return readBytes(dataPath, offset, bytes, progress);
+    return offset;
+}
+
+std::vector<std::byte> readRawSamples(const fs::path& header, const fs::path& dataPath, uint64_t offset, int64_t skip,
+                                      uint64_t bytes, const SizeFieldNames& names, const Progress& progress)
+{
+    return readBytes(dataPath, rawSamplesOffset(header, dataPath, offset, skip, bytes, names), bytes, progress);
 }
 
 Volume finishVolume(Volume volume, const fs::path& path)

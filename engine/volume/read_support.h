@@ -82,7 +82,7 @@ std::vector<std::byte> inflateExactly(const std::filesystem::path& path, std::sp
                                       uint64_t expected, const Progress& progress = {});
 
 // Swaps each sample to host order when the file's order differs.
-void toHostOrder(std::vector<std::byte>& data, ScalarType type, bool fileIsBigEndian);
+void toHostOrder(std::span<std::byte> data, ScalarType type, bool fileIsBigEndian);
 
 // A header's "name: value" or "Name = Value" fields, by lowercase name.
 using HeaderFields = std::map<std::string, std::string, std::less<>>;
@@ -109,6 +109,10 @@ struct SizeFieldNames {
 // offset, or, for skip -1 (NRRD `byte skip`, MetaImage `HeaderSize`), the
 // file's last `bytes` bytes. Fails, naming the data file and the header,
 // unless exactly `bytes` bytes are left for the samples.
+// Where readRawSamples would read: the offset of the samples in dataPath,
+// after the same checks.
+uint64_t rawSamplesOffset(const std::filesystem::path& header, const std::filesystem::path& dataPath, uint64_t offset,
+                          int64_t skip, uint64_t bytes, const SizeFieldNames& names);
 std::vector<std::byte> readRawSamples(const std::filesystem::path& header, const std::filesystem::path& dataPath,
                                       uint64_t offset, int64_t skip, uint64_t bytes, const SizeFieldNames& names,
                                       const Progress& progress = {});

@@ -46,6 +46,20 @@ struct RawOptions {
 // `engine_256x256x128_uint8.raw` (any scalarName or parseScalarName spelling).
 Volume readRaw(const std::filesystem::path& path, const RawOptions& options = {});
 
+// Where a file's samples lie, uncompressed, for reading them in place
+// (volume/volume_source.h): the grid (no samples), the data file, the
+// offset of the first sample and the byte order. Raw files, and NRRD with
+// raw encoding; other formats and gzip-encoded NRRD throw Error saying so.
+// The same checks as the readers (sizes, file length) come first.
+struct InPlaceLayout {
+    Volume grid;
+    std::filesystem::path dataPath;
+    uint64_t offset = 0;
+    bool bigEndian = false;
+};
+InPlaceLayout describeRaw(const std::filesystem::path& path, const RawOptions& options = {});
+InPlaceLayout describeNrrdRaw(const std::filesystem::path& path);
+
 // NRRD, attached (.nrrd) or detached (.nhdr, `data file:` relative to the
 // header's folder): 3D, encodings raw and gzip, either endian, `byte skip`
 // (-1: the data are the file's last bytes), `line skip`; spacing from

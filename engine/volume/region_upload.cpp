@@ -9,17 +9,6 @@
 
 namespace isoscope {
 
-namespace {
-
-// Whatever ran before may still read the volume; whatever runs after reads
-// what the copy wrote.
-constexpr ResourceState kAfterEarlierWork{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                                          VK_IMAGE_LAYOUT_GENERAL};
-constexpr ResourceState kVisibleToLaterWork{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT,
-                                            VK_IMAGE_LAYOUT_GENERAL};
-
-} // namespace
-
 Buffer addRegionUploadPass(RenderGraph& graph, Context& context, const GpuVolume& gpu, const VolumeRegion& region,
                            const void* samples)
 {
@@ -52,12 +41,12 @@ Buffer addRegionUploadPass(RenderGraph& graph, Context& context, const GpuVolume
     });
 
     GraphImage target{image.image, image.view, image.format, {image.extent.width, image.extent.height}};
-    ResourceId imageId = graph.importImage("volume image", target, kAfterEarlierWork, kVisibleToLaterWork);
+    ResourceId imageId = graph.importImage("volume image", target, kVolumeAfterEarlierWork, kVolumeVisibleToLaterWork);
     ResourceId stagingId = graph.importBuffer("volume region staging", staging.buffer);
     std::vector<ResourceUse> uses = {{stagingId, Use::TransferSrc}, {imageId, Use::TransferDst}};
     ResourceId bufferId = kNoResource;
     if (gpu.buffer()) {
-        ResourceState before = kAfterEarlierWork, after = kVisibleToLaterWork;
+        ResourceState before = kVolumeAfterEarlierWork, after = kVolumeVisibleToLaterWork;
         before.layout = after.layout = VK_IMAGE_LAYOUT_UNDEFINED;
         bufferId = graph.importBuffer("volume samples", gpu.buffer().buffer, before, after);
         uses.push_back({bufferId, Use::TransferDst});

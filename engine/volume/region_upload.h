@@ -14,6 +14,14 @@ namespace isoscope {
 
 class RenderGraph;
 
+// How an upload imports the volume's image: whatever ran before may still
+// read it (or wrote it: an upload before); whatever runs after reads what the
+// copy wrote.
+constexpr ResourceState kVolumeAfterEarlierWork{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                                                VK_IMAGE_LAYOUT_GENERAL};
+constexpr ResourceState kVolumeVisibleToLaterWork{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT,
+                                                  VK_IMAGE_LAYOUT_GENERAL};
+
 // Adds "volume region upload" to `graph`, which should not use the volume
 // otherwise: its imports wait for earlier work on the queue (frames in flight
 // may still read the volume) and leave the new samples visible to all later

@@ -1,5 +1,6 @@
 #include "volume/synthetic.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -115,11 +116,27 @@ std::vector<double> axisCoordinates(uint32_t n)
 {
     std::vector<double> coordinates(n);
     for (uint32_t i = 0; i < n; ++i)
-        coordinates[i] = -1.0 + 2.0 * double(i) / double(n - 1);
+        coordinates[i] = syntheticCoordinate(i, n);
     return coordinates;
 }
 
 } // namespace
+
+SyntheticFunction syntheticFunction(std::string_view name)
+{
+    return findField(name);
+}
+
+double syntheticCoordinate(uint32_t i, uint32_t n)
+{
+    return -1.0 + 2.0 * double(i) / double(n - 1);
+}
+
+uint8_t syntheticByte(double value)
+{
+    double scaled = std::round(127.5 * (value + 1.0));
+    return uint8_t(std::isnan(scaled) ? 0.0 : std::clamp(scaled, 0.0, 255.0));
+}
 
 std::vector<std::string> syntheticFieldNames()
 {

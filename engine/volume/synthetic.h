@@ -38,6 +38,15 @@ Volume makeSyntheticVolume(std::string_view spec);
 // for methods that evaluate the field on the GPU instead of reading it.
 Volume makeSyntheticGrid(std::string_view spec);
 
+// A field by name (nullptr for an unknown one) and the coordinate of sample
+// i of n along an axis, -1 + 2i/(n-1): what makeSyntheticVolume evaluates.
+using SyntheticFunction = double (*)(double x, double y, double z);
+SyntheticFunction syntheticFunction(std::string_view name);
+double syntheticCoordinate(uint32_t i, uint32_t n);
+// A field value as a uint8 sample (streamed synthetic volumes of type
+// uint8): [-1, 1] onto 0..255, round(127.5 (v + 1)), clamped.
+uint8_t syntheticByte(double value);
+
 // The value makeSyntheticVolume stores at the point (x, y, z), before the
 // conversion to float; tests and CPU references use it. Throws Error for an
 // unknown name.

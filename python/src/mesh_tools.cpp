@@ -93,8 +93,10 @@ py::tuple skimageVertexAttributes(py::array samples, Verts verts, Faces faces, d
     bool known = (kind == 'f' && (size == 4 || size == 8)) || (kind == 'u' && size <= 2) || (kind == 'i' && size == 2);
     if (!known)
         throw py::type_error("_vertex_attributes: samples must be uint8, uint16, int16, float32 or float64");
+    // (A default array_t is an empty array, not a null one: `given` says whether there is a table.)
     py::array_t<int32_t, py::array::c_style | py::array::forcecast> edgeUses;
-    if (!edgeUsesObject.is_none()) {
+    const bool given = !edgeUsesObject.is_none();
+    if (given) {
         edgeUses = edgeUsesObject.cast<decltype(edgeUses)>();
         if (edgeUses.ndim() != 2 || edgeUses.shape(0) != 256 || edgeUses.shape(1) != 24)
             throw py::value_error("_vertex_attributes: edge_uses must be a (256, 24) array");
@@ -108,7 +110,7 @@ py::tuple skimageVertexAttributes(py::array samples, Verts verts, Faces faces, d
     float* normalOut = normals.mutable_data();
     const float* v = verts.data();
     const int32_t* f = faces.data();
-    const int32_t* uses = edgeUses ? edgeUses.data() : nullptr;
+    const int32_t* uses = given ? edgeUses.data() : nullptr;
     {
         py::gil_scoped_release release;
         auto valid = [&](int32_t index) { return index >= 0 && index < vertexCount; };

@@ -30,6 +30,7 @@ def ply_faces(path):
         n = data[offset]
         faces.append(struct.unpack_from(f"<{n}I", data, offset + 1))
         offset += 1 + 4 * n
+    check(offset == len(data), f"the PLY's faces fill {path} exactly ({offset} of {len(data)} bytes)")
     return vertices, faces
 
 
@@ -47,24 +48,6 @@ def read_halfedges(path):
     return vertices, faces, halfedges, vertex_halfedges, vertex_colors, face_colors
 
 
-def ply_face_sizes(path):
-    """The vertex count of every face of a binary little-endian PLY as extract writes it."""
-    data = open(path, "rb").read()
-    end = data.index(b"end_header\n") + len(b"end_header\n")
-    header = data[:end].decode().splitlines()
-    vertices = int(next(l for l in header if l.startswith("element vertex")).split()[2])
-    faces = int(next(l for l in header if l.startswith("element face")).split()[2])
-    floats = sum(1 for l in header if l.startswith("property float"))
-    offset = end + vertices * floats * 4
-    sizes = []
-    for _ in range(faces):
-        n = data[offset]
-        sizes.append(n)
-        offset += 1 + 4 * n
-    check(offset == len(data), f"the PLY's faces fill the file exactly ({offset} of {len(data)} bytes)")
-    return sizes
-
-
 with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp:
     ply, stats_path = os.path.join(tmp, "dual.ply"), os.path.join(tmp, "dual.json")
     r = run("extract", "sphere:24", "--iso", "0.6", "--method", "dual", "-o", ply, "--stats", stats_path)
@@ -72,8 +55,9 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     stats = json.load(open(stats_path)) if r.returncode == 0 else {}
     check(stats.get("quads", 0) > 0 and "triangles" not in stats, f"the stats count quads: {stats.get('quads')}")
     if os.path.exists(ply):
-        sizes = ply_face_sizes(ply)
-        check(len(sizes) == stats.get("quads") and set(sizes) == {4}, "the PLY holds the quads, four corners each")
+        _, faces = ply_faces(ply)
+        check(len(faces) == stats.get("quads") and {len(f) for f in faces} == {4},
+              "the PLY holds the quads, four corners each")
     r = run("meshcheck", ply, "--json")
     report = json.loads(r.stdout) if r.returncode == 0 else {}
     check(report.get("faces") == stats.get("quads") and report.get("face_size") == 4 and
@@ -137,6 +121,9 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
               "five face colours, none shared across an edge")
     r = run("extract", "torus:20", "--iso", "0.04", "--halfedges", "-o", os.path.join(tmp, "no.ply"))
     check(r.returncode != 0 and "dual" in r.stderr, f"--halfedges with another method is refused: {r.stderr.strip()!r}")
+
+    r = run("extract", "torus:20", "--iso", "0.04", "--method", "dual", "--no-weld", "-o", os.path.join(tmp, "soup.ply"))
+    check(r.returncode == 1 and "--no-weld" in r.stderr, f"--no-weld with dual is refused: {r.stderr.strip()!r}")
 
     bench_json = os.path.join(tmp, "bench-dual-halfedges.json")
     r = run("bench", "cayley:24", "--iso", "-0.012", "--method", "dual", "--halfedges", "--colors", "--repeat", "2",

@@ -44,7 +44,7 @@ test::HalfedgeCheck extractAndCheck(const Volume& volume, float iso, bool colors
         REQUIRE(c.faceColorConflictsOnManifoldEdges == 0);
         if (c.faceColorConflicts)
             WARN(volume.source << " at " << iso << ": " << c.faceColorConflicts
-                               << " pairs of faces on non-manifold edges share a colour (not twins, not looked at)");
+                               << " pairs of faces on non-manifold edges share a colour (none of the five was left)");
     } else {
         REQUIRE(report.vertexColors.empty());
     }

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "byte_size_option.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -15,6 +16,7 @@
 #include "output_options.h"
 #include "params.h"
 #include "progress.h"
+#include "stream_extract.h"
 #include "volume_options.h"
 
 namespace isoscope::cli {
@@ -31,6 +33,10 @@ Run addExtractCommand(CLI::App& app)
         bool indexSpace = false;
         double simplify = 1.0;
         uint32_t smooth = 0;
+        bool stream = false;
+        std::string deviceBudget;
+        uint32_t slabLayers = 0;
+        bool measureCopy = false;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units")
@@ -51,8 +57,55 @@ Run addExtractCommand(CLI::App& app)
         ->check(wholeNumber(0, kMaxSmoothIterations));
     command->add_option("--stats", options->stats, "Write statistics as JSON to this file ('-' for stdout)")
         ->check(outputName(Stdout::Allowed));
+    command->add_flag("--stream", options->stream,
+                      "Extract slab of z-planes by slab (block method): the volume (a .raw or raw-encoded NRRD file, "
+                      "read in place, or a synthetic spec, generated slab by slab) is never whole in host or device "
+                      "memory; the mesh is the same welded mesh. Automatic with --device-budget when the volume "
+                      "does not fit it");
+    command->add_option("--device-budget", options->deviceBudget,
+                        "Device memory isoscope may use, e.g. 2GiB, 512MiB, 3GB (default: the device's budget)")
+        ->check(byteSizeValidator());
+    command->add_option("--slab-layers", options->slabLayers,
+                        "With --stream: at most N cell layers per slab (default: as many as the budget allows)")
+        ->check(wholeNumber(1, UINT32_MAX));
+    command->add_flag("--measure-copy", options->measureCopy,
+                      "With --stream: first measure the pinned host-to-device copy rate (the stats' copy_ceiling)");
     addForceFlag(command, options->force);
     return [args, options, method]() {
+        if (!options->stream && (options->slabLayers || options->measureCopy))
+            usageError("--stream", options->slabLayers ? "--slab-layers needs --stream" : "--measure-copy needs --stream");
+        if (options->stream || !options->deviceBudget.empty()) {
+            StreamRequest request;
+            request.volume = args->volume;
+            request.raw = args->rawOptions();
+            if (!args->type.empty())
+                request.syntheticType = parseScalarName(args->type);
+            request.iso = float(options->iso);
+            request.method = method->options();
+            request.deviceBudget = options->deviceBudget.empty() ? 0 : *parseByteSize(options->deviceBudget);
+            request.slabLayers = options->slabLayers;
+            request.forced = options->stream;
+            request.measureCopy = options->measureCopy;
+            request.output = options->output;
+            request.stats = options->stats;
+            request.force = options->force;
+            request.indexSpace = options->indexSpace;
+            request.quiet = args->quiet;
+            bool gpu = request.method.method != "cpu";
+            if (options->stream && !gpu)
+                usageError("--stream", "streamed extraction runs on the GPU: give --method block (or auto)");
+            if (options->stream && (options->simplify < 1.0 || options->smooth > 0))
+                usageError("--stream", "--simplify and --smooth need the whole mesh; leave them out with --stream");
+            if (gpu && options->simplify >= 1.0 && options->smooth == 0) {
+                std::vector<std::filesystem::path> outputs;
+                if (!options->output.empty())
+                    outputs = meshOutputFiles(options->output);
+                outputs.push_back(options->stats == "-" ? "" : options->stats);
+                checkOutputs(outputs, options->force);
+                if (std::optional<int> code = runStreamedExtract(request))
+                    return *code;
+            }
+        }
         std::vector<std::filesystem::path> outputs;
         if (!options->output.empty())
             outputs = meshOutputFiles(options->output); // a .gltf's .bin too
@@ -71,6 +124,8 @@ Run addExtractCommand(CLI::App& app)
                          volume.source.c_str(), (unsigned long long)volume.stats.nonFinite);
         float iso = float(options->iso);
         ExtractOptions extractOptions = method->options();
+        if (!options->deviceBudget.empty())
+            extractOptions.budgetBytes = *parseByteSize(options->deviceBudget);
         ExtractionReport report = extractIsosurface(volume, iso, extractOptions);
         // Export steps on the read-back mesh, in the extraction frame; their counts go in the stats.
         Mesh mesh = report.mesh;

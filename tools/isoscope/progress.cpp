@@ -49,6 +49,11 @@ Progress terminalProgress(bool quiet)
         double seconds = std::chrono::duration<double>(Clock::now() - state->start).count();
         if (step.done > 0 && seconds > 0.0)
             line += ", " + formatBytes(uint64_t(double(bytes) / seconds)) + "/s";
+        if (step.done > 0 && step.done < step.total && seconds > 1.0) {
+            char left[32];
+            std::snprintf(left, sizeof left, ", %.0f s left", seconds * double(step.total - step.done) / double(step.done));
+            line += left;
+        }
         // \r and "erase to the end of the line": the line is redrawn in place.
         std::fprintf(stderr, "\r%s\033[K", line.c_str());
         lineOpen = step.done != step.total;

@@ -7,7 +7,8 @@
 namespace isoscope::cli {
 
 // A Progress printing "isoscope: reading 'scan.nii' 12.00 MiB/64.00 MiB (18%),
-// 240.00 MiB/s" (or "... 37/128 pages (28%), ..." where items are counted) at
+// 240.00 MiB/s" (or "... 37/128 pages (28%), ..." where items are counted;
+// after the first second, ", 12 s left" while unfinished) at
 // each new percent, ending the line when done == total; empty (no reporting)
 // when quiet or when stderr is not a terminal.
 Progress terminalProgress(bool quiet);

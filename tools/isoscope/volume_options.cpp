@@ -4,6 +4,7 @@
 #include "params.h"
 #include "progress.h"
 #include "volume/synthetic.h"
+#include "volume/volume_source.h"
 
 namespace isoscope::cli {
 
@@ -18,7 +19,7 @@ std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
     command->add_option("--dims", args->dims, "Raw files: sizes X Y Z (else taken from a name like v_64x64x32_uint8.raw)")
         ->expected(3)
         ->check(wholeNumber(1, UINT32_MAX));
-    command->add_option("--type", args->type, "Raw files: uint8, uint16, int16 or float32")
+    command->add_option("--type", args->type, "Raw files: uint8, uint16, int16 or float32; synthetic specs: float32 (the field) or uint8 (its [-1, 1] onto 0..255)")
         ->check([](const std::string& name) {
             return parseScalarName(name) ? std::string() : "unknown type '" + name + "': use uint8, uint16, int16 or float32";
         });
@@ -38,6 +39,14 @@ std::shared_ptr<VolumeArguments> addVolumeArguments(CLI::App* command)
 
 Volume VolumeArguments::load() const
 {
+    // A synthetic spec with --type: the streamed source's samples (uint8: the field's [-1, 1] onto 0..255).
+    if (!type.empty() && isSyntheticSpec(volume) && !std::filesystem::exists(volume))
+        return readWholeVolume(*openSyntheticSource(volume, *parseScalarName(type)));
+    return loadVolume(volume, rawOptions());
+}
+
+RawOptions VolumeArguments::rawOptions() const
+{
     RawOptions options;
     if (!dims.empty())
         options.dims = std::array<uint32_t, 3>{dims[0], dims[1], dims[2]};
@@ -49,7 +58,7 @@ Volume VolumeArguments::load() const
     options.headerBytes = headerBytes;
     options.dicomSeries = series;
     options.progress = terminalProgress(quiet);
-    return loadVolume(volume, options);
+    return options;
 }
 
 } // namespace isoscope::cli

@@ -22,6 +22,8 @@ struct VolumeArguments {
     bool quiet = false;
 
     Volume load() const;
+    // The raw-file options as given (and progress), for readers that take them.
+    RawOptions rawOptions() const;
 };
 
 // Adds the VOLUME positional argument and the raw-file options to `command`.

@@ -111,7 +111,12 @@ public:
             countVertices_.emplace(context, with(countGroupSize));
         SpecValues generateValues = with(uint32_t(blockGroupSize));
         generateValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
-        generateValues.emplace_back("NON_FINITE_SAMPLES", !analytic && field.volume->stats.nonFinite > 0 ? 1u : 0u);
+        // Streamed float32 slabs: one extractor serves every slab, and a later one may hold NaNs.
+        bool streamedFloats = options.streamedSlabs && field.volume->type == ScalarType::Float32;
+        generateValues.emplace_back("NON_FINITE_SAMPLES",
+                                    !analytic && (streamedFloats || field.volume->stats.nonFinite > 0) ? 1u : 0u);
+        generateValues.emplace_back("EDGE_CODES", options.streamedSlabs ? 1u : 0u);
+        streamedSlabs_ = options.streamedSlabs;
         generate_.emplace(context, generateValues);
 
         state_ = context.allocator().createBuffer(sizeof(BlockState), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
@@ -128,6 +133,16 @@ public:
     {
         if (rangesValid_) // otherwise the next extraction computes every block's
             ranges_->addRegionPass(graph, region, "block value ranges of a region");
+    }
+
+    void placeSlab(const SlabPlacement& placement) override
+    {
+        if (!streamedSlabs_)
+            GpuExtractor::placeSlab(placement);
+        ranges_->placeSlab(placement.firstPlane, placement.imagePlanesBelow);
+        parameters_.firstPlane = placement.firstPlane;
+        parameters_.imagePlanesBelow = placement.imagePlanesBelow;
+        edgeCodes_ = placement.edgeCodes;
     }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
@@ -171,6 +186,7 @@ protected:
         r[kBlockMeshCounters] = mesh.counters;
         ResourceId placeholder = graph.importBuffer(prefix + "unused block-layout bindings", ranges_->placeholder().buffer);
         r[kBlockVolumeWords] = placeholder;
+        r[kBlockVertexEdgeCodes] = placeholder;
         layout.sampler = ranges_->image().linearSampler();
 
         // The ranges depend on the samples only: an isovalue change reuses them.
@@ -191,7 +207,11 @@ protected:
         prepare_->add(graph, noSlots, parameters_);
         if (weld_)
             countVertices_->add(graph, layout, parameters_, iso);
-        generate_->add(graph, weld_ ? layout : noSlots, parameters_, iso);
+        // Only the triangle pass writes edge codes (streamed slabs; else a scratch word).
+        BlockLayout generateLayout = weld_ ? layout : noSlots;
+        generateLayout.resources[kBlockVertexEdgeCodes] =
+            edgeCodes_ != kNoResource ? edgeCodes_ : graph.createBuffer(prefix + "unused vertex edge codes", 16);
+        generate_->add(graph, generateLayout, parameters_, iso);
     }
 
 private:
@@ -205,6 +225,8 @@ private:
     BlockParameters parameters_{};
     uint64_t blockCount_ = 0;
     bool rangesValid_ = false;
+    bool streamedSlabs_ = false;
+    ResourceId edgeCodes_ = kNoResource;
     std::optional<CompactBlocksPass> compact_;
     std::optional<PrepareDispatchPass> prepare_;
     std::optional<CountVerticesPass> countVertices_;

@@ -29,7 +29,7 @@ void bindBlockLayout(VkCommandBuffer cmd, const RenderGraph& graph, const Comput
                   storage(kBlockRanges), storage(kBlockActiveBlocks), storage(kBlockListedWords),
                   storage(kBlockState), storage(kBlockSlotVertices), storage(kBlockCaseTable),
                   storage(kBlockMeshVertices), storage(kBlockMeshIndices), storage(kBlockMeshCounters),
-                  volumeWords ? *volumeWords : storage(kBlockVolumeWords)},
+                  volumeWords ? *volumeWords : storage(kBlockVolumeWords), storage(kBlockVertexEdgeCodes)},
                  &parameters, sizeof parameters);
 }
 
@@ -56,6 +56,7 @@ const std::vector<PushMember>& blockParameterMembers()
         ISOSCOPE_PUSH_MEMBER(BlockParameters, firstBlockLayer), ISOSCOPE_PUSH_MEMBER(BlockParameters, rowWords),
         ISOSCOPE_PUSH_MEMBER(BlockParameters, layerOffset),   ISOSCOPE_PUSH_MEMBER(BlockParameters, layerCount),
         ISOSCOPE_PUSH_MEMBER(BlockParameters, rangeFirstBlock), ISOSCOPE_PUSH_MEMBER(BlockParameters, rangeEndBlock),
+        ISOSCOPE_PUSH_MEMBER(BlockParameters, firstPlane),    ISOSCOPE_PUSH_MEMBER(BlockParameters, imagePlanesBelow),
     };
     return members;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The descriptor layout every pass of the block method shares
 // (shaders/extract/block/block_common.glsl): which graph resource each of its
-// eleven bindings holds, how a pass declares them, and how it binds them.
+// twelve bindings holds, how a pass declares them, and how it binds them.
 // A pass says which bindings it writes; it reads the rest, and the graph
 // checks that against what its shader leaves writable.
 #include <initializer_list>
@@ -29,6 +29,7 @@ enum BlockBinding : int32_t {
     kBlockMeshIndices,
     kBlockMeshCounters,
     kBlockVolumeWords,   // the volume's bytes (min_max_words)
+    kBlockVertexEdgeCodes, // streamed slabs: which end-plane edge each vertex lies on (generate_triangles)
     kBlockBindingCount
 };
 

@@ -20,7 +20,9 @@ struct BlockParameters {
     uint32_t layerCount;
     uint32_t rangeFirstBlock[2]; // range passes: the box of blocks (x, y) whose ranges a dispatch writes
     uint32_t rangeEndBlock[2];
+    int32_t firstPlane;        // streamed slabs: the volume's z of the grid's plane 0
+    uint32_t imagePlanesBelow; // streamed slabs: planes the image holds below the grid's plane 0
 };
-static_assert(sizeof(BlockParameters) == 96);
+static_assert(sizeof(BlockParameters) == 104);
 
 } // namespace isoscope

@@ -15,7 +15,8 @@ void GenerateTrianglesPass::add(RenderGraph& graph, const BlockLayout& layout, c
                                 const float& iso) const
 {
     addIndirect(graph, "generate_triangles", layout,
-                {kBlockState, kBlockMeshVertices, kBlockMeshIndices, kBlockMeshCounters}, parameters, iso,
+                {kBlockState, kBlockMeshVertices, kBlockMeshIndices, kBlockMeshCounters, kBlockVertexEdgeCodes},
+                parameters, iso,
                 offsetof(BlockState, dispatch));
 }
 

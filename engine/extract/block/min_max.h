@@ -90,6 +90,13 @@ public:
     // The grid's push constants as the block shaders read them (iso and
     // list capacity left for the caller).
     const BlockParameters& parameters() const { return parameters_; }
+    // Streamed slabs (GpuExtractor::placeSlab): where the grid lies in the
+    // whole volume and in its image, for the passes recorded from now on.
+    void placeSlab(int32_t firstPlane, uint32_t imagePlanesBelow)
+    {
+        parameters_.firstPlane = firstPlane;
+        parameters_.imagePlanesBelow = imagePlanesBelow;
+    }
     // The image the block shaders bind at binding 0 (a placeholder for analytic fields).
     const GpuVolume& image() const { return *image_; }
     // Bytes this object allocated: the ranges, and the placeholders.

@@ -21,8 +21,6 @@ namespace {
 
 constexpr uint64_t kBucketBytes = 4 + 16; // key and four vertex numbers
 constexpr uint32_t kMaxOutgoing = 12;      // halfedges leaving a vertex: one per edge of its MC polygon
-constexpr uint32_t kEdgeColors = 24;       // 8 cell colours times 3 axes
-constexpr uint32_t kFaceColors = 5;
 
 class DualExtractor final : public GpuExtractor {
 public:
@@ -106,10 +104,10 @@ public:
 protected:
     void addPasses(RenderGraph& graph, const MeshBuffers& mesh, const float& iso, const std::string& prefix) override
     {
-        push_ = gridPush();
+        push_ = gridPush(); // the capacities the buffers below were sized for
         DualResources r;
-        r.volume = importVolumeBuffer(graph, gpuVolume_, prefix + "volume samples");
         r.counters = graph.importBuffer(prefix + "dual method counters", counters_.buffer);
+        r.volume = importVolumeBuffer(graph, gpuVolume_, prefix + "volume samples");
         r.tableKeys = graph.createBuffer(prefix + "edge hash keys", buckets_ * 4);
         r.tableQuads = graph.createBuffer(prefix + "edge hash quads", buckets_ * 16);
         r.vertices = mesh.vertices;
@@ -134,11 +132,26 @@ protected:
         halfedgesPass_.add(graph, prefix + "halfedges", r, push_);
         twins_.add(graph, prefix + "twins", r, push_);
         if (colors_)
-            for (uint32_t color = kFaceColors; color < kEdgeColors; ++color)
-                faceColors_.add(graph, prefix + "face_colors", r, push_, color);
+            faceColors_.add(graph, prefix + "face_colors", r, push_);
     }
 
 private:
+    Context& context_;
+    const Volume& volume_;
+    const GpuVolume& gpuVolume_;
+    bool colors_;
+    bool halfedges_; // also for the colours, whose reduction looks at the twins
+    DualCellsPass cells_;
+    DualQuadsPass quads_;
+    DualHalfedgesPass halfedgesPass_;
+    DualTwinsPass twins_;
+    DualFaceColorsPass faceColors_;
+    DualPush push_{};
+    uint64_t buckets_ = 0;
+    Buffer counters_;
+    uint64_t extraVertexCapacity_ = 0, extraFaceCapacity_ = 0;
+    Buffer halfedgeBuffer_, vertexHalfedgeBuffer_, vertexColorBuffer_, faceColorBuffer_;
+
     // Buckets for `edges` keys at a load of at most one half, a power of two.
     void sizeTable(uint64_t edges)
     {
@@ -195,22 +208,6 @@ private:
         std::vector<DualCounters> c = downloadBufferAs<DualCounters>(context_, counters_, 1);
         return c[0];
     }
-
-    Context& context_;
-    const Volume& volume_;
-    const GpuVolume& gpuVolume_;
-    bool colors_;
-    bool halfedges_; // also for the colours, whose reduction looks at the twins
-    DualCellsPass cells_;
-    DualQuadsPass quads_;
-    DualHalfedgesPass halfedgesPass_;
-    DualTwinsPass twins_;
-    DualFaceColorsPass faceColors_;
-    DualPush push_{};
-    uint64_t buckets_ = 0;
-    Buffer counters_;
-    uint64_t extraVertexCapacity_ = 0, extraFaceCapacity_ = 0;
-    Buffer halfedgeBuffer_, vertexHalfedgeBuffer_, vertexColorBuffer_, faceColorBuffer_;
 };
 
 } // namespace
@@ -219,6 +216,9 @@ std::unique_ptr<GpuExtractor> createDualExtractor(Context& context, const FieldS
                                                   const ExtractOptions& options)
 {
     requireVolumeBuffer(field, options, "dual");
+    if (!options.weld)
+        fail("--no-weld: the dual method's vertices are one per MC polygon, each shared by its quads; there is "
+             "nothing to unweld");
     return std::make_unique<DualExtractor>(context, field, options);
 }
 

@@ -8,10 +8,12 @@ namespace isoscope {
 
 class DualFaceColorsPass : public DualPass {
 public:
+    static constexpr uint32_t kEdgeColors = 24; // 8 cell colours times 3 axes
+    static constexpr uint32_t kFaceColors = 5;
+
     explicit DualFaceColorsPass(Context& context);
-    // The pass of edge colour `colorClass`.
-    void add(RenderGraph& graph, const std::string& name, const DualResources& r, const DualPush& push,
-             uint32_t colorClass) const;
+    // The passes of edge colours kFaceColors .. kEdgeColors - 1, in that order.
+    void add(RenderGraph& graph, const std::string& name, const DualResources& r, const DualPush& push) const;
 };
 
 } // namespace isoscope

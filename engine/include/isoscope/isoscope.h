@@ -14,5 +14,6 @@
 #include "isoscope/raycast.h"
 #include "isoscope/renderer.h"
 #include "isoscope/result.h"
+#include "isoscope/stream.h"
 #include "isoscope/version.h"
 #include "isoscope/volume.h"

@@ -34,6 +34,10 @@ layout(constant_id = 9) const bool BYTE_RANGES = false;
 // row of the block's samples, up to the workgroup's size).
 layout(constant_id = 10) const uint COUNT_BLOCKS_PER_GROUP = 5;
 layout(constant_id = 11) const uint COUNT_ROW_LANES = 25;
+// Streamed extraction (engine/extract/stream): the triangle pass writes, per
+// vertex, which x- or y-edge of the grid's first or last plane it lies on
+// (vertexEdgeCode), so the host welds slabs along those planes.
+layout(constant_id = 21) const bool EDGE_CODES = false;
 
 layout(push_constant) uniform Parameters {
     ivec3 dims;
@@ -50,6 +54,8 @@ layout(push_constant) uniform Parameters {
     uint layerCount;      // range passes: block layers from firstBlockLayer this dispatch covers
     uvec2 rangeFirstBlock; // range passes: the box of blocks (x, y) whose ranges this dispatch writes
     uvec2 rangeEndBlock;
+    int firstPlane;        // streamed slabs: the volume's z of the grid's plane 0 (positions, analytic fields)
+    uint imagePlanesBelow; // streamed slabs: planes the image holds below the grid's plane 0 (for normals)
 } params;
 
 const uint kNoSlot = 0xFFFFFFFFu;
@@ -73,6 +79,9 @@ const uint kNoSlot = 0xFFFFFFFFu;
 #endif
 #ifndef SLOT_VERTICES_ACCESS
 #define SLOT_VERTICES_ACCESS readonly
+#endif
+#ifndef EDGE_CODES_ACCESS
+#define EDGE_CODES_ACCESS readonly
 #endif
 #ifndef MESH_OUTPUT_WRITTEN
 #define MESH_OUTPUT_READ_ONLY
@@ -110,6 +119,10 @@ layout(set = 0, binding = 5, std430) SLOT_VERTICES_ACCESS buffer SlotVertices { 
 // The volume's bytes (a range of z-slabs of it), for min_max_words: 16 bytes
 // an element, so that one load brings 16 uint8 or 8 16-bit samples.
 layout(set = 0, binding = 10, std430) readonly buffer VolumeWords { uvec4 volumeQuads[]; };
+// EDGE_CODES: per vertex, (last plane ? 1 << 31 : 0) | (y * dims.x + x) << 1 | axis for a vertex on an x- or
+// y-edge of the grid's first or last plane, else kNoEdgeCode.
+layout(set = 0, binding = 11, std430) EDGE_CODES_ACCESS buffer VertexEdgeCodes { uint vertexEdgeCodes[]; };
+const uint kNoEdgeCode = 0xFFFFFFFFu;
 
 bool isFiniteValue(float v) { return (floatBitsToUint(v) & 0x7F800000u) != 0x7F800000u; }
 
@@ -124,13 +137,13 @@ float cayley(vec3 x) { return 1.0 - 16.0 * x.x * x.y * x.z - 4.0 * dot(x, x); }
 float fieldAt(ivec3 p)
 {
     if (FIELD == 1u)
-        return cayley(params.origin + vec3(p) * params.spacing);
-    float v = texelFetch(volumeTexture, p, 0).r * params.valueScale;
+        return cayley(params.origin + vec3(p + ivec3(0, 0, params.firstPlane)) * params.spacing);
+    float v = texelFetch(volumeTexture, p + ivec3(0, 0, params.imagePlanesBelow), 0).r * params.valueScale;
     return params.roundValues != 0u ? round(v) : v;
 }
 
-// Central differences of the field one voxel either side of p (index
-// coordinates) along each axis, for normals: hardware trilinear filtering on
+// Central differences of the field one voxel either side of p (the whole
+// volume's index coordinates) along each axis, for normals: hardware trilinear filtering on
 // the image, the function itself for Cayley. The six reads share one
 // coordinate and differ by texel offsets (six coordinates of their own:
 // the triangle pass 2% slower on the H100).
@@ -142,7 +155,9 @@ vec3 centralDifferences(vec3 p)
                     cayley(x + vec3(0.0, h.y, 0.0)) - cayley(x - vec3(0.0, h.y, 0.0)),
                     cayley(x + vec3(0.0, 0.0, h.z)) - cayley(x - vec3(0.0, 0.0, h.z)));
     }
-    vec3 t = (p + 0.5) / vec3(params.dims);
+    // A streamed slab's image starts imagePlanesBelow planes under its grid.
+    vec3 t = (p - vec3(0.0, 0.0, float(params.firstPlane - int(params.imagePlanesBelow))) + 0.5) /
+             vec3(textureSize(volumeTexture, 0));
     return vec3(textureOffset(volumeTexture, t, ivec3(1, 0, 0)).r - textureOffset(volumeTexture, t, ivec3(-1, 0, 0)).r,
                 textureOffset(volumeTexture, t, ivec3(0, 1, 0)).r - textureOffset(volumeTexture, t, ivec3(0, -1, 0)).r,
                 textureOffset(volumeTexture, t, ivec3(0, 0, 1)).r - textureOffset(volumeTexture, t, ivec3(0, 0, -1)).r) *

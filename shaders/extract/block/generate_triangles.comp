@@ -27,6 +27,7 @@
 
 // The bindings this pass writes (block_common.glsl).
 #define STATE_ACCESS
+#define EDGE_CODES_ACCESS
 #define MESH_OUTPUT_WRITTEN
 #define MESH_COUNTERS_WRITTEN
 #include "block_common.glsl"
@@ -112,7 +113,7 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
     float a = cachedSample(cacheIndex(c));
     float b = cachedSample(cacheIndex(c + uvec3(along)));
     float t = isFiniteValue(a) && isFiniteValue(b) ? (params.iso - a) / (b - a) : 0.5;
-    vec3 p = vec3(origin + ivec3(c)) + t * along;
+    vec3 p = vec3(origin + ivec3(c) + ivec3(0, 0, params.firstPlane)) + t * along;
     vec3 gradient = centralDifferences(p) / (2.0 * params.spacing);
     // Next to a non-finite sample the filtered differences are not finite:
     // there, the reference's own rule from the grid samples (which skips
@@ -128,6 +129,12 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
     else
         normal = isInside(a) ? along : -along; // from the inside end toward the outside end
     writeMeshVertex(index, params.origin + p * params.spacing, normal);
+    if (EDGE_CODES && index < meshVertexCapacity) {
+        ivec3 q = origin + ivec3(c);
+        bool onEndPlane = axis < 2u && (q.z == 0 || q.z == params.dims.z - 1);
+        vertexEdgeCodes[index] = onEndPlane ? (q.z != 0 ? 1u << 31 : 0u) | (uint(q.y * params.dims.x + q.x) << 1) | axis
+                                            : kNoEdgeCode;
+    }
 }
 
 // not WELD: the vertex on the crossed edge along `axis` leaving cached voxel i.

@@ -10,6 +10,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_shader_subgroup_shuffle : require
 
 layout(constant_id = 0) const uint WORKGROUP_SIZE = 64;
 layout(constant_id = 1) const uint COLORS = 0; // 1: write each vertex's colour
@@ -119,10 +120,13 @@ void emitCell(uvec3 q, float f[8], uint insideMask, CellPolygons polygons, uint 
     }
 }
 
-// An invocation takes CELLS consecutive cells along x: their 4 rows of
+// An invocation classifies CELLS consecutive cells along x: their 4 rows of
 // CELLS + 1 samples are loaded once (uint8 rows that start on a word: two
-// words a row), and a run of cells without a crossing, the common case,
-// costs those loads and a compare.
+// words a row), and a run without a crossing, the common case, costs those
+// loads and a compare. The cells with geometry of a whole subgroup are then
+// dealt out to its invocations, one each in turn, so the costly part (the
+// polygons, the vertex search, the table stores) runs on full subgroups
+// however the surface falls.
 const uint CELLS = 4u;
 
 // Sample x0 + i of the row (y, z), for i <= CELLS (clamped to the grid).
@@ -140,49 +144,89 @@ void loadRow(uint x0, uint y, uint z, out float row[CELLS + 1u])
         row[i] = sampleAt(uvec3(min(x0 + i, grid.nx - 1u), y, z));
 }
 
+// The first cell of a run.
+uvec3 runCell(uint run, uint runsX, uvec3 cells)
+{
+    return uvec3((run % runsX) * CELLS, (run / runsX) % cells.y, run / (runsX * cells.y));
+}
+
+// Bits i of the run's cells with geometry (some corners inside, some not).
+uint cellsWithGeometry(uint run, uint runsX, uvec3 cells)
+{
+    if (run >= runsX * cells.y * cells.z)
+        return 0u;
+    uvec3 first = runCell(run, runsX, cells);
+    // Rows r = dy + 2 dz: the cell corners c with (c >> 1) = r.
+    uint insideBits = 0u; // bit r * (CELLS + 1) + i
+    for (uint r = 0u; r < 4u; ++r) {
+        float row[CELLS + 1u];
+        loadRow(first.x, first.y + (r & 1u), first.z + (r >> 1), row);
+        for (uint i = 0u; i <= CELLS; ++i)
+            insideBits |= isInside(row[i]) ? 1u << (r * (CELLS + 1u) + i) : 0u;
+    }
+    uint cornerBits = 3u | (3u << (CELLS + 1u)) | (3u << (2u * (CELLS + 1u))) | (3u << (3u * (CELLS + 1u)));
+    uint result = 0u;
+    for (uint i = 0u; i < CELLS; ++i) {
+        uint corners = insideBits & (cornerBits << i);
+        if (first.x + i < cells.x && corners != 0u && corners != (cornerBits << i))
+            result |= 1u << i;
+    }
+    return result;
+}
+
 void main()
 {
     uint run = flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex;
     uvec3 cells = cellCounts();
     uint runsX = (cells.x + CELLS - 1u) / CELLS;
-    if (run >= runsX * cells.y * cells.z)
-        return;
-    uint x0 = (run % runsX) * CELLS, y = (run / runsX) % cells.y, z = run / (runsX * cells.y);
-    // Rows r = dy + 2 dz: the cell corners c with (c >> 1) = r.
-    float rows[4][CELLS + 1u];
-    uint insideBits = 0u; // bit r * (CELLS + 1) + i
-    for (uint r = 0u; r < 4u; ++r) {
-        loadRow(x0, y + (r & 1u), z + (r >> 1), rows[r]);
-        for (uint i = 0u; i <= CELLS; ++i)
-            insideBits |= isInside(rows[r][i]) ? 1u << (r * (CELLS + 1u) + i) : 0u;
-    }
-    uint everyBit = (1u << (4u * (CELLS + 1u))) - 1u;
-    if (insideBits == 0u || insideBits == everyBit)
-        return;
-    // The same trip count in every invocation: the vertex numbers are taken
-    // by subgroup operations in uniform control flow.
-    for (uint i = 0u; i < CELLS; ++i) {
+    uint mine = cellsWithGeometry(run, runsX, cells);
+    if (!subgroupAny(mine != 0u))
+        return; // the whole subgroup: the rest runs in uniform control flow
+    uint count = bitCount(mine);
+    uint end = subgroupInclusiveAdd(count); // this invocation's cells are jobs end - count .. end - 1
+    uint total = subgroupAdd(count);
+    for (uint turn = 0u; turn * gl_SubgroupSize < total; ++turn) {
+        uint job = turn * gl_SubgroupSize + gl_SubgroupInvocationID;
+        // The invocation holding the job: the first whose end passes it (a
+        // binary search over the subgroup, the same steps in every invocation).
+        uint low = 0u, high = gl_SubgroupSize - 1u;
+        for (uint step = 1u; step < gl_SubgroupSize; step <<= 1) {
+            uint middle = (low + high) >> 1;
+            if (subgroupShuffle(end, middle) > job)
+                high = middle;
+            else
+                low = min(middle + 1u, high);
+        }
+        uint sourceRun = subgroupShuffle(run, low);
+        uint sourceCells = subgroupShuffle(mine, low);
+        uint sourceFirstJob = subgroupShuffle(end - count, low);
+        bool hasJob = job < total;
+        // The (job - sourceFirstJob)-th set bit of the source's cells.
+        uint k = job - sourceFirstJob;
+        for (uint i = 0u; i < k && hasJob; ++i)
+            sourceCells &= sourceCells - 1u;
+        uvec3 q = runCell(sourceRun, runsX, cells);
+        q.x += hasJob ? uint(findLSB(sourceCells)) : 0u;
+
         float f[8];
         uint insideMask = 0u;
-        for (uint c = 0u; c < 8u; ++c) {
-            f[c] = rows[c >> 1][i + (c & 1u)];
-            insideMask |= ((insideBits >> ((c >> 1) * (CELLS + 1u) + i + (c & 1u))) & 1u) << c;
-        }
-        bool hasGeometry = x0 + i < cells.x && insideMask != 0u && insideMask != 255u;
-        if (!subgroupAny(hasGeometry))
-            continue;
         CellPolygons polygons;
         polygons.count = 0u;
-        if (hasGeometry)
+        if (hasJob) {
+            for (uint c = 0u; c < 8u; ++c) {
+                f[c] = sampleAt(q + uvec3(c & 1u, (c >> 1) & 1u, c >> 2));
+                insideMask |= isInside(f[c]) ? 1u << c : 0u;
+            }
             polygons = cellPolygons(f);
+        }
         // Vertex numbers: one atomic per subgroup.
         uint first = subgroupExclusiveAdd(polygons.count);
-        uint total = subgroupAdd(polygons.count);
+        uint sum = subgroupAdd(polygons.count);
         uint base = 0u;
         if (subgroupElect())
-            base = atomicAdd(meshVertexCount, total);
+            base = atomicAdd(meshVertexCount, sum);
         base = subgroupBroadcastFirst(base) + first;
-        if (hasGeometry)
-            emitCell(uvec3(x0 + i, y, z), f, insideMask, polygons, base);
+        if (hasJob)
+            emitCell(q, f, insideMask, polygons, base);
     }
 }

@@ -12,13 +12,6 @@
 // Corner c of a cell sits at (c & 1, (c >> 1) & 1, (c >> 2) & 1).
 vec3 cornerOffset(uint c) { return vec3(c & 1u, (c >> 1) & 1u, (c >> 2) & 1u); }
 
-float trilinear(float f[8], vec3 p)
-{
-    float x0 = mix(f[0], f[1], p.x), x1 = mix(f[2], f[3], p.x);
-    float x2 = mix(f[4], f[5], p.x), x3 = mix(f[6], f[7], p.x);
-    return mix(mix(x0, x1, p.y), mix(x2, x3, p.y), p.z);
-}
-
 // Where the crossed edge e meets the isosurface, in local coordinates
 // (the midpoint next to a non-finite value).
 vec3 edgePoint(float f[8], uint e)
@@ -69,16 +62,19 @@ bool sampleSurface(float f[8], PolygonShape shape, uint solved, vec3 otherLow[3]
 {
     uint a = solved == 0u ? 1u : 0u;
     uint b = solved == 2u ? 1u : 2u;
+    // Eq. 4: the interpolant on the cell's two faces across the solved axis,
+    // bilinear in the sampled pair, from those faces' corner values.
+    uint ca = 1u << a, cb = 1u << b, cs = 1u << solved;
+    vec4 face1 = vec4(f[0], f[ca], f[cb], f[ca | cb]);
+    vec4 face2 = vec4(f[cs], f[cs | ca], f[cs | cb], f[cs | ca | cb]);
     float bestDistance = 1e30;
     for (uint i = 0u; i < n; ++i) {
         for (uint j = 0u; j < n; ++j) {
             vec3 p;
             p[a] = mix(shape.low[a], shape.high[a], float(i) / float(n - 1u));
             p[b] = mix(shape.low[b], shape.high[b], float(j) / float(n - 1u));
-            p[solved] = 0.0;
-            float g1 = trilinear(f, p);
-            p[solved] = 1.0;
-            float g2 = trilinear(f, p);
+            float g1 = mix(mix(face1.x, face1.y, p[a]), mix(face1.z, face1.w, p[a]), p[b]);
+            float g2 = mix(mix(face2.x, face2.y, p[a]), mix(face2.z, face2.w, p[a]), p[b]);
             if (g1 == g2)
                 continue;
             float t = (grid.iso - g1) / (g2 - g1);

@@ -1,0 +1,47 @@
+#pragma once
+// One welded mesh from the meshes of consecutive z-slabs: each slab's
+// extraction makes the vertices on both of its end planes, so the vertices
+// on a plane two slabs share exist twice. The earlier slab's copies stay (its
+// output can go on at once); the later slab's are dropped, its triangles
+// pointed at the earlier copies by edge code (the x- or y-edge of the plane
+// each lies on, which the block method's triangle pass writes per vertex:
+// shaders/extract/block/block_common.glsl), and its other vertices renumbered
+// after all earlier ones. The result is the whole volume's mesh, vertex for
+// vertex, in another order.
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "mesh/mesh_sink.h"
+
+namespace isoscope {
+
+constexpr uint32_t kNoEdgeCode = 0xFFFFFFFFu;
+constexpr uint32_t kLastPlaneBit = 1u << 31;
+
+class SlabWelder {
+public:
+    explicit SlabWelder(MeshSink& sink) : sink_(sink) {}
+
+    // The next slab's mesh (its triangles numbering its own vertices) and
+    // each vertex's edge code. Throws Error where a vertex of the slab's
+    // first plane has no copy in the previous slab's last plane (an engine
+    // bug: both extract every crossed edge of the plane).
+    void addSlab(std::span<const GpuMeshVertex> vertices, std::span<const uint32_t> indices,
+                 std::span<const uint32_t> edgeCodes);
+
+    uint64_t vertexCount() const { return vertexCount_; }
+    uint64_t triangleCount() const { return triangleCount_; }
+
+private:
+    MeshSink& sink_;
+    uint64_t vertexCount_ = 0, triangleCount_ = 0;
+    bool first_ = true;
+    // The last slab's vertices on its last plane: edge code -> final number.
+    std::unordered_map<uint32_t, uint32_t> lastPlane_;
+    std::vector<GpuMeshVertex> kept_;
+    std::vector<uint32_t> numbers_, triangles_;
+};
+
+} // namespace isoscope

@@ -1,0 +1,88 @@
+#pragma once
+// Streamed extraction: a volume larger than the device (or than the host)
+// extracted slab of z-planes by slab into one welded mesh, exactly the mesh
+// of the in-core extraction (vertex for vertex, in another order).
+//
+//   std::unique_ptr<VolumeSource> source = openVolumeSource("ct_2048x2048x2048_uint8.raw");
+//   MeshCollector collector;                  // or a MeshSink that writes a file as it goes
+//   StreamOptions stream;
+//   stream.deviceBudget = uint64_t(2) << 30;
+//   StreamReport report = extractStreamed(context, *source, 100.0f, options, stream, collector);
+//
+// Each slab is a run of cell layers; its image holds its planes and, for the
+// normals' central differences, one more on either side where the volume has
+// them (the overlap the block method needs). One image of the largest slab
+// is reused. A slab's planes are read by a worker thread into one of two
+// persistently mapped staging buffers while the GPU uploads and extracts the
+// slab before (a render graph per slab: "slab upload", then the block
+// method's passes). A slab's mesh comes back to the host and goes on to the
+// sink as soon as it is welded (extract/stream/slab_weld.h), so the device
+// only ever holds one slab's mesh; a slab whose mesh does not fit the budget
+// is extracted again in halves.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/progress.h"
+#include "extract/extract.h"
+#include "extract/stream/slab_weld.h"
+#include "volume/volume_source.h"
+
+namespace isoscope {
+
+class Context;
+
+struct StreamOptions {
+    uint64_t deviceBudget = 0; // device bytes the extraction may hold; 0: the device's budget
+    uint32_t maxSlabLayers = 0; // at most this many cell layers a slab (0: as many as the budget allows)
+    Progress progress;          // planes extracted of the volume's (items "planes", bytesDone: samples read)
+};
+
+struct SlabStats {
+    uint32_t firstPlane = 0, cellLayers = 0;
+    double readMs = 0;     // the host: planes read into staging (overlapping the previous slab's GPU work)
+    double waitMs = 0;     // the host waited this long for that read after the previous slab
+    double uploadMs = 0;   // GPU: the slab upload pass
+    double extractMs = 0;  // GPU: the method's passes
+    double downloadMs = 0; // the host: the slab's mesh read back and welded
+    uint64_t vertices = 0, triangles = 0; // the slab's own, before welding
+};
+
+struct StreamReport {
+    std::string method, device;
+    uint32_t subgroupSize = 0;
+    uint64_t deviceBudget = 0;
+    uint32_t plannedCellLayers = 0; // per slab, from the budget
+    uint64_t volumeBytes = 0, bytesRead = 0; // bytesRead counts the planes slabs share twice
+    uint64_t stagingBytes = 0;      // the two staging buffers
+    double wallMs = 0;
+    uint64_t peakDeviceBytes = 0;
+    uint64_t vertexCount = 0, faceCount = 0;
+    uint32_t overflowRetries = 0, slabsSplit = 0;
+    std::vector<SlabStats> slabs;
+};
+
+// The device bytes a streamed slab of `cellLayers` layers holds before its
+// mesh: the image (with the planes around it), the two staging buffers (which
+// count where the device maps them from its own memory, and are counted here
+// either way), the block method's value ranges, list and maps.
+uint64_t streamSlabBytes(const Context& context, const Volume& grid, uint32_t cellLayers,
+                         std::array<uint32_t, 3> blockSize);
+
+// The budget's cell layers per slab: the most whose slab bytes take at most
+// half the budget (the rest for the slab's mesh and the graph's transients).
+// Throws Error, with the numbers, when even one layer does not fit.
+uint32_t planSlabLayers(const Context& context, const Volume& grid, uint64_t budget, std::array<uint32_t, 3> blockSize);
+
+// Whether extracting `volume` whole would need more device memory than
+// `budget` holds: the image plus the block method's auxiliary memory and a
+// first mesh.
+bool needsStreaming(const Context& context, const Volume& grid, uint64_t budget);
+
+// Runs the extraction; options.method must be "block" (or "auto"). Throws
+// Error, before reading any sample, when one slab cannot fit the budget, and
+// from a source that fails (the sink then holds the slabs before it).
+StreamReport extractStreamed(Context& context, VolumeSource& source, float iso, const ExtractOptions& options,
+                             const StreamOptions& stream, MeshSink& sink);
+
+} // namespace isoscope

@@ -1,0 +1,237 @@
+#include "vtkIsoscopeContour.h"
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <isoscope/isoscope.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkContourValues.h>
+#include <vtkDataSetAttributes.h>
+#include <vtkFloatArray.h>
+#include <vtkFlyingEdges3D.h>
+#include <vtkImageData.h>
+#include <vtkInformation.h>
+#include <vtkInformationVector.h>
+#include <vtkObjectFactory.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+
+namespace iso = isoscope::api;
+
+vtkStandardNewMacro(vtkIsoscopeContour);
+
+// The Context lives as long as the filter: creating a device (and, on
+// lavapipe, compiling the pipelines) costs far more than one extraction.
+struct vtkIsoscopeContour::Gpu {
+    std::optional<iso::Context> context;
+    std::vector<std::string> messages; // validation messages since the last update
+};
+
+namespace {
+
+// The node-local rank as the MPI launchers export it (Open MPI, MPICH, Slurm); 0 outside MPI.
+int localRank()
+{
+    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK", "SLURM_LOCALID"})
+        if (const char* value = std::getenv(name))
+            return std::atoi(value);
+    return 0;
+}
+
+// The isoscope scalar type a VTK array uploads as without conversion, if any.
+std::optional<iso::ScalarType> directType(int vtkType)
+{
+    switch (vtkType) {
+    case VTK_UNSIGNED_CHAR: return iso::ScalarType::UInt8;
+    case VTK_UNSIGNED_SHORT: return iso::ScalarType::UInt16;
+    case VTK_SHORT: return iso::ScalarType::Int16;
+    case VTK_FLOAT: return iso::ScalarType::Float32;
+    default: return std::nullopt;
+    }
+}
+
+} // namespace
+
+vtkIsoscopeContour::vtkIsoscopeContour() : Device(std::make_unique<Gpu>()), Values(vtkContourValues::New())
+{
+    this->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, vtkDataSetAttributes::SCALARS);
+}
+
+vtkIsoscopeContour::~vtkIsoscopeContour() { this->Values->Delete(); }
+
+void vtkIsoscopeContour::SetValue(int i, double value) { this->Values->SetValue(i, value); }
+double vtkIsoscopeContour::GetValue(int i) { return this->Values->GetValue(i); }
+void vtkIsoscopeContour::SetNumberOfContours(int number) { this->Values->SetNumberOfContours(number); }
+int vtkIsoscopeContour::GetNumberOfContours() { return this->Values->GetNumberOfContours(); }
+
+vtkMTimeType vtkIsoscopeContour::GetMTime()
+{
+    return std::max(this->Superclass::GetMTime(), this->Values->GetMTime());
+}
+
+int vtkIsoscopeContour::FillInputPortInformation(int, vtkInformation* info)
+{
+    info->Set(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkImageData");
+    return 1;
+}
+
+int vtkIsoscopeContour::RequestData(vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
+{
+    vtkImageData* input = vtkImageData::GetData(inputVector[0]);
+    vtkPolyData* output = vtkPolyData::GetData(outputVector);
+    int association = -1;
+    vtkDataArray* scalars = this->GetInputArrayToProcess(0, inputVector, association);
+    if (!scalars || association != vtkDataObject::FIELD_ASSOCIATION_POINTS) {
+        vtkDataArray* cellScalars = input->GetCellData()->GetScalars();
+        if (association == vtkDataObject::FIELD_ASSOCIATION_CELLS || (!scalars && cellScalars))
+            vtkErrorMacro("Isoscope Contour: the input's scalars are cell data ('"
+                          << (scalars ? scalars->GetName() : cellScalars->GetName())
+                          << "'); it contours point data (apply Cell Data to Point Data first)");
+        else
+            vtkErrorMacro("Isoscope Contour: the input has no point scalars to contour");
+        return 0;
+    }
+    if (scalars->GetNumberOfComponents() != 1) {
+        vtkErrorMacro("Isoscope Contour: array '" << scalars->GetName() << "' has "
+                      << scalars->GetNumberOfComponents() << " components; it contours one");
+        return 0;
+    }
+    int extent[6];
+    input->GetExtent(extent);
+    const int dims[3] = {extent[1] - extent[0] + 1, extent[3] - extent[2] + 1, extent[5] - extent[4] + 1};
+    if (dims[0] < 2 || dims[1] < 2 || dims[2] < 2 || this->GetNumberOfContours() == 0)
+        return 1; // a piece without cells (or no isovalue): an empty surface, as vtkFlyingEdges3D gives
+
+    if (!this->Device->context) {
+        iso::ContextOptions options;
+        options.validation = this->Validation;
+        Gpu* gpu = this->Device.get();
+        options.onMessage = [gpu](std::string_view message) { gpu->messages.emplace_back(message); };
+        auto context = iso::Context::create(options);
+        if (context) {
+            // The rank's device: its node-local rank modulo the usable devices.
+            std::vector<uint32_t> usable;
+            for (const iso::DeviceInfo& device : context->devices())
+                if (device.usable)
+                    usable.push_back(device.index);
+            const uint32_t wanted = usable.empty() ? 0 : usable[size_t(localRank()) % usable.size()];
+            if (!usable.empty() && wanted != context->info().index) {
+                options.device = std::to_string(wanted);
+                context = iso::Context::create(options);
+            }
+        }
+        if (!context && !this->CPUFallback) {
+            vtkErrorMacro("Isoscope Contour: no usable Vulkan device (" << context.error().message
+                          << "); set CPUFallback to run vtkFlyingEdges3D instead");
+            return 0;
+        }
+        if (context)
+            this->Device->context.emplace(std::move(*context));
+    }
+    if (!this->Device->context) {
+        vtkNew<vtkFlyingEdges3D> flyingEdges;
+        vtkNew<vtkImageData> copy;
+        copy->ShallowCopy(input);
+        flyingEdges->SetInputData(copy);
+        flyingEdges->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, scalars->GetName());
+        for (int i = 0; i < this->GetNumberOfContours(); ++i)
+            flyingEdges->SetValue(i, this->GetValue(i));
+        flyingEdges->SetComputeNormals(this->ComputeNormals);
+        flyingEdges->SetComputeScalars(this->ComputeScalars);
+        flyingEdges->Update();
+        output->ShallowCopy(flyingEdges->GetOutput());
+        this->DeviceIndex = -1;
+        return 1;
+    }
+    iso::Context& context = *this->Device->context;
+    this->DeviceIndex = int(context.info().index);
+
+    // Types the GPU volume holds go up as they are (no host copy); others as float32.
+    vtkSmartPointer<vtkDataArray> samples = scalars;
+    std::optional<iso::ScalarType> type = directType(scalars->GetDataType());
+    if (!type || !scalars->HasStandardMemoryLayout()) {
+        auto converted = vtkSmartPointer<vtkFloatArray>::New();
+        converted->DeepCopy(scalars);
+        samples = converted;
+        if (!type && !this->SaidConverted)
+            vtkWarningMacro("Isoscope Contour: array '" << scalars->GetName() << "' (" << scalars->GetDataTypeAsString()
+                            << ") is converted to float32 on the host; uint8, uint16, int16 and float32 go up as they are");
+        this->SaidConverted = this->SaidConverted || !type;
+        type = iso::ScalarType::Float32;
+    }
+    iso::VolumeDesc desc;
+    desc.type = *type;
+    const double* origin = input->GetOrigin();
+    const double* spacing = input->GetSpacing();
+    for (int axis = 0; axis < 3; ++axis) {
+        desc.dims[axis] = uint32_t(dims[axis]);
+        desc.spacing[axis] = spacing[axis];
+        desc.origin[axis] = origin[axis] + extent[2 * axis] * spacing[axis]; // the piece's first sample
+    }
+    const size_t bytes = size_t(samples->GetNumberOfValues()) * size_t(samples->GetDataTypeSize());
+    this->Device->messages.clear();
+    auto volume = iso::Volume::fromMemory(context, desc, samples->GetVoidPointer(0), bytes);
+    if (!volume) {
+        vtkErrorMacro("Isoscope Contour: cannot upload the piece: " << volume.error().message);
+        return 0;
+    }
+    auto surface = iso::Isosurface::create(context, *volume, {iso::Method(this->Method)});
+    if (!surface) {
+        vtkErrorMacro("Isoscope Contour: " << surface.error().message);
+        return 0;
+    }
+
+    vtkNew<vtkPoints> points;
+    points->SetDataTypeToFloat();
+    vtkNew<vtkCellArray> triangles;
+    vtkNew<vtkFloatArray> normals;
+    normals->SetName("Normals");
+    normals->SetNumberOfComponents(3);
+    vtkSmartPointer<vtkDataArray> values = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(scalars->GetDataType()));
+    values->SetName(scalars->GetName());
+    for (int i = 0; i < this->GetNumberOfContours(); ++i) {
+        auto mesh = surface->extract(float(this->GetValue(i)));
+        if (!mesh) {
+            vtkErrorMacro("Isoscope Contour: extraction at " << this->GetValue(i) << " failed: " << mesh.error().message);
+            return 0;
+        }
+        const vtkIdType first = points->GetNumberOfPoints();
+        for (size_t v = 0; v < mesh->positions.size(); ++v) {
+            points->InsertNextPoint(mesh->positions[v].data());
+            normals->InsertNextTypedTuple(mesh->normals[v].data());
+            values->InsertNextTuple1(this->GetValue(i));
+        }
+        for (size_t t = 0; t + 2 < mesh->indices.size(); t += 3) {
+            const vtkIdType ids[3] = {first + mesh->indices[t], first + mesh->indices[t + 1], first + mesh->indices[t + 2]};
+            triangles->InsertNextCell(3, ids);
+        }
+    }
+    if (!this->Device->messages.empty()) {
+        vtkErrorMacro("Isoscope Contour: " << this->Device->messages.size()
+                      << " validation message(s), the first: " << this->Device->messages.front());
+        return 0;
+    }
+    output->SetPoints(points);
+    output->SetPolys(triangles);
+    if (this->ComputeNormals)
+        output->GetPointData()->SetNormals(normals);
+    if (this->ComputeScalars)
+        output->GetPointData()->SetScalars(values);
+    return 1;
+}
+
+void vtkIsoscopeContour::PrintSelf(ostream& os, vtkIndent indent)
+{
+    this->Superclass::PrintSelf(os, indent);
+    this->Values->PrintSelf(os, indent.GetNextIndent());
+    os << indent << "Method: " << iso::methodName(iso::Method(this->Method)) << "\n";
+    os << indent << "ComputeNormals: " << this->ComputeNormals << "\n";
+    os << indent << "ComputeScalars: " << this->ComputeScalars << "\n";
+    os << indent << "Validation: " << this->Validation << "\n";
+    os << indent << "CPUFallback: " << this->CPUFallback << "\n";
+    os << indent << "DeviceIndex: " << this->DeviceIndex << "\n";
+}

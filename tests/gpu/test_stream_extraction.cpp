@@ -1,0 +1,268 @@
+// Streamed extraction (engine/extract/stream/): slab by slab, the same welded
+// mesh as the in-core block method, vertex for vertex.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include "core/error.h"
+#include "extract/extraction_run.h"
+#include "extract/stream/streamed_extraction.h"
+#include "extract_test_support.h"
+#include "io/mesh_io.h"
+#include "io/mesh_stream.h"
+#include "volume/synthetic.h"
+#include "volume/volume_source.h"
+
+using namespace isoscope;
+using namespace isoscope::test;
+
+namespace {
+
+// A mesh as a vertex numbering cannot change it: the vertices sorted by
+// position (bit for bit) and each triangle as the sorted ranks of its
+// corners' positions, rotated to start at the smallest (winding kept), the
+// triangles sorted. Vertices at one position (an edge's end equal to the
+// isovalue) share a rank, so their order among themselves cannot matter to
+// the triangles.
+struct CanonicalMesh {
+    std::vector<std::array<uint32_t, 3>> positions; // bit patterns
+    std::vector<glm::vec3> normals;                 // in the positions' order
+    std::vector<std::array<uint32_t, 3>> triangles;
+};
+
+std::array<uint32_t, 3> bitsOf(const glm::vec3& p)
+{
+    std::array<uint32_t, 3> bits;
+    std::memcpy(bits.data(), &p, 12);
+    return bits;
+}
+
+CanonicalMesh canonical(const Mesh& mesh)
+{
+    CanonicalMesh result;
+    std::vector<uint32_t> order(mesh.positions.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    // Vertices at one position (on a sample equal to the isovalue) in the order of their normals.
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return std::pair(bitsOf(mesh.positions[a]), bitsOf(mesh.normals[a])) <
+               std::pair(bitsOf(mesh.positions[b]), bitsOf(mesh.normals[b]));
+    });
+    std::map<std::array<uint32_t, 3>, uint32_t> rank;
+    for (uint32_t i : order) {
+        result.positions.push_back(bitsOf(mesh.positions[i]));
+        result.normals.push_back(mesh.normals[i]);
+        rank.emplace(result.positions.back(), uint32_t(rank.size()));
+    }
+    for (size_t t = 0; t + 3 <= mesh.indices.size(); t += 3) {
+        std::array<uint32_t, 3> tri;
+        for (int k = 0; k < 3; ++k)
+            tri[k] = rank.at(bitsOf(mesh.positions[mesh.indices[t + k]]));
+        std::rotate(tri.begin(), std::min_element(tri.begin(), tri.end()), tri.end());
+        result.triangles.push_back(tri);
+    }
+    std::sort(result.triangles.begin(), result.triangles.end());
+    return result;
+}
+
+// Positions and triangles identical; normals, which the image's filtering
+// takes at its own (the slab's) texture coordinates, as below.
+void requireSameMesh(const Mesh& streamed, const Mesh& inCore)
+{
+    REQUIRE(streamed.positions.size() == inCore.positions.size());
+    REQUIRE(streamed.indices.size() == inCore.indices.size());
+    REQUIRE(streamed.normals.size() == streamed.positions.size());
+    CanonicalMesh a = canonical(streamed), b = canonical(inCore);
+    REQUIRE(a.positions == b.positions);
+    REQUIRE(a.triangles == b.triangles);
+    // Vertices at one position (ranked alike) may pair either way: each
+    // normal against the nearest of its position's. The image's filter
+    // weighs texels at the slab image's coordinates, with its sub-texel
+    // precision (8 bits on lavapipe at 256-bit vectors): nearly all normals
+    // agree to 1e-4, a few near slab ends to a few degrees.
+    float worst = 0.0f;
+    size_t apart = 0;
+    for (size_t i = 0, j = 0; i < a.normals.size(); i = j) {
+        for (j = i; j < a.normals.size() && a.positions[j] == a.positions[i];)
+            ++j;
+        for (size_t k = i; k < j; ++k) {
+            float nearest = 2.0f, back = 2.0f;
+            for (size_t m = i; m < j; ++m) {
+                nearest = std::min(nearest, glm::length(a.normals[k] - b.normals[m]));
+                back = std::min(back, glm::length(b.normals[k] - a.normals[m]));
+            }
+            worst = std::max({worst, nearest, back});
+            apart += std::max(nearest, back) > 1e-4f ? 1 : 0;
+        }
+    }
+    INFO("largest normal difference " << worst << "; " << apart << " of " << a.normals.size() << " above 1e-4");
+    REQUIRE(worst <= 0.05f);
+    REQUIRE(apart <= a.normals.size() / 100);
+}
+
+Mesh inCoreMesh(const Volume& volume, float iso)
+{
+    ExtractOptions options;
+    options.method = "block";
+    return extractIsosurface(gpuContext(), volume, iso, options).mesh;
+}
+
+StreamReport streamInto(MeshSink& sink, VolumeSource& source, float iso, uint32_t slabLayers, uint64_t budget = 0)
+{
+    ExtractOptions options;
+    options.method = "block";
+    StreamOptions stream;
+    stream.maxSlabLayers = slabLayers;
+    stream.deviceBudget = budget;
+    return extractStreamed(gpuContext(), source, iso, options, stream, sink);
+}
+
+// Streams `source` at several slab counts (2 to 20 where the volume has the
+// layers) and requires the in-core mesh each time.
+void requireStreamedSameAsInCore(VolumeSource& source, float iso, std::vector<uint32_t> slabCounts)
+{
+    Volume whole = readWholeVolume(source);
+    Mesh reference = inCoreMesh(whole, iso);
+    REQUIRE(!reference.indices.empty());
+    uint32_t cells = whole.dims[2] - 1;
+    for (uint32_t slabs : slabCounts) {
+        uint32_t layers = (cells + slabs - 1) / slabs;
+        INFO(whole.source << " at iso " << iso << ", " << slabs << " slabs of " << layers << " cell layers");
+        MeshCollector collector;
+        StreamReport report = streamInto(collector, source, iso, layers);
+        REQUIRE(report.slabs.size() == (cells + layers - 1) / layers);
+        REQUIRE(report.vertexCount == reference.positions.size());
+        requireSameMesh(collector.mesh(), reference);
+        REQUIRE_NO_VALIDATION_MESSAGES();
+    }
+}
+
+} // namespace
+
+TEST_CASE("streamed extraction gives the in-core mesh on synthetic fields, from 2 to 20 slabs", "[stream]")
+{
+    auto cayley = openSyntheticSource("cayley:23x19x41");
+    requireStreamedSameAsInCore(*cayley, -0.012f, {2, 3, 7, 20});
+    auto gyroid = openSyntheticSource("gyroid:17x21x27");
+    requireStreamedSameAsInCore(*gyroid, 0.3f, {2, 5, 13});
+}
+
+TEST_CASE("streamed extraction gives the in-core mesh on 8-bit data at integer isovalues (vertices on samples)",
+          "[stream]")
+{
+    // Integer isovalues on bytes put vertices exactly on samples, several on one point.
+    auto sphere = openSyntheticSource("sphere:21x18x33", ScalarType::UInt8);
+    for (float iso : {200.0f, 230.0f})
+        requireStreamedSameAsInCore(*sphere, iso, {2, 4, 11, 16});
+}
+
+TEST_CASE("streamed extraction gives the in-core mesh on the real volumes", "[stream][datasets]")
+{
+    std::filesystem::path dir = datasetsDir();
+    if (!std::filesystem::exists(dir / "MANIFEST.md")) {
+        WARN("skipped: no datasets at " << dir.string());
+        return;
+    }
+    auto anatomical = openFileSource(dir / "anatomical_33x41x25_int16.nhdr");
+    requireStreamedSameAsInCore(*anatomical, 5000.5f, {2, 6, 12});
+    auto fmri = openFileSource(dir / "fmri_128x96x24_int16.nhdr");
+    requireStreamedSameAsInCore(*fmri, 300.0f, {3, 8});
+    auto engine = openFileSource(dir / "engine_256x256x128_uint8.nhdr");
+    requireStreamedSameAsInCore(*engine, 150.0f, {2, 9});
+}
+
+TEST_CASE("a device budget below the whole mesh streams it to the host slab by slab, splitting slabs whose mesh "
+          "does not fit",
+          "[stream]")
+{
+    // Noise in layers 30 to 36 of 64 and nothing elsewhere: the slabs there make most of the mesh.
+    Volume grid;
+    grid.dims = {24, 24, 64};
+    grid.type = ScalarType::Float32;
+    grid.source = "noise in 6 layers";
+    auto noise = makeCallbackSource(grid, [](uint32_t first, uint32_t count, std::byte* out) {
+        auto* values = reinterpret_cast<float*>(out);
+        for (uint32_t z = first; z < first + count; ++z)
+            for (uint32_t i = 0; i < 24 * 24; ++i) {
+                uint32_t h = (i + 1) * 2654435761u ^ (z + 7) * 40503u;
+                h ^= h >> 13;
+                *values++ = z >= 30 && z <= 36 ? float(h * 0x9E3779B9u >> 8) / float(1 << 24) : 0.0f;
+            }
+    });
+    Volume whole = readWholeVolume(*noise);
+    Mesh reference = inCoreMesh(whole, 0.5f);
+    uint64_t meshBytes = reference.positions.size() * sizeof(GpuMeshVertex) + reference.indices.size() * 4;
+    uint64_t held = gpuContext().allocator().currentDeviceBytes();
+    // Room for slabs of 8 layers and a third of the mesh: never the whole mesh.
+    uint64_t budget = held + 2 * streamSlabBytes(gpuContext(), grid, 8, {8, 4, 4}) + meshBytes / 3;
+    INFO("mesh " << meshBytes << " bytes, budget " << budget << " of which " << held << " held before");
+    REQUIRE(budget < held + meshBytes);
+    MeshCollector collector;
+    StreamReport report = streamInto(collector, *noise, 0.5f, 0, budget);
+    CHECK(report.peakDeviceBytes <= budget);
+    CHECK(report.slabs.size() >= 4);
+    CHECK(report.slabsSplit > 0);
+    requireSameMesh(collector.mesh(), reference);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("a budget too small for one slab fails before any sample is read, with the numbers", "[stream]")
+{
+    std::atomic<int> reads{0};
+    Volume grid = makeSyntheticGrid("sphere:64");
+    auto source = makeCallbackSource(grid, [&](uint32_t, uint32_t, std::byte*) { ++reads; });
+    MeshCollector collector;
+    REQUIRE_THROWS_WITH(streamInto(collector, *source, 0.5f, 0, 100000),
+                        Catch::Contains("a slab of one cell layer needs") && Catch::Contains("--device-budget"));
+    REQUIRE(reads == 0);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("a source that fails at slab k ends with its error and leaves no mesh file", "[stream]")
+{
+    auto sphere = openSyntheticSource("sphere:20x20x40");
+    Volume grid = sphere->grid();
+    auto failing = makeCallbackSource(grid, [&](uint32_t first, uint32_t count, std::byte* out) {
+        if (first + count > 25)
+            fail("simulation step crashed at plane " + std::to_string(first + count));
+        sphere->readPlanes(first, count, out);
+    });
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / "isoscope-stream-failure";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (const char* name : {"failed.ply", "failed.stl"}) {
+        std::filesystem::path path = dir / name;
+        std::filesystem::remove(path);
+        {
+            auto writer = openStreamedMeshWriter(path, grid, MeshPlacement::World, IfExists::Replace);
+            REQUIRE_THROWS_WITH(streamInto(*writer, *failing, 0.5f, 4), Catch::Contains("simulation step crashed"));
+        }
+        CHECK(!std::filesystem::exists(path));
+        CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}) == 0);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("streamed PLY and STL files hold the in-core mesh", "[stream]")
+{
+    auto torus = openSyntheticSource("torus:24x22x30");
+    Volume whole = readWholeVolume(*torus);
+    Mesh reference = inCoreMesh(whole, 0.04f);
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / "isoscope-stream-test";
+    std::filesystem::create_directories(dir);
+    std::filesystem::path ply = dir / "torus.ply", stl = dir / "torus.stl";
+    for (const auto& path : {ply, stl}) {
+        auto writer = openStreamedMeshWriter(path, whole, MeshPlacement::World, IfExists::Replace);
+        streamInto(*writer, *torus, 0.04f, 5);
+        writer->commit();
+    }
+    Mesh fromPly = readMesh(ply);
+    requireSameMesh(fromPly, reference);
+    // Binary STL: 80 bytes, the triangle count, 50 bytes a triangle.
+    CHECK(std::filesystem::file_size(stl) == 84 + 50 * reference.indices.size() / 3);
+    std::filesystem::remove_all(dir);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}

@@ -1,0 +1,154 @@
+#include "stream_extract.h"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "core/context.h"
+#include "core/error.h"
+#include "extract/stream/copy_bandwidth.h"
+#include "extract/stream/streamed_extraction.h"
+#include "io/mesh_io.h"
+#include "io/mesh_stream.h"
+#include "mesh/world_transform.h"
+#include "output_options.h"
+#include "progress.h"
+#include "volume/volume_source.h"
+
+namespace isoscope::cli {
+
+namespace {
+
+uint64_t peakHostBytes()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return uint64_t(usage.ru_maxrss) * 1024; // Linux: KiB
+}
+
+nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float iso, const CopyBandwidth* copy)
+{
+    double seconds = report.wallMs * 1e-3;
+    double uploadMs = 0, extractMs = 0, readMs = 0, waitMs = 0, downloadMs = 0;
+    nlohmann::json slabs = nlohmann::json::array();
+    for (const SlabStats& s : report.slabs) {
+        uploadMs += s.uploadMs;
+        extractMs += s.extractMs;
+        readMs += s.readMs;
+        waitMs += s.waitMs;
+        downloadMs += s.downloadMs;
+        slabs.push_back({{"first_plane", s.firstPlane}, {"cell_layers", s.cellLayers}, {"read_ms", s.readMs},
+                         {"wait_ms", s.waitMs}, {"upload_gpu_ms", s.uploadMs}, {"extract_gpu_ms", s.extractMs},
+                         {"download_ms", s.downloadMs}, {"vertices", s.vertices}, {"triangles", s.triangles}});
+    }
+    nlohmann::json json = {
+        {"method", report.method},
+        {"streamed", true},
+        {"device", report.device},
+        {"subgroup_size", report.subgroupSize},
+        {"dims", grid.dims},
+        {"scalar_type", std::string(scalarName(grid.type))},
+        {"iso", iso},
+        {"vertices", report.vertexCount},
+        {"triangles", report.faceCount},
+        {"device_budget_bytes", report.deviceBudget},
+        {"slab_cell_layers", report.plannedCellLayers},
+        {"slab_count", report.slabs.size()},
+        {"slabs_split", report.slabsSplit},
+        {"overflow_retries", report.overflowRetries},
+        {"volume_bytes", report.volumeBytes},
+        {"bytes_read", report.bytesRead},
+        {"staging_bytes", report.stagingBytes},
+        {"wall_ms", report.wallMs},
+        {"end_to_end_gb_per_s", seconds > 0 ? double(report.volumeBytes) / seconds * 1e-9 : 0.0},
+        {"peak_device_bytes", report.peakDeviceBytes},
+        {"peak_host_bytes", peakHostBytes()},
+        {"read_ms", readMs},
+        {"read_wait_ms", waitMs},
+        {"upload_gpu_ms", uploadMs},
+        {"extract_gpu_ms", extractMs},
+        {"download_ms", downloadMs},
+        {"slabs", slabs},
+    };
+    if (copy) {
+        double rate = copy->bytesPerSecond();
+        json["copy_ceiling"] = {{"bytes", copy->bytes}, {"copies", copy->copies}, {"gpu_ms", copy->gpuMs},
+                                {"gb_per_s", rate * 1e-9}};
+        json["fraction_of_copy_ceiling"] =
+            rate > 0 && seconds > 0 ? nlohmann::json(double(report.volumeBytes) / seconds / rate) : nlohmann::json(nullptr);
+    }
+    return json;
+}
+
+} // namespace
+
+std::optional<int> runStreamedExtract(const StreamRequest& request)
+{
+    std::filesystem::path volumePath(request.volume);
+    std::unique_ptr<VolumeSource> source;
+    if (request.forced) {
+        source = openVolumeSource(request.volume, request.raw, request.syntheticType);
+    } else {
+        try {
+            source = openVolumeSource(request.volume, request.raw, request.syntheticType);
+        } catch (const Error&) {
+            return std::nullopt; // not a format read in place: extracted in core
+        }
+    }
+    const Volume& grid = source->grid();
+    Context context;
+    uint64_t budget = request.deviceBudget ? request.deviceBudget : context.allocator().deviceBudgetBytes();
+    if (!request.forced) {
+        if (!needsStreaming(context, grid, budget))
+            return std::nullopt;
+        if (!request.quiet)
+            std::fprintf(stderr, "isoscope: %s needs more than the device budget of %s in core: extracting it in "
+                                 "slabs (--stream)\n",
+                         grid.source.c_str(), formatBytes(budget).c_str());
+    }
+
+    std::optional<CopyBandwidth> copy;
+    if (request.measureCopy)
+        copy = measureUploadBandwidth(context, std::min<uint64_t>(uint64_t(256) << 20, budget / 4), 8);
+
+    StreamOptions stream;
+    stream.deviceBudget = budget;
+    stream.maxSlabLayers = request.slabLayers;
+    stream.progress = terminalProgress(request.quiet);
+
+    // Binary PLY and STL are written as the slabs come; other formats from the whole mesh.
+    std::unique_ptr<StreamedMeshWriter> writer;
+    MeshCollector collector;
+    MeshSink* sink = &collector;
+    if (!request.output.empty() && streamsMeshFormat(request.output)) {
+        MeshPlacement placement = request.indexSpace ? MeshPlacement::IndexSpace : MeshPlacement::World;
+        writer = openStreamedMeshWriter(request.output, grid, placement, ifExists(request.force));
+        sink = writer.get();
+    }
+    StreamReport report = extractStreamed(context, *source, request.iso, request.method, stream, *sink);
+    if (writer) {
+        writer->commit(terminalProgress(request.quiet));
+    } else if (!request.output.empty()) {
+        Mesh& mesh = collector.mesh();
+        if (request.indexSpace)
+            toIndexSpace(mesh, grid);
+        else
+            placeInWorld(mesh, grid);
+        writeMesh(mesh, request.output, {ifExists(request.force), terminalProgress(request.quiet)});
+    }
+    nlohmann::json stats = statsJson(report, grid, request.iso, copy ? &*copy : nullptr);
+    if (!request.stats.empty())
+        writeJson(stats, request.stats, request.force);
+    if (request.stats != "-")
+        std::printf("block (streamed, %zu slabs): %llu vertices, %llu triangles, %.3f s, %.2f GB/s end to end\n",
+                    report.slabs.size(), (unsigned long long)report.vertexCount,
+                    (unsigned long long)report.faceCount, report.wallMs * 1e-3,
+                    report.wallMs > 0 ? double(report.volumeBytes) / (report.wallMs * 1e-3) * 1e-9 : 0.0);
+    return 0;
+}
+
+} // namespace isoscope::cli
