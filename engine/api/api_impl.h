@@ -32,6 +32,13 @@ void checkCamera(const Camera& camera);
 // The engine's orbit camera looking from camera.eye at camera.target.
 OrbitCamera orbitCamera(const Camera& camera);
 
+// vkQueueWaitIdle under the queue's lock (another thread may be loading).
+inline VkResult waitQueueIdle(isoscope::Context& context)
+{
+    std::lock_guard queue(context.queueMutex());
+    return vkQueueWaitIdle(context.queue());
+}
+
 // The engine's grid of a VolumeDesc, no samples; throws Error, prefixed
 // with `what` (the call), for dims below 2 or a spacing not positive.
 isoscope::Volume engineGrid(const VolumeDesc& desc, const std::string& what);

@@ -59,7 +59,7 @@ Result<Context> Context::wrap(const HostVulkan& host, const DeviceSetup& setup, 
 {
     return guarded<Context>(ErrorCode::DeviceUnsupported, [&] {
         isoscope::HostDevice device{host.instance, host.physicalDevice, host.device, host.queue, host.queueFamily,
-                                    setup.impl_->chain->enabled(), host.pipelineCache};
+                                    setup.impl_->chain->enabled(), host.pipelineCache, host.queueMutex};
         return Context(own(new detail::ContextImpl{std::make_unique<isoscope::Context>(device, engineOptions(options))}));
     });
 }
@@ -123,5 +123,6 @@ VkPhysicalDevice Context::physicalDevice() const { return impl().context->physic
 VkDevice Context::device() const { return impl().context->device(); }
 VkQueue Context::queue() const { return impl().context->queue(); }
 uint32_t Context::queueFamily() const { return impl().context->queueFamily(); }
+std::mutex& Context::queueMutex() const { return impl().context->queueMutex(); }
 
 } // namespace isoscope::api

@@ -102,7 +102,7 @@ bool growAfterFrame(isoscope::Context& context, detail::IsosurfaceImpl& surface,
     std::memcpy(&counters, counts.mapped, sizeof counters);
     if (!counters.overflow)
         return false;
-    VK_CHECK(vkQueueWaitIdle(context.queue())); // frames in flight still use what grows
+    VK_CHECK(waitQueueIdle(context)); // frames in flight still use what grows
     surface.extractor->growAfterOverflow();
     if (counters.vertexCount > surface.mesh.vertexCapacity || counters.faceCount > surface.mesh.faceCapacity) {
         // A quarter more than counted, so that an animated isovalue settles after a few growths.

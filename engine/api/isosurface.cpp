@@ -57,7 +57,7 @@ Result<HostMesh> Isosurface::extract(float iso)
         impl().iso = iso;
         // A graph of its own, submitted after the host's frames (the method's
         // work buffers may grow, so frames built before are rebuilt).
-        VK_CHECK(vkQueueWaitIdle(impl().context.queue()));
+        VK_CHECK(waitQueueIdle(impl().context));
         GraphExtraction extraction(impl().context, *impl().extractor, iso);
         extraction.run(iso);
         ++impl().generation;

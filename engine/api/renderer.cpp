@@ -45,7 +45,7 @@ struct detail::RendererImpl {
     uint64_t sceneVersion = 0;
     std::vector<uint64_t> slotSceneVersion;
 
-    ~RendererImpl() { vkQueueWaitIdle(context.queue()); } // nothing it owns may still be in use
+    ~RendererImpl() { waitQueueIdle(context); } // nothing it owns may still be in use
 
     std::vector<uint64_t> generations() const
     {
@@ -221,7 +221,7 @@ Result<Image> Renderer::renderImage(VkExtent2D extent)
         detail::RendererImpl& r = impl();
         if (extent.width == 0 || extent.height == 0)
             return Error{ErrorCode::InvalidArgument, "Renderer::renderImage: the extent is empty"};
-        VK_CHECK(vkQueueWaitIdle(r.context.queue())); // after the host's frames, which share the meshes
+        VK_CHECK(waitQueueIdle(r.context)); // after the host's frames, which share the meshes
         RgbaImage pixels = renderFrameScene(r.context, r.scene, extent);
         return Image{pixels.width, pixels.height, std::move(pixels.pixels)};
     });

@@ -44,14 +44,22 @@ isoscope::Volume engineGrid(const VolumeDesc& desc, const std::string& what)
     return volume;
 }
 
-Result<Volume> Volume::load(Context& context, std::string_view pathOrSpec)
+Result<Volume> Volume::load(Context& context, std::string_view pathOrSpec) { return load(context, pathOrSpec, {}); }
+
+Result<Volume> Volume::load(Context& context, std::string_view pathOrSpec, const LoadProgress& progress)
 {
-    return guarded<Volume>(ErrorCode::InvalidFile,
-                           [&] {
-                               isoscope::Volume volume = loadVolume(pathOrSpec);
-                               const std::byte* samples = volume.data.data(); // moving a vector keeps its storage
-                               return upload(*context.impl().context, std::move(volume), samples);
-                           });
+    return guarded<Volume>(ErrorCode::InvalidFile, [&] {
+        RawOptions options;
+        if (progress)
+            options.progress = [&progress](const ProgressStep& step) {
+                progress({step.what, step.done, step.total, step.items});
+            };
+        isoscope::Volume volume = loadVolume(pathOrSpec, options);
+        if (progress)
+            progress({"uploading", 0, 0, {}}); // one step: the upload has no pieces to count here
+        const std::byte* samples = volume.data.data(); // moving a vector keeps its storage
+        return upload(*context.impl().context, std::move(volume), samples);
+    });
 }
 
 Result<Volume> Volume::fromMemory(Context& context, const VolumeDesc& desc, const void* samples, size_t bytes)

@@ -80,6 +80,8 @@ Context::Context(const HostDevice& host, const ContextOptions& options) : option
     queue_ = host.queue;
     queueFamily_ = host.queueFamily;
     hostPipelineCache_ = host.pipelineCache;
+    if (host.queueMutex)
+        queueMutex_ = host.queueMutex;
     try {
         volkLoadInstanceOnly(instance_);
         VkPhysicalDeviceProperties properties;
@@ -289,6 +291,7 @@ void Context::createDeviceObjects()
 
 void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record)
 {
+    std::lock_guard submitting(submitMutex_);
     VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     allocateInfo.commandPool = commandPool_;
     allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
@@ -315,8 +318,10 @@ void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record)
     submit.pCommandBufferInfos = &cmdInfo;
     // Through core/fault_injection.h, so tests can make each submission and wait fail.
     VkResult submitted = injectedFault(FaultSite::Submit);
-    if (submitted == VK_SUCCESS)
+    if (submitted == VK_SUCCESS) {
+        std::lock_guard queue(*queueMutex_);
         submitted = vkQueueSubmit2(queue_, 1, &submit, fence_);
+    }
     if (submitted != VK_SUCCESS)
         failVulkanCall("vkQueueSubmit2", submitted, __FILE__, __LINE__);
     VkResult waited = vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX);

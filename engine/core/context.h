@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,7 @@ struct HostDevice {
     uint32_t queueFamily = 0;
     decltype(DeviceInfo::features) enabled{};
     VkPipelineCache pipelineCache = VK_NULL_HANDLE; // optional: the host's, used instead of isoscope's own
+    std::mutex* queueMutex = nullptr; // optional: the host's lock on `queue`, held around each use of it
 };
 
 struct PhysicalDeviceSummary {
@@ -93,7 +95,14 @@ public:
 
     // Records commands with `record` into a fresh command buffer, submits it and
     // waits for it: for set-up work (uploads, read-backs, tests), not for frames.
+    // Callable from several threads at once (one runs at a time): a volume
+    // loads on one thread while another records frames.
     void submitAndWait(const std::function<void(VkCommandBuffer)>& record);
+    // The lock on queue(): the host's (HostDevice::queueMutex) or the
+    // Context's own. Held around every use of the queue (Vulkan requires
+    // queue use to be externally synchronized), by isoscope and by a host
+    // that uses the queue while another thread may load.
+    std::mutex& queueMutex() const { return *queueMutex_; }
 
     // Called by the debug messenger.
     void reportValidationMessage(const std::string& message);
@@ -125,6 +134,9 @@ private:
     std::vector<PhysicalDeviceSummary> devices_;
     VkCommandPool commandPool_ = VK_NULL_HANDLE;
     VkFence fence_ = VK_NULL_HANDLE;
+    std::mutex submitMutex_; // the command pool and fence submitAndWait uses
+    std::mutex ownQueueMutex_;
+    std::mutex* queueMutex_ = &ownQueueMutex_;
     std::unique_ptr<Allocator> allocator_;
     std::unique_ptr<PipelineCache> pipelineCache_;
     bool capturePipelineStatistics_ = false;

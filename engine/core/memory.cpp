@@ -97,8 +97,16 @@ uint64_t Allocator::availableDeviceBytes() const
         uint64_t total = budget.heapBudget[largest], used = budget.heapUsage[largest];
         return total > used ? total - used : 0;
     }
-    uint64_t size = memory_.memoryHeaps[largest].size;
-    return size > currentDevice_ ? size - currentDevice_ : 0;
+    uint64_t size = memory_.memoryHeaps[largest].size, held = currentDevice_;
+    return size > held ? size - held : 0;
+}
+
+void Allocator::countDeviceBytes(uint64_t bytes)
+{
+    uint64_t now = currentDevice_ += bytes;
+    uint64_t peak = peakDevice_;
+    while (now > peak && !peakDevice_.compare_exchange_weak(peak, now)) {
+    }
 }
 
 VkDeviceMemory Allocator::allocate(const VkMemoryRequirements& requirements, MemoryUsage usage,
@@ -150,8 +158,7 @@ VkDeviceMemory Allocator::allocate(const VkMemoryRequirements& requirements, Mem
 
     deviceLocal = (memory_.memoryTypes[chosen].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
     if (deviceLocal) {
-        currentDevice_ += requirements.size;
-        peakDevice_ = std::max(peakDevice_, currentDevice_);
+        countDeviceBytes(requirements.size);
     }
     return memory;
 }
@@ -258,8 +265,7 @@ VkDeviceMemory Allocator::allocateShared(const VkMemoryRequirements& requirement
     bool deviceLocal = false;
     VkDeviceMemory memory = allocate(requirements, MemoryUsage::DeviceLocal, what, deviceLocal);
     if (!deviceLocal) { // allocate() counts device-local bytes only; freeShared always subtracts
-        currentDevice_ += requirements.size;
-        peakDevice_ = std::max(peakDevice_, currentDevice_);
+        countDeviceBytes(requirements.size);
     }
     return memory;
 }

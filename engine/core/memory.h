@@ -6,6 +6,7 @@
 // One allocation per resource is deliberate for now: the engine makes few,
 // large resources (volumes, meshes, work lists), far under the driver's
 // allocation-count limit, and exact byte counts are easier to report.
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -73,7 +74,7 @@ public:
 
     uint64_t currentDeviceBytes() const { return currentDevice_; }
     uint64_t peakDeviceBytes() const { return peakDevice_; }
-    void resetPeak() { peakDevice_ = currentDevice_; }
+    void resetPeak() { peakDevice_ = currentDevice_.load(); }
     // What the device lets the engine use: the memory budget where the device
     // reports one, else the size of the largest device-local heap.
     uint64_t deviceBudgetBytes() const;
@@ -102,8 +103,10 @@ private:
     VkDevice device_;
     const DeviceInfo& info_;
     VkPhysicalDeviceMemoryProperties memory_{};
-    uint64_t currentDevice_ = 0;
-    uint64_t peakDevice_ = 0;
+    // Atomic: a volume may load on one thread while another records frames.
+    void countDeviceBytes(uint64_t bytes);
+    std::atomic<uint64_t> currentDevice_{0};
+    std::atomic<uint64_t> peakDevice_{0};
 };
 
 // "1.50 GiB", "12.0 MiB", "512 B": for messages.

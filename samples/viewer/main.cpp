@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include <isoscope/isoscope.h>
@@ -55,9 +56,12 @@ void run(const Options& options, samplehost::ValidationLog& log)
         extent = window->extent; // the window system (and HiDPI) may have its own idea of the size
     }
     auto slots = samplehost::createFrameSlots(host->physical, host->device, host->family, 2, extent, windowed);
-    std::optional<isoscope::api::Context> context = samplehost::take(
-        isoscope::api::Context::wrap({host->instance, host->physical, host->device, host->family, host->queue}, *host->setup),
-        "isoscope on the host's device");
+    // The lock on the queue: a volume opened in the window loads on a worker thread (volume_loader.h).
+    std::mutex queueMutex;
+    isoscope::api::HostVulkan vulkan{host->instance, host->physical, host->device, host->family, host->queue};
+    vulkan.queueMutex = &queueMutex;
+    std::optional<isoscope::api::Context> context =
+        samplehost::take(isoscope::api::Context::wrap(vulkan, *host->setup), "isoscope on the host's device");
     std::optional<ViewerScene> scene;
     scene.emplace(createViewerScene(*context, options, extent));
     std::unique_ptr<ImGuiLayer> imgui;

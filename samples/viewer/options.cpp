@@ -154,7 +154,7 @@ const char* usage()
            "  --frames N          stop after N frames\n"
            "  --screenshot F.png  write the last frame (with the UI when windowed)\n"
            "  --script FILE       actions per frame, one line each (';' between): iso V; mode M; method M; weld on|off;\n"
-           "                      resize WxH; clip X0 Y0 Z0 X1 Y1 Z1 | clip off; tf PRESET|FILE; tf-opacity V A;\n"
+           "                      resize WxH; open VOLUME; clip X0 Y0 Z0 X1 Y1 Z1 | clip off; tf PRESET|FILE; tf-opacity V A;\n"
            "                      tf-color V R G B; tf-remove-opacity V; tf-remove-color V; tf-save FILE\n"
            "  --headless          no window and no UI (needs --screenshot)\n"
            "  --no-vsync          present without waiting for the display (V toggles it)\n"

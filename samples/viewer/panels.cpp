@@ -170,6 +170,29 @@ void statistics(const ViewerScene& scene, const FrameStats& stats)
 
 } // namespace
 
+void drawLoadProgress(const VolumeLoader::Progress& progress)
+{
+    ImVec2 size = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y - 16.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(size.x - 32.0f, 520.0f), 0.0f));
+    ImGui::Begin("loading", nullptr, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize);
+    ImGui::TextWrapped("%s", progress.source.c_str());
+    ImGui::TextWrapped("%s", progress.what.c_str());
+    char overlay[64] = "";
+    float fraction = -1.0f * float(ImGui::GetTime()); // ImGui draws a negative fraction as work of unknown length
+    if (progress.total > 0) {
+        fraction = float(double(progress.done) / double(progress.total));
+        if (progress.items.empty())
+            std::snprintf(overlay, sizeof overlay, "%.1f of %.1f MiB", double(progress.done) / 1048576.0,
+                          double(progress.total) / 1048576.0);
+        else
+            std::snprintf(overlay, sizeof overlay, "%llu of %llu %s", (unsigned long long)progress.done,
+                          (unsigned long long)progress.total, progress.items.c_str());
+    }
+    ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), overlay[0] ? overlay : nullptr);
+    ImGui::End();
+}
+
 void drawPanels(const ViewerScene& scene, const FrameStats& stats, UiState& ui, UiRequests& requests)
 {
     // 340 wide at (8, 8) whatever its contents: tests exclude that stripe when they compare images.

@@ -13,6 +13,7 @@
 #include "options.h"
 #include "tf_editor.h"
 #include "viewer_scene.h"
+#include "volume_loader.h"
 
 namespace viewer {
 
@@ -42,6 +43,7 @@ struct UiRequests {
     std::optional<isoscope::api::TransferPoints> transferPoints; // edited points
     std::optional<std::string> saveTransferFunction;     // a file to write the points to
     std::optional<std::optional<isoscope::api::ClipBox>> clip; // a box, or none
+    std::optional<std::string> open;                     // a volume to open (--script open)
     bool toggleVsync = false;
     bool toggleOrthographic = false;
     bool resetView = false;
@@ -50,6 +52,9 @@ struct UiRequests {
 // The overlay's device-memory line: isoscope's own allocations, and the
 // device's usage and budget where it reports VK_EXT_memory_budget.
 std::string memoryLine(const isoscope::api::DeviceMemory& memory);
+
+// A window over the frame saying what the worker thread is loading and how far it got.
+void drawLoadProgress(const VolumeLoader::Progress& progress);
 
 void drawPanels(const ViewerScene& scene, const FrameStats& stats, UiState& ui, UiRequests& requests);
 

@@ -74,10 +74,12 @@ void parseAction(const std::string& action, ScriptStep& step)
         step.resize = parseSize(value);
     else if (verb == "tf")
         step.transferFunction = value;
+    else if (verb == "open")
+        step.open = value;
     else if (verb == "tf-save")
         step.tfSave = value;
     else
-        throw OptionError("unknown action '" + verb + "' (iso, mode, method, weld, resize, clip, tf, tf-opacity, "
+        throw OptionError("unknown action '" + verb + "' (iso, mode, method, weld, resize, open, clip, tf, tf-opacity, "
                           "tf-color, tf-remove-opacity, tf-remove-color or tf-save)");
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // --script: what the viewer does at each frame, for tests and recordings.
 // Line n (from 0) holds frame n's actions, separated by ';':
-//   iso 0.42; mode dvr; method scan; weld off; resize 640x480
+//   iso 0.42; mode dvr; method scan; weld off; resize 640x480; open scan.nrrd
 //   clip -1 -1 -1 0 1 1; clip off           (world units, as the panel's box)
 //   tf ct; tf-opacity 0.5 0.8; tf-color 0.5 1 0 0; tf-remove-opacity 0.5;
 //   tf-remove-color 0.5; tf-save edited.json   (the editor's edits, in order)
@@ -33,6 +33,7 @@ struct ScriptStep {
     std::optional<bool> weld;
     std::optional<VkExtent2D> resize; // the window's new size (windowed runs)
     std::optional<std::optional<isoscope::api::ClipBox>> clip; // a box, or none (clip off)
+    std::optional<std::string> open;                            // a volume to open, as a dropped file
     std::optional<std::string> transferFunction;                // a preset or file
     std::vector<TfEdit> tfEdits;
     std::optional<std::string> tfSave;

@@ -70,13 +70,23 @@ void onDrop(GLFWwindow* glfw, int count, const char** paths)
         loop->dropped.emplace_back(paths[i]);
 }
 
-// A volume that fails to open leaves the one shown before (its message in the panel).
+// Windowed: the load runs on a worker thread while the window draws the
+// volume shown (finishLoad takes it in); headless: here. A volume that fails
+// to open leaves the one shown (its message in the panel).
 void openVolume(ViewerLoop& loop, const std::string& path, std::optional<float> iso)
 {
-    std::string previous = loop.scene.source;
-    float previousIso = loop.scene.iso;
+    if (loop.window) {
+        if (!loop.loader.start(loop.scene.context, path, loop.scene.method, loop.scene.weld, ViewerScene::kHistogramBins)) {
+            loop.ui.status = "still loading " + loop.loader.progress().source + "; " + path + " not opened";
+            return;
+        }
+        loop.pendingIso = iso;
+        loop.framesWhileLoading = 0;
+        loop.ui.status = "loading " + path;
+        return;
+    }
     std::optional<isoscope::api::ClipBox> previousClip = loop.scene.clip;
-    if (path != previous)
+    if (path != loop.scene.source)
         loop.scene.clip.reset(); // a box in another volume's world units
     try {
         loop.scene.load(path, iso);
@@ -84,7 +94,34 @@ void openVolume(ViewerLoop& loop, const std::string& path, std::optional<float> 
     } catch (const Failure& error) {
         loop.ui.status = error.what();
         loop.scene.clip = previousClip;
-        loop.scene.load(previous, previousIso);
+    }
+    updateCamera(loop);
+}
+
+// A load on the worker thread finished: its volume takes the place of the one shown.
+void finishLoad(ViewerLoop& loop)
+{
+    std::optional<VolumeLoader::Outcome> outcome = loop.loader.finished();
+    if (!outcome)
+        return;
+    if (!outcome->loaded) {
+        loop.ui.status = outcome->error;
+        std::printf("not opened: %s\n", outcome->error.c_str());
+        return;
+    }
+    std::string path = outcome->loaded->source;
+    std::optional<isoscope::api::ClipBox> previousClip = loop.scene.clip;
+    if (path != loop.scene.source)
+        loop.scene.clip.reset(); // a box in another volume's world units
+    try {
+        loop.scene.install(std::move(*outcome->loaded), loop.pendingIso);
+        loop.ui.status = "opened " + path;
+        // Scripts and tests follow how many frames the window drew meanwhile.
+        std::printf("opened %s; %llu frames drawn while it loaded\n", path.c_str(),
+                    (unsigned long long)loop.framesWhileLoading);
+    } catch (const Failure& error) {
+        loop.ui.status = error.what();
+        loop.scene.clip = previousClip;
     }
     updateCamera(loop);
 }
@@ -92,7 +129,7 @@ void openVolume(ViewerLoop& loop, const std::string& path, std::optional<float> 
 // The swapchain made again (a new size, vsync toggled), and the targets when the size changed.
 void resize(ViewerLoop& loop)
 {
-    VK_CHECK(vkDeviceWaitIdle(loop.host.device));
+    waitForDevice(loop.scene.context);
     loop.window->recreateSwapchain();
     VkExtent2D extent = loop.window->extent;
     if (extent.width == loop.slots.extent.width && extent.height == loop.slots.extent.height)
@@ -177,6 +214,7 @@ void scriptRequests(ViewerLoop& loop, const ScriptStep& step, UiRequests& reques
     requests.mode = step.mode;
     requests.method = step.method;
     requests.weld = step.weld;
+    requests.open = step.open;
     requests.clip = step.clip;
     requests.transferFunction = step.transferFunction;
     requests.saveTransferFunction = step.tfSave;
@@ -202,7 +240,7 @@ bool applyRequests(ViewerLoop& loop, const UiRequests& requests)
         if (requests.mode && *requests.mode != scene.mode)
             scene.setMode(*requests.mode);
         if (requests.transferFunction || requests.transferPoints)
-            VK_CHECK(vkDeviceWaitIdle(loop.host.device)); // frames in flight read the table it replaces
+            waitForDevice(loop.scene.context); // frames in flight read the table it replaces
         if (requests.transferFunction)
             scene.setTransferFunction(*requests.transferFunction);
         if (requests.transferPoints)
@@ -270,9 +308,13 @@ LoopResult runViewer(ViewerLoop& loop)
     Readback readback{loop.host.device};
     Clock::time_point last = Clock::now();
     uint64_t frame = 0;
-    while (frame < limit && !(window && window->shouldClose())) {
+    // Frames while a volume loads do not count towards --frames or move --script on.
+    uint64_t step = 0;
+    while (step < limit && !(window && window->shouldClose())) {
         if (window)
             window->pollEvents();
+        finishLoad(loop);
+        bool scripted = !loop.loader.busy();
         loop.slots.waitForSlot(frame);
         if (frame >= inFlight)
             collectStats(loop, frame - inFlight);
@@ -292,14 +334,18 @@ LoopResult runViewer(ViewerLoop& loop)
         }
 
         UiRequests requests;
-        if (frame < loop.script.size())
-            scriptRequests(loop, loop.script[frame], requests);
+        if (scripted && step < loop.script.size())
+            scriptRequests(loop, loop.script[step], requests);
         if (loop.imgui) {
             loop.imgui->newFrame();
             handleInput(loop, requests);
             drawPanels(loop.scene, loop.stats, loop.ui, requests);
+            if (loop.loader.busy())
+                drawLoadProgress(loop.loader.progress());
         }
         bool remakeSwapchain = applyRequests(loop, requests);
+        if (requests.open)
+            loop.dropped.push_back(*requests.open);
         if (!loop.dropped.empty()) {
             std::string path = loop.dropped.back();
             loop.dropped.clear();
@@ -308,7 +354,7 @@ LoopResult runViewer(ViewerLoop& loop)
         updateCamera(loop);
 
         std::string screenshot = loop.screenshotNext;
-        if (screenshot.empty() && frame + 1 == limit)
+        if (screenshot.empty() && scripted && step + 1 == limit)
             screenshot = loop.options.screenshot;
         VkExtent2D extent = loop.slots.extent;
         VkDeviceSize bytes = VkDeviceSize(extent.width) * extent.height * 4;
@@ -330,8 +376,11 @@ LoopResult runViewer(ViewerLoop& loop)
         recordFrame(slot, commands);
         loop.slotIso[frame % inFlight] = loop.scene.iso;
         VkSemaphore renderDone = window ? window->renderDone[imageIndex] : VK_NULL_HANDLE;
-        samplehost::submitSlot(loop.host.device, loop.host.queue, slot, window ? slot.imageAcquired : VK_NULL_HANDLE,
-                               renderDone);
+        {
+            std::lock_guard queue(loop.scene.context.queueMutex()); // a volume may be loading on another thread
+            samplehost::submitSlot(loop.host.device, loop.host.queue, slot, window ? slot.imageAcquired : VK_NULL_HANDLE,
+                                   renderDone);
+        }
         if (!screenshot.empty()) {
             loop.slots.waitForSlot(frame); // a screenshot may stall: it is one frame
             writeScreenshot(readback.buffer, extent, screenshot);
@@ -341,9 +390,15 @@ LoopResult runViewer(ViewerLoop& loop)
         }
 
         VkResult presented = VK_SUCCESS;
-        if (window)
+        if (window) {
+            std::lock_guard queue(loop.scene.context.queueMutex());
             presented = samplehost::presentImage(loop.host.queue, *window, imageIndex, renderDone);
+        }
         ++frame;
+        if (scripted)
+            ++step;
+        else
+            ++loop.framesWhileLoading;
         Clock::time_point now = Clock::now();
         loop.stats.frameMs = std::chrono::duration<double, std::milli>(now - last).count();
         last = now;
@@ -359,6 +414,8 @@ LoopResult runViewer(ViewerLoop& loop)
     }
     for (uint64_t f = 0; f < inFlight && f < frame; ++f)
         loop.slots.waitForSlot(f);
+    loop.loader.wait(); // a load in flight when the window closed: its objects go before the context
+    loop.loader.finished();
 
     LoopResult result{frame};
     if (frame > 0) {

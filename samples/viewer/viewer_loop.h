@@ -3,7 +3,11 @@
 // headless. Frame n records into slot n % 2 after waiting on its fence, so
 // frame n - 2 has finished: its pass times and mesh counts are read then,
 // never stalling. Changes asked for (the UI, the keys, --script) apply
-// between frames; the isovalue is read when the next frame records.
+// between frames; the isovalue is read when the next frame records. A
+// volume opened in the window (dropped, reloaded, --script open) loads on a
+// worker thread (volume_loader.h) while the frames go on drawing the one
+// shown with its progress over them; those frames neither count towards
+// --frames nor move --script on.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +21,7 @@
 #include "panels.h"
 #include "script.h"
 #include "viewer_scene.h"
+#include "volume_loader.h"
 #include "window.h"
 
 namespace viewer {
@@ -35,6 +40,9 @@ struct ViewerLoop {
     std::vector<float> slotIso;              // the isovalue each slot's frame extracted at
     std::vector<std::string> dropped;        // files dropped on the window, opened next frame
     std::string screenshotNext;              // a PNG the next frame is read back into
+    VolumeLoader loader;                     // a volume loading on a worker thread (windowed)
+    std::optional<float> pendingIso;         // the isovalue it opens at (unset: its middle)
+    uint64_t framesWhileLoading = 0;
 };
 
 struct LoopResult {

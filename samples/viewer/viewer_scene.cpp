@@ -7,26 +7,36 @@ using samplehost::Failure;
 using samplehost::require;
 using samplehost::take;
 
+void waitForDevice(isoscope::api::Context& context)
+{
+    std::lock_guard queue(context.queueMutex()); // a volume may be loading on another thread
+    VK_CHECK(vkDeviceWaitIdle(context.device()));
+}
+
 void ViewerScene::load(const std::string& pathOrSpec, std::optional<float> isovalue)
 {
-    VK_CHECK(vkDeviceWaitIdle(context.device()));
+    install(loadVolume(context, pathOrSpec, method, weld, kHistogramBins), isovalue);
+}
+
+void ViewerScene::install(LoadedVolume&& loaded, std::optional<float> isovalue)
+{
+    waitForDevice(context); // frames in flight still read what is replaced
     renderer->clearScene();
     dvr.reset();
     raycast.reset();
     surface.reset();
     volume.reset();
-    histogram.clear();
 
-    volume = take(isoscope::api::Volume::load(context, pathOrSpec), "loading " + pathOrSpec);
-    source = pathOrSpec;
-    histogram = take(volume->histogram(kHistogramBins), "the histogram of " + pathOrSpec);
+    source = loaded.source;
+    volume = std::move(loaded.volume);
+    histogram = std::move(loaded.histogram);
+    surface = std::move(loaded.surface);
+    raycast = std::move(loaded.raycast);
+    dvr = std::move(loaded.dvr);
     std::array<double, 2> range = volume->valueRange();
     if (extent.width && extent.height) // the frame loop moves it; calibration before the first frame uses this one
         camera = isoscope::api::frameVolume(*volume, float(extent.width) / float(extent.height));
     iso = isovalue.value_or(float(0.5 * (range[0] + range[1])));
-    surface = take(isoscope::api::Isosurface::create(context, *volume, {method, weld}), "the isosurface");
-    raycast = take(isoscope::api::IsoRaycast::create(context, *volume), "the isosurface raycast");
-    dvr = take(isoscope::api::VolumeRendering::create(context, *volume), "the volume rendering");
     if (!transferFunction.empty())
         setTransferFunction(transferFunction);
     else
@@ -34,7 +44,10 @@ void ViewerScene::load(const std::string& pathOrSpec, std::optional<float> isova
     tfPoints = dvr->transferFunction();
     setClip(clip);
     setIsovalue(iso);
-    setMode(mode);
+    if (loaded.method != method || loaded.weld != weld)
+        remakeSurface(); // changed while it loaded
+    else
+        setMode(mode);
 }
 
 void ViewerScene::setMode(Mode newMode)
@@ -49,7 +62,7 @@ void ViewerScene::setMode(Mode newMode)
                           : mode == Mode::IsoAuto ? isoscope::api::RayMapping::Auto
                                                   : isoscope::api::RayMapping::Invocation;
         if (mode == Mode::IsoAuto && !raycast->calibrated()) {
-            VK_CHECK(vkDeviceWaitIdle(context.device())); // calibration submits on the frames' queue
+            waitForDevice(context); // calibration's frames are timed alone
             require(raycast->calibrate(extent, camera), "calibrating iso-auto's cost model");
         }
         require(raycast->setOptions(options), "the raycast's ray mapping");
@@ -77,7 +90,7 @@ void ViewerScene::setWeld(bool on)
 
 void ViewerScene::remakeSurface()
 {
-    VK_CHECK(vkDeviceWaitIdle(context.device()));
+    waitForDevice(context);
     renderer->clearScene();
     surface.reset();
     surface = take(isoscope::api::Isosurface::create(context, *volume, {method, weld}),

@@ -15,6 +15,7 @@
 #include <isoscope/isoscope.h>
 
 #include "options.h"
+#include "volume_loader.h"
 
 namespace viewer {
 
@@ -40,8 +41,11 @@ struct ViewerScene {
 
     static constexpr uint32_t kHistogramBins = 256;
 
-    // Throws samplehost::Failure with isoscope's message (the scene is then empty).
+    // Loads on the calling thread (volume_loader.h loads on another); throws
+    // samplehost::Failure with isoscope's message, the scene unchanged.
     void load(const std::string& pathOrSpec, std::optional<float> isovalue);
+    // What a load made takes the place of what is shown, after the frames in flight.
+    void install(LoadedVolume&& loaded, std::optional<float> isovalue);
     void setMode(Mode newMode);
     void setMethod(isoscope::api::Method newMethod);
     void setWeld(bool on);
@@ -53,6 +57,9 @@ struct ViewerScene {
     void remakeSurface();
     bool drawsMesh() const { return mode == Mode::Mesh || mode == Mode::MeshDvr; }
 };
+
+// vkDeviceWaitIdle under the queue's lock (a load may be submitting on another thread).
+void waitForDevice(isoscope::api::Context& context);
 
 // The Renderer (clearing its targets: the viewer draws nothing under it) and the scene's volume.
 ViewerScene createViewerScene(isoscope::api::Context& context, const Options& options, VkExtent2D extent);

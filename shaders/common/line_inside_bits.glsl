@@ -2,8 +2,8 @@
 // with wide loads: for uint8 volumes one 16-byte load and one word where the
 // line starts on 16 bytes (else up to five words), each word compared with
 // the isovalue four bytes at once; float32 and 16-bit lines four samples a
-// load where they start on 16 or 8 bytes, else one sample a load (the scan
-// method's count and list passes).
+// load where they start on 16 or 8 bytes, else one sample a load. The scan
+// method's count and list passes and the HistoPyramid's base pass share it.
 //
 // Before including: the `VolumeWords` buffer (volume_buffer.glsl), a push
 // block `grid` with scalarType and iso, isInside (point_grid.glsl), and

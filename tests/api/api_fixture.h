@@ -3,6 +3,7 @@
 // and synchronization validation on, every message recorded (a test fails
 // on any), at the subgroup size the test run expects.
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -14,17 +15,21 @@ namespace api_test {
 
 struct ApiContext {
     std::vector<std::string> messages;
+    std::mutex messagesMutex; // messages come from the thread that made the call, and a test may load on another
     isoscope::api::Context context;
 
-    ApiContext() : context(create(messages)) {}
+    ApiContext() : context(create(messages, messagesMutex)) {}
     ~ApiContext() { CHECK(messages.empty()); }
 
 private:
-    static isoscope::api::Context create(std::vector<std::string>& messages)
+    static isoscope::api::Context create(std::vector<std::string>& messages, std::mutex& mutex)
     {
         isoscope::api::ContextOptions options;
         options.validation = true;
-        options.onMessage = [&messages](std::string_view message) { messages.emplace_back(message); };
+        options.onMessage = [&messages, &mutex](std::string_view message) {
+            std::lock_guard lock(mutex);
+            messages.emplace_back(message);
+        };
         auto context = isoscope::api::Context::create(options);
         if (!context)
             FAIL(context.error().message);

@@ -1,6 +1,7 @@
 #include "host_frames.h"
 
 #include <cstring>
+#include <mutex>
 
 #include "check.h"
 #include "frame_output.h"
@@ -37,6 +38,7 @@ HostFrames::HostFrames(isoscope::api::Context& context, uint32_t framesInFlight,
 
 HostFrames::~HostFrames()
 {
+    std::lock_guard queue(context_.queueMutex()); // a test may be loading on another thread
     vkDeviceWaitIdle(context_.device());
     for (samplehost::GpuBuffer& buffer : readbacks_)
         samplehost::destroyBuffer(context_.device(), buffer);
@@ -51,6 +53,7 @@ void HostFrames::submit(isoscope::api::Renderer& renderer, uint64_t frame)
                                         {slot.depth.image, slot.depth.view, kDepthBefore, kDepthAfter}};
     samplehost::require(renderer.record(slot.cmd, frame, targets), "Renderer::record");
     samplehost::recordReadback(slot.cmd, slot, extent_, readbacks_[frame % readbacks_.size()]);
+    std::lock_guard queue(context_.queueMutex()); // a test may be loading on another thread
     samplehost::submitSlot(context_.device(), context_.queue(), slot, VK_NULL_HANDLE, VK_NULL_HANDLE);
 }
 

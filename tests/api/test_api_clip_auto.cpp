@@ -2,14 +2,19 @@
 // memory overlay use through the public API: clip boxes for the isosurface
 // raycast and volume rendering, the adaptive ray mapping after calibrate(),
 // transfer functions read and written in the formats the engine reads, and
-// the device memory isoscope holds.
+// the device memory isoscope holds, and a volume loaded on another thread
+// while frames are drawn (the viewer's loading).
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api_fixture.h"
+#include "host_frames.h"
 
 namespace iso = isoscope::api;
 using api_test::ApiContext;
@@ -249,4 +254,62 @@ TEST_CASE("device memory in use counts what isoscope's objects hold", "[api][mem
     INFO("the volume held " << held << " bytes");
     CHECK(after.isoscopeBytes == before.isoscopeBytes);
     CHECK(after.isoscopePeakBytes >= before.isoscopeBytes + held);
+}
+
+TEST_CASE("a volume loads on another thread while this one draws frames, the queue shared under its lock",
+          "[api][thread]")
+{
+    ApiContext api; // validation's thread checks report a queue used by two threads at once
+    constexpr VkExtent2D extent{40, 32};
+    iso::Volume shown = take(iso::Volume::load(api.context, "sphere:24"));
+    iso::IsoRaycast ray = take(iso::IsoRaycast::create(api.context, shown));
+    check(ray.setIsovalue(0.5f));
+    iso::Renderer renderer = take(iso::Renderer::create(api.context, {.framesInFlight = 2, .extent = extent, .clear = true}));
+    check(renderer.addRaycast(ray));
+    check(renderer.setCamera(iso::frameVolume(shown, 1.25f)));
+    api_test::HostFrames frames(api.context, 2, extent);
+
+    std::atomic<bool> done{false};
+    std::atomic<uint32_t> steps{0};
+    std::optional<iso::Volume> loaded;
+    std::optional<iso::IsoRaycast> loadedRay;
+    std::string error;
+    std::thread loader([&] {
+        auto volume = iso::Volume::load(api.context, "sphere:80", [&steps](const iso::LoadStep&) { ++steps; });
+        if (volume) {
+            loaded.emplace(std::move(*volume));
+            auto made = iso::IsoRaycast::create(api.context, *loaded);
+            if (made)
+                loadedRay.emplace(std::move(*made));
+            else
+                error = made.error().message;
+        } else {
+            error = volume.error().message;
+        }
+        done = true;
+    });
+    uint64_t frame = 0;
+    while (!done)
+        frames.submit(renderer, frame++);
+    loader.join();
+    REQUIRE(error.empty());
+    INFO(frame << " frames drawn while it loaded, " << steps << " progress steps");
+    CHECK(frame > 0);
+    CHECK(steps > 0);
+    std::vector<uint8_t> last = frames.colour(frame - 1);
+    CHECK(last == take(renderer.renderImage(extent)).rgba); // the frames drew the volume shown all along
+
+    // The volume made on the other thread draws what one made here draws.
+    check(loadedRay->setIsovalue(0.5f));
+    iso::Volume here = take(iso::Volume::load(api.context, "sphere:80"));
+    iso::IsoRaycast hereRay = take(iso::IsoRaycast::create(api.context, here));
+    check(hereRay.setIsovalue(0.5f));
+    auto image = [&](iso::IsoRaycast& rays) {
+        iso::Renderer r = take(iso::Renderer::create(api.context, {.framesInFlight = 1, .extent = extent}));
+        check(r.addRaycast(rays));
+        check(r.setCamera(iso::frameVolume(here, 1.25f)));
+        return take(r.renderImage(extent)).rgba;
+    };
+    CHECK(image(*loadedRay) == image(hereRay));
+    loadedRay.reset();
 }

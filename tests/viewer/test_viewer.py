@@ -14,11 +14,15 @@ and 8, validation and synchronization validation on (any message fails):
   reproduces it exactly when read back with --tf;
 - iso-auto calibrates, draws what the mapping it reports draws, and the
   device-memory line counts isoscope's allocations;
+- a volume opened in the window (a 160^3 gzipped NRRD) loads on a worker
+  thread while the window goes on drawing, then shows isoscope extract's
+  triangle count for it; a file that does not open leaves the window running;
 - where ISOSCOPE_DATASETS holds the engine CT, a DVR of it with the CT
   preset is drawn (docs/images/viewer.png is that screenshot, copied from
   ISOSCOPE_TEST_TMP/viewer-engine-ct.png).
 
 Exits 77 (ctest's skip) without xvfb-run or the viewer binary."""
+import gzip
 import json
 import math
 import os
@@ -210,12 +214,48 @@ def check_auto_and_memory(env, tmp):
           f"the device-memory line counts isoscope's allocations ({memory.group(0) if memory else out[-200:]})")
 
 
+def write_sphere_nrrd(path, n):
+    """A distance-from-the-centre field over [-1, 1]^3, gzipped: its surface at 0.9 is a sphere."""
+    x = np.linspace(-1.0, 1.0, n, dtype=np.float32)
+    field = np.sqrt(x[:, None, None] ** 2 + x[None, :, None] ** 2 + x[None, None, :] ** 2).astype("<f4")
+    header = f"NRRD0004\ntype: float\ndimension: 3\nsizes: {n} {n} {n}\nencoding: gzip\nendian: little\n\n"
+    with open(path, "wb") as f:
+        f.write(header.encode() + gzip.compress(field.tobytes(), compresslevel=1))
+
+
+def check_loading(env, tmp):
+    volume = os.path.join(tmp, "sphere-160.nrrd")
+    write_sphere_nrrd(volume, 160)
+    script = os.path.join(tmp, "open.txt")
+    missing = os.path.join(tmp, "no-such-volume.nrrd")
+    with open(script, "w") as f:
+        f.write(f"open {missing}\n\nopen {volume}\niso 0.9\n")
+    r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", VIEWER, "sphere:32", "--validation",
+                        "--no-vsync", "--size", "480x320", "--frames", "6", "--script", script],
+                       env=env, capture_output=True, text=True, timeout=180)
+    check(r.returncode == 0 and "validation" not in r.stderr,
+          f"volumes opened in the window load on a worker thread, no validation message {r.stderr.strip()[-300:]}")
+    check(f"not opened: loading {missing}" in r.stdout, "a volume that does not open is reported and the window goes on")
+    opened = re.search(r"opened (\S+); (\d+) frames drawn while it loaded", r.stdout.replace(f"opened {missing}", ""))
+    check(opened is not None and opened.group(1) == volume and int(opened.group(2)) >= 3,
+          f"the window drew frames while the volume loaded ({opened.group(2) if opened else r.stdout[-300:]})")
+    shown = re.search(r"isovalue ([0-9.eE+-]+), (\d+) triangles", r.stdout)
+    stats = os.path.join(tmp, "opened.json")
+    e = subprocess.run([CLI, "extract", volume, "--iso", "0.9", "--method", "block", "-o", os.path.join(tmp, "o.ply"),
+                        "--stats", stats], env=env, capture_output=True, text=True)
+    triangles = json.load(open(stats))["triangles"] if e.returncode == 0 else None
+    check(shown is not None and int(shown.group(2)) == triangles,
+          f"then the window shows the loaded volume: {shown.group(2) if shown else None} triangles at 0.9, "
+          f"isoscope extract {triangles}")
+
+
 def check_features(tmp):
     env = lavapipe_env(8)
     for mode in ("dvr", "iso-standard", "iso-warp"):
         check_clip(env, tmp, mode)
     check_transfer_function_editing(env, tmp)
     check_auto_and_memory(env, tmp)
+    check_loading(env, tmp)
 
 
 def check_engine_ct():

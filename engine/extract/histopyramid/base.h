@@ -1,7 +1,8 @@
 #pragma once
 // The HistoPyramid's lowest two levels (shaders/extract/histopyramid/base.comp): one
-// invocation per level-1 entry classifies its node's 2x2x2 points and writes
-// their level-0 bytes and the node's level-1 counts.
+// invocation per run of eight x-adjacent level-1 nodes (16x2x2 points)
+// classifies their points and writes their level-0 bytes and the nodes'
+// level-1 counts. `invocations`: histoPyramidBaseRuns.
 #include "extract/histopyramid/histopyramid_layout.h"
 
 namespace isoscope {

@@ -75,7 +75,7 @@ protected:
         r.vertices = mesh.vertices;
         r.indices = mesh.indices;
         r.counters = mesh.counters;
-        base_.add(graph, prefix + "base", r, push_, iso, entriesOf(1));
+        base_.add(graph, prefix + "base", r, push_, iso, histoPyramidBaseRuns(shape_));
         for (uint32_t l = 2; l < shape_.topLevel; ++l)
             reduce_.add(graph, prefix + "reduce", r, push_, l, entriesOf(l));
         prepare_.add(graph, prefix + "prepare", r, push_, iso);

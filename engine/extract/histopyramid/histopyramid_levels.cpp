@@ -26,4 +26,10 @@ HistoPyramidShape histoPyramidShape(std::array<uint32_t, 3> dims)
     return shape;
 }
 
+uint64_t histoPyramidBaseRuns(const HistoPyramidShape& shape)
+{
+    const std::array<uint32_t, 3>& d2 = shape.levels[2].dims;
+    return (2 * uint64_t(d2[0]) + 7) / 8 * 4 * uint64_t(d2[1]) * d2[2];
+}
+
 } // namespace isoscope

@@ -28,4 +28,8 @@ struct HistoPyramidShape {
 // level 1, 32 at levels 2-4, 64 above.
 HistoPyramidShape histoPyramidShape(std::array<uint32_t, 3> dims);
 
+// The base pass's invocations (base.comp): level 1's entries (2 nodes of
+// level 2 along each axis) in runs of eight nodes along x.
+uint64_t histoPyramidBaseRuns(const HistoPyramidShape& shape);
+
 } // namespace isoscope

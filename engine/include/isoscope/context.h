@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,8 +66,8 @@ private:
 };
 
 // A host's Vulkan objects. isoscope destroys none of them; it records into
-// and submits to `queue` only from the thread that calls it, so the host
-// must not use the queue from another thread meanwhile.
+// and submits to `queue` from the thread that calls it, holding
+// `queueMutex` (when given) around each use of the queue.
 struct HostVulkan {
     VkInstance instance = VK_NULL_HANDLE;
     VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
@@ -74,6 +75,8 @@ struct HostVulkan {
     uint32_t queueFamily = 0;
     VkQueue queue = VK_NULL_HANDLE;
     VkPipelineCache pipelineCache = VK_NULL_HANDLE; // optional: isoscope's pipelines go into the host's cache
+    // Optional: the host's lock on `queue` (Context::queueMutex() is it then).
+    std::mutex* queueMutex = nullptr;
 };
 
 // A Vulkan device as isoscope sees it: Context::info() for the one in use,
@@ -105,6 +108,14 @@ struct DeviceMemory {
     uint64_t budgetBytes = 0;       // what the process may use of them (without the extension: their size)
 };
 
+// Threads. One thread draws: it records frames (Renderer) and changes what
+// they draw. Another thread may meanwhile load a volume and make the
+// Isosurface, IsoRaycast and VolumeRendering of it (Volume::load's progress
+// callback tells a window how far it got), which share nothing with the
+// objects the frames draw, provided the host holds queueMutex() around its
+// own uses of the queue (vkQueueSubmit, vkQueuePresentKHR, vkQueueWaitIdle,
+// vkDeviceWaitIdle): isoscope holds it around its own. Those objects are
+// then handed to the drawing thread. Anything else happens on one thread.
 class ISOSCOPE_API Context : public detail::Handle<detail::ContextImpl> {
 public:
     using Handle::Handle;
@@ -125,6 +136,8 @@ public:
     VkDevice device() const;
     VkQueue queue() const;
     uint32_t queueFamily() const;
+    // The lock on queue(): HostVulkan::queueMutex, or the Context's own.
+    std::mutex& queueMutex() const;
 };
 
 } // namespace isoscope::api

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -31,13 +32,26 @@ struct VolumeDesc {
     std::array<double, 3> origin{0.0, 0.0, 0.0};  // world position of sample (0, 0, 0)
 };
 
+// What Volume::load has done: `what` it is doing ("reading 'scan.nii'",
+// "uploading"), and `done` of `total` (bytes, or where `items` names them,
+// slices, pages, lines; total 0: not known).
+struct LoadStep {
+    std::string_view what;
+    uint64_t done = 0, total = 0;
+    std::string_view items;
+};
+using LoadProgress = std::function<void(const LoadStep&)>;
+
 class ISOSCOPE_API Volume : public detail::Handle<detail::VolumeImpl> {
 public:
     using Handle::Handle;
 
     // A file, a folder (DICOM series or TIFF slices), a glob of slices or a
-    // synthetic spec such as "sphere:64" (isoscope info lists them).
+    // synthetic spec such as "sphere:64" (isoscope info lists them). May run
+    // on another thread than the one drawing frames (context.h, Threads);
+    // `progress`, when given, is called on the loading thread as it goes.
     static Result<Volume> load(Context& context, std::string_view pathOrSpec);
+    static Result<Volume> load(Context& context, std::string_view pathOrSpec, const LoadProgress& progress);
     // `bytes` must be dims[0] * dims[1] * dims[2] samples of `type`. They go
     // straight to the device: no host copy is kept, so the caller may free
     // them when the call returns, and must not change them during it (it may
