@@ -19,13 +19,19 @@ log="$out/stream.log"
 "$new/isoscope" info >"$out/info.txt" 2>&1
 nproc >>"$out/info.txt"; free -g >>"$out/info.txt"; lscpu | grep -i 'model name' >>"$out/info.txt"
 
+timed() { # OUT_FILE COMMAND...: /usr/bin/time -v where the machine has it
+  local file=$1
+  shift
+  if [ -x /usr/bin/time ]; then /usr/bin/time -v -o "$file" "$@"; else "$@"; fi
+}
+
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || echo "(could not drop the page cache)" | tee -a "$log"; }
 
 run() { # NAME BIN_DIR ARGS...
   local name=$1 bin=$2
   shift 2
   echo "== $name ($((SECONDS - start)) s): isoscope $*" | tee -a "$log"
-  /usr/bin/time -v -o "$out/$name.time" timeout 200 "$bin/isoscope" "$@" --stats "$out/$name.json" --force \
+  timed "$out/$name.time" timeout "${RUN_TIMEOUT:-200}" "$bin/isoscope" "$@" --stats "$out/$name.json" --force \
     >>"$log" 2>"$out/$name.err"
   echo "rc $?" | tee -a "$log"
   tail -n 3 "$out/$name.err" >>"$log"
@@ -34,7 +40,7 @@ run() { # NAME BIN_DIR ARGS...
 
 file="$work/g2048_uint8.nhdr"
 echo "== generating $file ($((SECONDS - start)) s)" | tee -a "$log"
-/usr/bin/time -v -o "$out/convert.time" "$new/isoscope" convert gyroid:2048 --type uint8 -o "$file" --force >>"$log" 2>&1
+timed "$out/convert.time" "$new/isoscope" convert gyroid:2048 --type uint8 -o "$file" --force >>"$log" 2>&1
 echo "generated ($((SECONDS - start)) s)" | tee -a "$log"
 common=(--method block --stream --measure-copy)
 for version in old new; do
