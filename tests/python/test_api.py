@@ -62,8 +62,9 @@ def test_extract_places_vertices_in_world_units_with_normals_toward_lower_values
     array = sphere_field((20, 22, 24), centre=(9.5, 10.5, 11.5), stretch=(1, 1, 1))
     spacing, origin = (0.5, 1.0, 2.0), (10.0, -4.0, 1.0)
     volume = isoscope.Volume.from_numpy(array, spacing=spacing, origin=origin, context=context)
-    for method in ("block", "scan", "histopyramid"):
+    for method in ("block", "scan", "histopyramid", "dual"):
         verts, faces, normals = isoscope.extract(volume, 6.0, method=method)
+        assert faces.shape[1] == (4 if method == "dual" else 3)  # dual: quads
         index = (verts - origin) / spacing
         radius = np.linalg.norm(index - (9.5, 10.5, 11.5), axis=1)
         assert np.abs(radius - 6.0).max() < 0.05, "vertices are not on the sphere of radius 6 (index units)"
@@ -71,7 +72,7 @@ def test_extract_places_vertices_in_world_units_with_normals_toward_lower_values
         outward = (index - (9.5, 10.5, 11.5)) * spacing
         assert np.mean(np.sum(normals * outward, axis=1) < 0) > 0.99
         assert np.allclose(np.linalg.norm(normals, axis=1), 1.0, atol=1e-4)
-        # Counter-clockwise around the normals.
+        # Counter-clockwise around the normals (a quad's first three corners too).
         v = verts.astype(np.float64)
         geometric = np.cross(v[faces[:, 1]] - v[faces[:, 0]], v[faces[:, 2]] - v[faces[:, 0]])
         assert np.mean(np.sum(geometric * normals[faces[:, 0]], axis=1) > 0) > 0.99
