@@ -104,6 +104,15 @@ def test_render_returns_an_rgba_image_of_the_volume(context, mode):
     assert side.shape == image.shape
 
 
+def test_render_draws_dual_quads_where_block_triangles_are(context):
+    volume = isoscope.Volume.from_numpy(sphere_field((24, 24, 24), (11.5, 11.5, 11.5), (1, 1, 1)), context=context)
+    quads = isoscope.render(volume, 8.0, mode="mesh", size=(64, 48), method="dual")
+    triangles = isoscope.render(volume, 8.0, mode="mesh", size=(64, 48), method="block")
+    covered = [np.any(np.abs(i.astype(int) - i[0, 0].astype(int)) > 8, axis=2) for i in (quads, triangles)]
+    assert covered[1].mean() > 0.05
+    assert np.mean(covered[0] != covered[1]) < 0.02 * covered[1].mean(), "dual's silhouette is not block's"
+
+
 def test_bench_returns_the_stats(context):
     volume = isoscope.Volume.from_numpy(sphere_field(), context=context)
     stats = isoscope.bench(volume, 6.3, method="scan", repeat=2, warmup=1)

@@ -241,6 +241,17 @@ def check_auto_and_memory(env, tmp):
           "then the window's iso-auto frames run the mapping the cost model picks")
 
 
+def check_dual_unwelded_refused(env, tmp):
+    """Dual is always welded: weld off is refused, the dual mesh drawn on."""
+    script = os.path.join(tmp, "dual-weld.txt")
+    with open(script, "w") as f:
+        f.write("method dual\n\nweld off\n\n")
+    r = viewer(env, "--size", "320x240", "--frames", "5", "--script", script, "--iso", str(FINAL_ISO))
+    check(r.returncode == 0 and "validation" not in r.stderr and
+          re.search(r"method dual, isovalue [0-9.eE+-]+, \d+ quads", r.stdout) is not None,
+          f"weld off with dual is refused and the welded dual mesh stays drawn ({r.stdout[-200:]}{r.stderr[-200:]})")
+
+
 def write_sphere_nrrd(path, n):
     """A distance-from-the-centre field over [-1, 1]^3, gzipped: its surface at 0.9 is a sphere."""
     x = np.linspace(-1.0, 1.0, n, dtype=np.float32)
@@ -301,6 +312,7 @@ def check_features(tmp):
         check_clip(env, tmp, mode)
     check_transfer_function_editing(env, tmp)
     check_auto_and_memory(env, tmp)
+    check_dual_unwelded_refused(env, tmp)
     check_loading(env, tmp)
 
 
