@@ -29,6 +29,9 @@ layout(push_constant) uniform Grid {
     // The method's per-vertex and per-face buffers (halfedges, colours): what they hold.
     uint extraVertexCapacity;
     uint extraFaceCapacity;
+    uint activeBlockCapacity; // the block list's entries (compact_blocks)
+    uint activeCellCapacity;  // the active cell list's entries (active_cells.comp)
+    uint edgeListCapacity;    // the stored-edge list's entries (cells.comp, read by quads.comp)
 } grid;
 
 const uint NO_ENTRY = 0xFFFFFFFFu;
@@ -77,6 +80,9 @@ layout(set = 0, binding = DUAL_COUNTERS_BINDING, std430) buffer DualCounters {
     uint incompleteQuads;  // stored edges without four vertices (an engine bug)
     uint verticesNeeded;   // the mesh's counts where they exceed the method's own buffers
     uint facesNeeded;
+    uint activeCellCount;  // cells with geometry (active_cells.comp), listed where they fit
+    uint cellsDispatchX, cellsDispatchY, cellsDispatchZ; // prepare_dispatch.comp: cells.comp's workgroups
+    uint quadsDispatchX, quadsDispatchY, quadsDispatchZ; // ... and quads.comp's (uvec3 would align to 16)
 };
 
 #ifdef MESH_COUNTERS_BINDING

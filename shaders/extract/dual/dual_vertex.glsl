@@ -12,6 +12,38 @@
 // Corner c of a cell sits at (c & 1, (c >> 1) & 1, (c >> 2) & 1).
 vec3 cornerOffset(uint c) { return vec3(c & 1u, (c >> 1) & 1u, (c >> 2) & 1u); }
 
+// gridGradient (grid_gradient.glsl) at corner c of the cell q whose corner
+// values are f, the same numbers: along each axis one neighbour is another
+// corner of the cell, so only the outer one is read (24 loads a cell, not 56).
+vec3 cornerGradient(uvec3 q, float f[8], uint c)
+{
+    uvec3 p = q + uvec3(c & 1u, (c >> 1) & 1u, c >> 2);
+    uvec3 dims = gridDims();
+    float centre = f[c];
+    vec3 gradient = vec3(0.0);
+    for (uint axis = 0u; axis < 3u; ++axis) {
+        bool upper = ((c >> axis) & 1u) != 0u;
+        float inner = f[c ^ (1u << axis)];
+        bool innerFinite = isFiniteValue(inner);
+        float outer = centre;
+        bool outerFinite = false;
+        if (upper ? p[axis] + 1u < dims[axis] : p[axis] > 0u) {
+            uvec3 o = p;
+            o[axis] = upper ? p[axis] + 1u : p[axis] - 1u;
+            outer = sampleAt(o);
+            outerFinite = isFiniteValue(outer);
+        }
+        // A non-finite neighbour is replaced by the centre (one-sided difference).
+        float innerValue = innerFinite ? inner : centre, outerValue = outerFinite ? outer : centre;
+        uint steps = (innerFinite ? 1u : 0u) + (outerFinite ? 1u : 0u);
+        float difference = upper ? outerValue - innerValue : innerValue - outerValue;
+        if (steps != 0u)
+            gradient[axis] = difference / (float(steps) * gridSpacing()[axis]);
+    }
+    bool finite = all(not(isnan(gradient))) && all(not(isinf(gradient)));
+    return finite ? gradient : vec3(0.0);
+}
+
 // Where the crossed edge e meets the isosurface, in local coordinates
 // (the midpoint next to a non-finite value).
 vec3 edgePoint(float f[8], uint e)
