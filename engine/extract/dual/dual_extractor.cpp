@@ -42,9 +42,11 @@ public:
           gpuVolume_(*field.gpuVolume), colors_(options.colors), halfedges_(options.halfedges || options.colors),
           cells_(context, colors_), quads_(context, colors_), halfedgesPass_(context), twins_(context),
           faceColors_(context), activeCells_(context, kRangeBlock),
-          prepareCells_(context, DualPrepareDispatchPass::List::ActiveCells, cells_.groupSize()),
-          prepareQuads_(context, DualPrepareDispatchPass::List::StoredEdges, quads_.groupSize())
+          prepareCells_(context, cells_.groupSize())
     {
+        if (quads_.groupSize() != cells_.groupSize())
+            fail("the dual method's quads pass is dispatched as its cells pass, with workgroups of the same size "
+                 "(engine bug)");
         const std::array<uint32_t, 3>& d = volume_.dims;
         for (uint32_t n : d)
             if (n < 2)
@@ -92,19 +94,19 @@ public:
                 {"hash_table_bytes", buckets_ * kBucketBytes},
                 {"edges_stored", c.edgesStored},
                 {"inserts_failed", c.insertsFailed},
+                {"wide_searches", c.wideSearches},
                 {"fallback_vertices", c.fallbackVertices},
                 {"incomplete_quads", c.incompleteQuads}};
     }
 
-    // The table (and its stored-edge list) was too small: twice the edges
-    // it was asked to hold (those stored and those that found no bucket),
-    // so the redo fits. The block and cell lists: their counts. The
+    // The table was too small: twice the edges it was asked to hold (those
+    // stored and those that found no bucket), so the redo fits. The block and cell lists: their counts. The
     // halfedge and colour buffers: the mesh's counts.
     bool growAfterOverflow() override
     {
         DualCounters c = readDualCounters();
         bool grew = false;
-        if (c.insertsFailed != 0 || c.edgesStored > edgeListCapacity()) {
+        if (c.insertsFailed != 0) {
             sizeTable(uint64_t(c.edgesStored) + c.insertsFailed);
             grew = true;
         }
@@ -159,11 +161,9 @@ protected:
         r.blockState = graph.importBuffer(prefix + "dual block state", blockState_.buffer);
         r.activeBlocks = graph.createBuffer(prefix + "active block list", uint64_t(blockParameters_.activeCapacity) * 4);
         r.activeCells = graph.createBuffer(prefix + "active cell list", activeCellCapacity_ * 4);
-        r.edgeList = graph.createBuffer(prefix + "stored edge list", edgeListCapacity() * 4);
         addClassificationPasses(graph, r, mesh, iso, prefix);
         cells_.add(graph, prefix + "cells", r, push_, iso);
-        prepareQuads_.add(graph, prefix + "prepare_quads", r, push_);
-        quads_.add(graph, prefix + "quads", r, push_);
+        quads_.add(graph, prefix + "quads", r, push_, iso);
         if (!halfedges_)
             return;
         r.halfedges = output("halfedges", halfedgeBuffer_);
@@ -189,7 +189,7 @@ private:
     DualTwinsPass twins_;
     DualFaceColorsPass faceColors_;
     DualActiveCellsPass activeCells_;
-    DualPrepareDispatchPass prepareCells_, prepareQuads_;
+    DualPrepareDispatchPass prepareCells_;
     // The classification: the block method's value ranges and block list.
     std::unique_ptr<BlockValueRanges> ranges_;
     BlockParameters blockParameters_{};
@@ -232,9 +232,9 @@ private:
         prepareBlocks_.emplace(context, with(1));
         blockState_ = context.allocator().createBuffer(sizeof(BlockState), kStateUsage, MemoryUsage::DeviceLocal,
                                                        "dual block state");
-        // As the block method: a small share of the blocks, grown when full.
-        blockParameters_.activeCapacity =
-            uint32_t(std::max<uint64_t>(std::max<uint64_t>(std::min<uint64_t>(blocks, 64), blocks / 8), 1));
+        // A listed block holds a cell with geometry (but for the rare one the
+        // ranges' outward rounding keeps): no more than the cell list holds.
+        blockParameters_.activeCapacity = uint32_t(std::max<uint64_t>(std::min(blocks, activeCellCapacity_), 1));
     }
 
     // min_max (where the samples changed), the clears, compact_blocks and
@@ -265,10 +265,6 @@ private:
         activeCells_.add(graph, prefix + "active_cells", r, push_, iso);
         prepareCells_.add(graph, prefix + "prepare_cells", r, push_);
     }
-
-    // The stored-edge list: one entry per bucket taken, which at most half the buckets are
-    // (sizeTable), so a full list means the table grows too.
-    uint64_t edgeListCapacity() const { return buckets_ / 2; }
 
     // Buckets for `edges` keys at a load of at most one half, a power of two.
     void sizeTable(uint64_t edges)
@@ -320,7 +316,6 @@ private:
         push.extraFaceCapacity = uint32_t(extraFaceCapacity_);
         push.activeBlockCapacity = blockParameters_.activeCapacity;
         push.activeCellCapacity = uint32_t(activeCellCapacity_);
-        push.edgeListCapacity = uint32_t(edgeListCapacity());
         return push;
     }
 

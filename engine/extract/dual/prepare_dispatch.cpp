@@ -5,10 +5,9 @@
 
 namespace isoscope {
 
-DualPrepareDispatchPass::DualPrepareDispatchPass(Context& context, List list, uint32_t targetGroupSize)
+DualPrepareDispatchPass::DualPrepareDispatchPass(Context& context, uint32_t targetGroupSize)
     : DualPass(context, "extract/dual/prepare_dispatch",
-               {{"LIST", uint32_t(list)},
-                {"TARGET_GROUP_SIZE", targetGroupSize},
+               {{"TARGET_GROUP_SIZE", targetGroupSize},
                 {"MAX_GROUPS_X", context.info().maxComputeWorkGroupCount[0]}})
 {
 }

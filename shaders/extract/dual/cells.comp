@@ -5,8 +5,7 @@
 // vertex on the trilinear isosurface for each, with the normal interpolated
 // from the corners' central-difference gradients, and stores the vertex's
 // number in the edge hash table for every interior grid edge its polygon
-// crosses, in the slot of the quad that keeps it oriented; each bucket it
-// takes goes to the stored-edge list that quads.comp reads.
+// crosses, in the slot of the quad that keeps it oriented.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -30,25 +29,23 @@ layout(local_size_x_id = 0) in;
 #include "dual_common.glsl"
 #include "point_grid.glsl"
 #include "dual_polygons.glsl"
+void countWideSearch() { atomicAdd(wideSearches, 1u); }
 #include "dual_vertex.glsl"
 
 layout(set = 0, binding = 7, std430) readonly buffer ActiveCells { uint activeCellList[]; }; // lower corners' point indices
-layout(set = 0, binding = 8, std430) writeonly buffer EdgeList { uint edgeList[]; };        // buckets taken
 
 // The paper's vertex colouring: a vertex takes its cell's colour, one bit
 // per axis of the cell's index (8 colours; vertices of one colour are never
 // in neighbouring cells).
 layout(set = 0, binding = 6, std430) writeonly buffer VertexColors { uint vertexColors[]; };
 
-const uint MAX_PROBES = 64u;
-
 // Stores `vertex` in the bucket of `key`; true where this store took the
-// bucket (the key's first), whose number is then `bucket`.
-bool storeInTable(uint key, uint slot, uint vertex, out uint bucket)
+// bucket (the key's first).
+bool storeInTable(uint key, uint slot, uint vertex)
 {
     uint h = hashKey(key);
     for (uint i = 0u; i < MAX_PROBES; ++i) {
-        bucket = (h + i * (i + 1u) / 2u) & (grid.tableBuckets - 1u);
+        uint bucket = probeBucket(h, i);
         uint previous = atomicCompSwap(tableKeys[bucket], NO_ENTRY, key);
         if (previous == NO_ENTRY || previous == key) {
             tableQuads[bucket][slot] = vertex;
@@ -109,36 +106,18 @@ void emitVertices(uvec3 q, float f[8], CellPolygons polygons, uint base)
 // Quads: each interior crossed edge of the cell gets this cell's vertex of
 // the polygon that crosses it (boundary edges, with fewer than four cells,
 // make no quad and are not stored). Called by every invocation (`hasJob`
-// false: nothing to store), so that the buckets taken get their list slots
-// with one atomic per subgroup and edge.
+// false: nothing to store), so that the buckets taken are counted with one
+// atomic per subgroup and edge, not one per bucket on one address.
 void storeEdges(bool hasJob, uvec3 q, uint insideMask, CellPolygons polygons, uint base)
 {
-    uvec3 dims = gridDims();
     for (uint e = 0u; e < 12u; ++e) {
-        uint axis = e >> 2;
-        uint otherLow = axis == 0u ? 1u : 0u;
-        uint otherHigh = axis == 2u ? 1u : 2u;
-        uint u = e & 1u, v = (e >> 1) & 1u;
-        uint c0 = (u << otherLow) | (v << otherHigh);
-        bool lowerInside = (insideMask >> c0 & 1u) != 0u;
-        uvec3 p = q + uvec3(c0 & 1u, (c0 >> 1) & 1u, c0 >> 2);
-        bool interior = p[otherLow] != 0u && p[otherLow] + 1u < dims[otherLow] && p[otherHigh] != 0u &&
-                        p[otherHigh] + 1u < dims[otherHigh];
-        bool crossed = lowerInside != ((insideMask >> (c0 | (1u << axis)) & 1u) != 0u);
+        CellEdge edge = cellEdge(q, insideMask, e);
         bool took = false;
-        uint bucket = 0u;
-        if (hasJob && crossed && interior)
-            took = storeInTable(edgeKey(p, axis), quadSlot(e, lowerInside), base + polygons.polygonOf[e], bucket);
-        uvec4 ballot = subgroupBallot(took);
-        uint taken = subgroupBallotBitCount(ballot);
-        if (taken == 0u)
-            continue;
-        uint first = 0u;
-        if (subgroupElect())
-            first = atomicAdd(edgesStored, taken);
-        uint index = subgroupBroadcastFirst(first) + subgroupBallotExclusiveBitCount(ballot);
-        if (took && index < grid.edgeListCapacity)
-            edgeList[index] = bucket;
+        if (hasJob && edge.crossed && edge.interior)
+            took = storeInTable(edge.key, quadSlot(e, edge.lowerInside), base + polygons.polygonOf[e]);
+        uint taken = subgroupAdd(took ? 1u : 0u);
+        if (taken != 0u && subgroupElect())
+            atomicAdd(edgesStored, taken);
     }
 }
 

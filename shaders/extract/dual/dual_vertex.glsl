@@ -7,7 +7,8 @@
 // sample nearest the polygon's centroid wins. 7x7 samples, then 25x25, then
 // the centroid itself as the last resort (counted: the paper never needed it).
 //
-// The includer includes dual_polygons.glsl first.
+// The includer includes dual_polygons.glsl first and defines
+// void countWideSearch(), called where the 25x25 search runs.
 
 // Corner c of a cell sits at (c & 1, (c >> 1) & 1, (c >> 2) & 1).
 vec3 cornerOffset(uint c) { return vec3(c & 1u, (c >> 1) & 1u, (c >> 2) & 1u); }
@@ -158,6 +159,7 @@ vec3 representative(float f[8], CellPolygons polygons, uint index, uint first, b
     vec3 best;
     if (sampleSurface(f, shape, solved, otherLow, otherHigh, others, 7u, best))
         return best;
+    countWideSearch();
     if (sampleSurface(f, shape, solved, otherLow, otherHigh, others, 25u, best))
         return best;
     fellBack = true;
