@@ -18,7 +18,7 @@ void DualCellsPass::add(RenderGraph& graph, const std::string& name, const DualR
                                      {r.tableQuads, Use::StorageWrite, 2},  {r.vertices, Use::StorageWrite, 3},
                                      {r.meshCounters, Use::StorageWrite, 4}, {r.counters, Use::StorageWrite, 5},
                                      {r.vertexColors, Use::StorageWrite, 6}, {r.activeCells, Use::StorageRead, 7},
-                                     {r.counters, Use::IndirectArgs}};
+                                     {r.edgeList, Use::StorageWrite, 8},    {r.counters, Use::IndirectArgs}};
     // One invocation per listed cell: prepare_dispatch wrote the workgroups.
     graph.addComputePass(name, program_, uses, [this, uses, &push, &iso, r](VkCommandBuffer cmd, const RenderGraph& g) {
         bind(cmd, g, uses, push, iso);

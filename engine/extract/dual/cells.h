@@ -2,7 +2,7 @@
 // Dual Marching Cubes, first pass (shaders/extract/dual/cells.comp): per
 // listed cell with geometry, the MC polygons (asymptotic decider), one vertex
 // per polygon on the trilinear isosurface, and the vertex numbers stored in
-// the edge hash table.
+// the edge hash table (the buckets taken listed for the quads pass).
 #include "extract/dual/dual_layout.h"
 
 namespace isoscope {

@@ -42,11 +42,9 @@ public:
           gpuVolume_(*field.gpuVolume), colors_(options.colors), halfedges_(options.halfedges || options.colors),
           cells_(context, colors_), quads_(context, colors_), halfedgesPass_(context), twins_(context),
           faceColors_(context), activeCells_(context, kRangeBlock),
-          prepareCells_(context, cells_.groupSize())
+          prepareCells_(context, DualPrepareDispatchPass::List::ActiveCells, cells_.groupSize()),
+          prepareQuads_(context, DualPrepareDispatchPass::List::StoredEdges, quads_.groupSize())
     {
-        if (quads_.groupSize() != cells_.groupSize())
-            fail("the dual method's quads pass is dispatched as its cells pass, with workgroups of the same size "
-                 "(engine bug)");
         const std::array<uint32_t, 3>& d = volume_.dims;
         for (uint32_t n : d)
             if (n < 2)
@@ -99,14 +97,15 @@ public:
                 {"incomplete_quads", c.incompleteQuads}};
     }
 
-    // The table was too small: twice the edges it was asked to hold (those
-    // stored and those that found no bucket), so the redo fits. The block and cell lists: their counts. The
+    // The table (or its stored-edge list) was too small: twice the edges
+    // it was asked to hold (those stored and those that found no bucket),
+    // so the redo fits. The block and cell lists: their counts. The
     // halfedge and colour buffers: the mesh's counts.
     bool growAfterOverflow() override
     {
         DualCounters c = readDualCounters();
         bool grew = false;
-        if (c.insertsFailed != 0) {
+        if (c.insertsFailed != 0 || c.edgesStored > edgeListCapacity()) {
             sizeTable(uint64_t(c.edgesStored) + c.insertsFailed);
             grew = true;
         }
@@ -161,9 +160,11 @@ protected:
         r.blockState = graph.importBuffer(prefix + "dual block state", blockState_.buffer);
         r.activeBlocks = graph.createBuffer(prefix + "active block list", uint64_t(blockParameters_.activeCapacity) * 4);
         r.activeCells = graph.createBuffer(prefix + "active cell list", activeCellCapacity_ * 4);
+        r.edgeList = graph.createBuffer(prefix + "stored edge list", edgeListCapacity() * 4);
         addClassificationPasses(graph, r, mesh, iso, prefix);
         cells_.add(graph, prefix + "cells", r, push_, iso);
-        quads_.add(graph, prefix + "quads", r, push_, iso);
+        prepareQuads_.add(graph, prefix + "prepare_quads", r, push_);
+        quads_.add(graph, prefix + "quads", r, push_);
         if (!halfedges_)
             return;
         r.halfedges = output("halfedges", halfedgeBuffer_);
@@ -189,7 +190,7 @@ private:
     DualTwinsPass twins_;
     DualFaceColorsPass faceColors_;
     DualActiveCellsPass activeCells_;
-    DualPrepareDispatchPass prepareCells_;
+    DualPrepareDispatchPass prepareCells_, prepareQuads_;
     // The classification: the block method's value ranges and block list.
     std::unique_ptr<BlockValueRanges> ranges_;
     BlockParameters blockParameters_{};
@@ -266,6 +267,11 @@ private:
         prepareCells_.add(graph, prefix + "prepare_cells", r, push_);
     }
 
+    // The stored-edge list: one entry per bucket taken. The table's load
+    // stays at most one half where the guess holds; a list that fills grows
+    // the table (growAfterOverflow), so the list's share is fixed.
+    uint64_t edgeListCapacity() const { return buckets_ / 2; }
+
     // Buckets for `edges` keys at a load of at most one half, a power of two.
     void sizeTable(uint64_t edges)
     {
@@ -316,6 +322,7 @@ private:
         push.extraFaceCapacity = uint32_t(extraFaceCapacity_);
         push.activeBlockCapacity = blockParameters_.activeCapacity;
         push.activeCellCapacity = uint32_t(activeCellCapacity_);
+        push.edgeListCapacity = uint32_t(edgeListCapacity());
         return push;
     }
 

@@ -5,9 +5,10 @@
 
 namespace isoscope {
 
-DualPrepareDispatchPass::DualPrepareDispatchPass(Context& context, uint32_t targetGroupSize)
+DualPrepareDispatchPass::DualPrepareDispatchPass(Context& context, List list, uint32_t targetGroupSize)
     : DualPass(context, "extract/dual/prepare_dispatch",
-               {{"TARGET_GROUP_SIZE", targetGroupSize},
+               {{"LIST", uint32_t(list)},
+                {"TARGET_GROUP_SIZE", targetGroupSize},
                 {"MAX_GROUPS_X", context.info().maxComputeWorkGroupCount[0]}})
 {
 }

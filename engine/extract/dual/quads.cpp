@@ -12,17 +12,16 @@ DualQuadsPass::DualQuadsPass(Context& context, bool colors)
 }
 
 void DualQuadsPass::add(RenderGraph& graph, const std::string& name, const DualResources& r,
-                        const DualPush& push, const float& iso) const
+                        const DualPush& push) const
 {
-    std::vector<ResourceUse> uses = {{r.volume, Use::StorageRead, 0},       {r.tableKeys, Use::StorageRead, 1},
-                                     {r.tableQuads, Use::StorageRead, 2},   {r.indices, Use::StorageWrite, 3},
-                                     {r.meshCounters, Use::StorageWrite, 4}, {r.counters, Use::StorageWrite, 5},
-                                     {r.faceColors, Use::StorageWrite, 6},  {r.activeCells, Use::StorageRead, 7},
-                                     {r.counters, Use::IndirectArgs}};
-    // One invocation per listed cell, as the cells pass (its workgroup size).
-    graph.addComputePass(name, program_, uses, [this, uses, &push, &iso, r](VkCommandBuffer cmd, const RenderGraph& g) {
-        bind(cmd, g, uses, push, iso);
-        vkCmdDispatchIndirect(cmd, g.buffer(r.counters), offsetof(DualCounters, cellsDispatch));
+    std::vector<ResourceUse> uses = {{r.tableKeys, Use::StorageRead, 0}, {r.tableQuads, Use::StorageRead, 1},
+                                     {r.indices, Use::StorageWrite, 2},  {r.meshCounters, Use::StorageWrite, 3},
+                                     {r.counters, Use::StorageWrite, 4}, {r.faceColors, Use::StorageWrite, 5},
+                                     {r.edgeList, Use::StorageRead, 6},  {r.counters, Use::IndirectArgs}};
+    // One invocation per bucket taken: prepare_dispatch wrote the workgroups.
+    graph.addComputePass(name, program_, uses, [this, uses, &push, r](VkCommandBuffer cmd, const RenderGraph& g) {
+        bind(cmd, g, uses, push, push.iso);
+        vkCmdDispatchIndirect(cmd, g.buffer(r.counters), offsetof(DualCounters, quadsDispatch));
     });
 }
 

@@ -5,8 +5,10 @@
 // vertex on the trilinear isosurface for each, with the normal interpolated
 // from the corners' central-difference gradients, and stores the vertex's
 // number in the edge hash table for every interior grid edge its polygon
-// crosses, in the slot of the quad that keeps it oriented.
+// crosses, in the slot of the quad that keeps it oriented; the buckets it
+// takes go to the stored-edge list that quads.comp reads.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -33,28 +35,31 @@ void countWideSearch() { atomicAdd(wideSearches, 1u); }
 #include "dual_vertex.glsl"
 
 layout(set = 0, binding = 7, std430) readonly buffer ActiveCells { uint activeCellList[]; }; // lower corners' point indices
+layout(set = 0, binding = 8, std430) writeonly buffer EdgeList { uint edgeList[]; };        // buckets taken
 
 // The paper's vertex colouring: a vertex takes its cell's colour, one bit
 // per axis of the cell's index (8 colours; vertices of one colour are never
 // in neighbouring cells).
 layout(set = 0, binding = 6, std430) writeonly buffer VertexColors { uint vertexColors[]; };
 
-// Stores `vertex` in the bucket of `key`; true where this store took the
-// bucket (the key's first).
-bool storeInTable(uint key, uint slot, uint vertex)
+// The bucket of `key` from probe `first` of its sequence on (h: its hash),
+// taken for it where free; `took` where this call took it. NO_ENTRY where
+// no bucket was left within MAX_PROBES (the overflow flag is raised and the
+// table grows).
+uint findOrTake(uint key, uint h, uint first, out bool took)
 {
-    uint h = hashKey(key);
-    for (uint i = 0u; i < MAX_PROBES; ++i) {
+    took = false;
+    for (uint i = first; i < MAX_PROBES; ++i) {
         uint bucket = probeBucket(h, i);
         uint previous = atomicCompSwap(tableKeys[bucket], NO_ENTRY, key);
         if (previous == NO_ENTRY || previous == key) {
-            tableQuads[bucket][slot] = vertex;
-            return previous == NO_ENTRY;
+            took = previous == NO_ENTRY;
+            return bucket;
         }
     }
     atomicAdd(insertsFailed, 1u);
     meshOverflow = 1u;
-    return false;
+    return NO_ENTRY;
 }
 
 // The slot of cell `cell` in the quad of the grid edge `e` of that cell.
@@ -77,9 +82,6 @@ void emitVertices(uvec3 q, float f[8], CellPolygons polygons, uint base)
     bool finite = true;
     for (uint c = 0u; c < 8u; ++c)
         finite = finite && isFiniteValue(f[c]);
-    vec3 gradients[8];
-    for (uint c = 0u; c < 8u; ++c)
-        gradients[c] = cornerGradient(q, f, c);
     uint start = 0u;
     for (uint k = 0u; k < polygons.count; ++k) {
         bool fellBack;
@@ -87,6 +89,10 @@ void emitVertices(uvec3 q, float f[8], CellPolygons polygons, uint base)
         vec3 local = representative(f, polygons, k, start, finite, fellBack, shape);
         if (fellBack)
             atomicAdd(fallbackVertices, 1u);
+        // The corner gradients after the search, not held through it (registers).
+        vec3 gradients[8];
+        for (uint c = 0u; c < 8u; ++c)
+            gradients[c] = cornerGradient(q, f, c);
         vec3 g = mix(mix(mix(gradients[0], gradients[1], local.x), mix(gradients[2], gradients[3], local.x), local.y),
                      mix(mix(gradients[4], gradients[5], local.x), mix(gradients[6], gradients[7], local.x), local.y),
                      local.z);
@@ -105,19 +111,53 @@ void emitVertices(uvec3 q, float f[8], CellPolygons polygons, uint base)
 
 // Quads: each interior crossed edge of the cell gets this cell's vertex of
 // the polygon that crosses it (boundary edges, with fewer than four cells,
-// make no quad and are not stored). Called by every invocation (`hasJob`
-// false: nothing to store), so that the buckets taken are counted with one
-// atomic per subgroup and edge, not one per bucket on one address.
+// make no quad and are not stored). The first probes of all the cell's
+// edges are issued before any result is used, so that the stores wait for
+// one round trip to the table, not one per edge. The buckets taken go to
+// the stored-edge list (quads.comp), their slots counted with one atomic
+// per subgroup; every invocation calls this (`hasJob` false: no edges).
 void storeEdges(bool hasJob, uvec3 q, uint insideMask, CellPolygons polygons, uint base)
 {
-    for (uint e = 0u; e < 12u; ++e) {
+    uint stored = 0u; // bit e: edge e is this cell's to store
+    uint previous[12];
+    [[unroll]] for (uint e = 0u; e < 12u; ++e) {
         CellEdge edge = cellEdge(q, insideMask, e);
-        bool took = false;
-        if (hasJob && edge.crossed && edge.interior)
-            took = storeInTable(edge.key, quadSlot(e, edge.lowerInside), base + polygons.polygonOf[e]);
-        uint taken = subgroupAdd(took ? 1u : 0u);
-        if (taken != 0u && subgroupElect())
-            atomicAdd(edgesStored, taken);
+        previous[e] = NO_ENTRY;
+        if (hasJob && edge.crossed && edge.interior) {
+            stored |= 1u << e;
+            previous[e] = atomicCompSwap(tableKeys[probeBucket(hashKey(edge.key), 0u)], NO_ENTRY, edge.key);
+        }
+    }
+    uint taken = 0u; // bit e: this cell took edge e's bucket
+    uint buckets[12];
+    [[unroll]] for (uint e = 0u; e < 12u; ++e) {
+        buckets[e] = NO_ENTRY;
+        if ((stored >> e & 1u) == 0u)
+            continue;
+        CellEdge edge = cellEdge(q, insideMask, e);
+        uint h = hashKey(edge.key);
+        bool took = previous[e] == NO_ENTRY;
+        uint bucket = probeBucket(h, 0u);
+        if (!took && previous[e] != edge.key) // a collision: probe on
+            bucket = findOrTake(edge.key, h, 1u, took);
+        if (bucket != NO_ENTRY)
+            tableQuads[bucket][quadSlot(e, edge.lowerInside)] = base + polygonOfEdge(polygons, e);
+        buckets[e] = bucket;
+        taken |= took ? 1u << e : 0u;
+    }
+    uint count = bitCount(taken);
+    uint first = subgroupExclusiveAdd(count);
+    uint total = subgroupAdd(count);
+    uint listBase = 0u;
+    if (subgroupElect() && total != 0u)
+        listBase = atomicAdd(edgesStored, total);
+    uint index = subgroupBroadcastFirst(listBase) + first;
+    [[unroll]] for (uint e = 0u; e < 12u; ++e) {
+        if ((taken >> e & 1u) != 0u) {
+            if (index < grid.edgeListCapacity)
+                edgeList[index] = buckets[e];
+            ++index;
+        }
     }
 }
 

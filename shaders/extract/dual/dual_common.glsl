@@ -31,6 +31,7 @@ layout(push_constant) uniform Grid {
     uint extraFaceCapacity;
     uint activeBlockCapacity; // the block list's entries (compact_blocks)
     uint activeCellCapacity;  // the active cell list's entries (active_cells.comp)
+    uint edgeListCapacity;    // the stored-edge list's entries (cells.comp, read by quads.comp)
 } grid;
 
 const uint NO_ENTRY = 0xFFFFFFFFu;
@@ -114,7 +115,8 @@ layout(set = 0, binding = DUAL_COUNTERS_BINDING, std430) buffer DualCounters {
     uint verticesNeeded;   // the mesh's counts where they exceed the method's own buffers
     uint facesNeeded;
     uint activeCellCount;  // cells with geometry (active_cells.comp), listed where they fit
-    uint cellsDispatchX, cellsDispatchY, cellsDispatchZ; // prepare_dispatch.comp: cells.comp's and quads.comp's workgroups
+    uint cellsDispatchX, cellsDispatchY, cellsDispatchZ; // prepare_dispatch.comp: cells.comp's workgroups
+    uint quadsDispatchX, quadsDispatchY, quadsDispatchZ; // ... and quads.comp's (uvec3 would align to 16)
     uint wideSearches;     // polygons whose 7x7 samples held no valid one (the 25x25 search ran)
 };
 

@@ -74,9 +74,9 @@ PolygonShape polygonShape(float f[8], CellPolygons polygons, uint first, uint si
     s.high = vec3(0.0);
     s.center = vec3(0.0);
     s.area = vec3(0.0);
-    vec3 previous = edgePoint(f, polygons.edges[first + size - 1u]);
+    vec3 previous = edgePoint(f, polygonEdge(polygons, first + size - 1u));
     for (uint i = 0u; i < size; ++i) {
-        vec3 p = edgePoint(f, polygons.edges[first + i]);
+        vec3 p = edgePoint(f, polygonEdge(polygons, first + i));
         s.low = min(s.low, p);
         s.high = max(s.high, p);
         s.center += p;
@@ -117,7 +117,8 @@ bool sampleSurface(float f[8], PolygonShape shape, uint solved, vec3 otherLow[3]
             bool excluded = false;
             for (uint k = 0u; k < others; ++k)
                 excluded = excluded || insideBox(p, otherLow[k], otherHigh[k]);
-            float d = distance(p, shape.center);
+            vec3 offset = p - shape.center;
+            float d = dot(offset, offset); // squared: the same order, no square root
             if (!excluded && d < bestDistance) {
                 bestDistance = d;
                 best = p;
