@@ -101,6 +101,11 @@ public:
         }
     }
 
+    HalfedgeBuffers halfedgeBuffers() const override
+    {
+        return {halfedgeBuffer_.buffer, vertexHalfedgeBuffer_.buffer};
+    }
+
 protected:
     void addPasses(RenderGraph& graph, const MeshBuffers& mesh, const float& iso, const std::string& prefix) override
     {
