@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -45,6 +46,22 @@ uint32_t slotWords(std::array<uint32_t, 3> block)
     return shift <= 32 ? 2 : 3;
 }
 
+// The shared memory generate_triangles holds per block (block_edges.glsl and
+// generate_triangles.comp, array by array), so that a workgroup's blocks fit
+// the device's limit.
+uint32_t generateSharedBytesPerBlock(std::array<uint32_t, 3> block, bool byteSamples, bool weld)
+{
+    uint32_t cacheSize = (block[0] + 1) * (block[1] + 1) * (block[2] + 1);
+    uint32_t cache = cacheSize * (byteSamples ? 1 : 4);
+    // The edge table: 16-bit codes where 3 ranks a cell fit 10 bits, else vertex numbers.
+    uint32_t edges = weld ? 3 * cacheSize * (3 * block[0] * block[1] * block[2] <= 1024 ? 2 : 4) : 0;
+    uint32_t rows = (block[1] + 1) * (block[2] + 1) * (4 + 1 + 12 + 1 + 4);
+    uint32_t areaMax = std::max({block[0] * block[1], block[0] * block[2], block[1] * block[2]});
+    uint32_t masks = weld ? 8 * 6 * ((2 * areaMax + 31) / 32) * 4 : 0;
+    uint32_t groupStarts = weld ? 8 * 7 * 4 : 0;
+    return cache + edges + rows + masks + groupStarts + 8;
+}
+
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
@@ -54,16 +71,9 @@ public:
         : GpuExtractor(context, *field.volume), context_(context), weld_(options.weld), block_(options.blockSize)
     {
         const DeviceInfo& info = context.info();
-        uint64_t cellsPerBlock = uint64_t(block_[0]) * block_[1] * block_[2];
-        // One invocation per cell, rounded up to whole subgroups so every
-        // subgroup is full (partial ones are legal, but lavapipe's scans
-        // went wrong on them).
-        uint64_t blockGroupSize = (cellsPerBlock + info.subgroupSize - 1) / info.subgroupSize * info.subgroupSize;
-        if (block_[0] == 0 || block_[1] == 0 || block_[2] == 0 || blockGroupSize > info.maxWorkgroupInvocations())
+        if (block_[0] == 0 || block_[1] == 0 || block_[2] == 0)
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
-                 std::to_string(block_[2]) + " needs " + std::to_string(blockGroupSize) +
-                 " invocations per workgroup; this device allows " + std::to_string(info.maxWorkgroupInvocations()) +
-                 " at its subgroup size: choose a smaller block");
+                 std::to_string(block_[2]) + ": every side must be at least 1");
 
         // The triangle pass keeps its shared arrays narrow (8- and 16-bit).
         if (!info.features.shaderInt8 || !info.features.shaderInt16)
@@ -84,16 +94,27 @@ public:
             fail("the block method needs workgroups of 32 invocations; this device allows " +
                  std::to_string(info.maxWorkgroupInvocations()) + " at its subgroup size");
         slotWords_ = slotWords(block_);
-        // count_vertices: an invocation per row of a block's samples (the
-        // rows' inside bits in one word each), several blocks a workgroup of
-        // at most 128 invocations, rounded up to whole subgroups.
-        if (weld_ && block_[0] > 32)
+        // count_vertices and generate_triangles: an invocation per row of a
+        // block's samples (the rows' inside bits in one word each), several
+        // blocks a workgroup of at most 128 invocations, rounded up to whole
+        // subgroups, as many as the triangle pass's shared memory allows.
+        if (block_[0] > 32)
             fail("block width " + std::to_string(block_[0]) +
-                 ": welded extraction holds a block row in one 32-bit word, so the width is at most 32; "
+                 ": the block method holds a block row in one 32-bit word, so the width is at most 32; "
                  "choose a narrower block");
+        bool byteSamples = !analytic && field.volume->type == ScalarType::UInt8;
         uint32_t groupLimit = std::min<uint32_t>(128, info.maxWorkgroupInvocations());
         uint32_t rowLanes = std::min(groupLimit, (block_[1] + 1) * (block_[2] + 1));
-        uint32_t countBlocksPerGroup = std::max<uint32_t>(1, groupLimit / rowLanes);
+        uint32_t blockBytes = generateSharedBytesPerBlock(block_, byteSamples, weld_);
+        if (blockBytes > info.maxComputeSharedMemorySize)
+            fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
+                 std::to_string(block_[2]) + " needs " + std::to_string(blockBytes) +
+                 " bytes of shared memory a block in the triangle pass; this device allows " +
+                 std::to_string(info.maxComputeSharedMemorySize) + ": choose a smaller block");
+        uint32_t countBlocksPerGroup =
+            std::max<uint32_t>(1, std::min(groupLimit / rowLanes, info.maxComputeSharedMemorySize / blockBytes));
+        if (const char* teams = std::getenv("ISOSCOPE_BLOCK_TEAMS")) // exploration only, not to land
+            countBlocksPerGroup = std::clamp<uint32_t>(uint32_t(std::atoi(teams)), 1, countBlocksPerGroup);
         uint32_t countGroupSize =
             (countBlocksPerGroup * rowLanes + info.subgroupSize - 1) / info.subgroupSize * info.subgroupSize;
         SpecValues common = {{"BLOCK_X", block_[0]}, {"BLOCK_Y", block_[1]}, {"BLOCK_Z", block_[2]},
@@ -109,8 +130,8 @@ public:
         prepare_.emplace(context, with(1));
         if (weld_)
             countVertices_.emplace(context, with(countGroupSize));
-        SpecValues generateValues = with(uint32_t(blockGroupSize));
-        generateValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
+        SpecValues generateValues = with(countGroupSize);
+        generateValues.emplace_back("BYTE_SAMPLES", byteSamples ? 1u : 0u);
         // Streamed float32 slabs: one extractor serves every slab, and a later one may hold NaNs.
         bool streamedFloats = options.streamedSlabs && field.volume->type == ScalarType::Float32;
         generateValues.emplace_back("NON_FINITE_SAMPLES",
