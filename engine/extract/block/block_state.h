@@ -11,9 +11,9 @@ namespace isoscope {
 
 struct BlockState {
     uint32_t activeCount;
-    // count_vertices and generate_triangles: COUNT_BLOCKS_PER_GROUP listed blocks a workgroup
-    VkDispatchIndirectCommand dispatch;
-    uint32_t meshBlockCount; // welded: listed blocks with vertices or triangles
+    VkDispatchIndirectCommand dispatch;      // generate_triangles: a workgroup per listed block
+    uint32_t meshBlockCount;                 // welded: listed blocks with vertices or triangles
+    VkDispatchIndirectCommand countDispatch; // count_vertices, generate_rows: COUNT_BLOCKS_PER_GROUP blocks a workgroup
 };
 
 } // namespace isoscope

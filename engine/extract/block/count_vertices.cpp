@@ -15,7 +15,7 @@ void CountVerticesPass::add(RenderGraph& graph, const BlockLayout& layout, const
                             const float& iso) const
 {
     addIndirect(graph, "count_vertices", layout, {kBlockSlotVertices, kBlockMeshCounters}, parameters, iso,
-                offsetof(BlockState, dispatch));
+                offsetof(BlockState, countDispatch));
 }
 
 } // namespace isoscope

@@ -1,23 +1,24 @@
 #version 460
-// Pass 3 (paper section 4.3): the vertices and triangles of the listed
-// blocks, TEAMS blocks a workgroup and an invocation per x-row of a block's
-// samples (block_edges.glsl): a row's crossed edges and active cells are bit
-// masks, and an invocation visits only their set bits. An invocation per cell
-// (the paper's mapping) left most invocations idle, and the pass was bound by
-// how many blocks a multiprocessor held (docs/BENCHMARKS.md).
-// Each row writes the vertices of the crossed edges it owns and the
-// triangles of its cells. A triangle corner's vertex number is worked out
-// where it is needed from the rows' masks: its edge's group (this block's or
-// an upper neighbour's: the paper's neighbour mapping, Table 1, here as the
-// edge's lower corner) and its rank there, a few popcounts.
-// Normals by central differences of the filtered volume image at the vertex
-// (writeVertex): a wider cache for the reference's grid gradients was slower
-// (docs/BENCHMARKS.md). Triangle offsets: one atomic per subgroup.
+// Pass 3 (paper section 4.3): one workgroup per listed block, one invocation
+// per cell. Samples are cached in shared memory; each invocation makes the
+// vertices of its own voxel's (at most 3) crossed edges and the triangles of
+// its cell. The vertex numbers of every crossed edge the block's cells touch
+// (its own and those on its upper faces, which belong to upper neighbours:
+// the paper's neighbour mapping, Table 1, here as the edge's lower corner)
+// are worked out once, into shared memory, before any triangle is assembled:
+// a cell's triangles then look each corner up instead of recomputing it, up
+// to 15 times an invocation. The pass is bound by how many workgroups a
+// multiprocessor holds, which its registers and shared memory set
+// (writeOwnVertices, block_edges.glsl), not by memory. Normals by central
+// differences of the filtered volume image at the vertex (writeVertex): a
+// wider cache for the reference's grid gradients was slower (docs/BENCHMARKS.md).
+// Triangle offsets: a workgroup scan of the counts plus one atomic per
+// workgroup (section 4.3.2), whose round trip overlaps the edge numbering.
 //   WELD: vertex numbers come from count_vertices (block_edges.glsl); the
-//   interior ones are ranked within the block by row, with a shared counter.
+//   interior vertices are scanned together with the triangles.
 //   not WELD: each block numbers every crossed edge its cells touch, its far
 //   faces included, so those vertices exist once per block (the paper's
-//   mesh), reserved with one atomic per subgroup.
+//   mesh), and reserves its vertices with one more atomic.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -31,43 +32,67 @@
 #define MESH_COUNTERS_WRITTEN
 #include "block_common.glsl"
 #include "block_edges.glsl"
+#include "subgroup_scan.glsl"
 
 layout(local_size_x_id = 1) in;
 
-// WELD: per team, the first vertex of each edge group of its block and its
-// upper neighbours (interior last), from their slotVertices.
-shared uint groupFirstVertex[WELD ? TEAMS * 8u * GROUP_COUNT : 1u];
-// WELD: per team, interior edges ranked so far; triangles (for benchmarks).
-shared uint teamInterior[TEAMS];
-shared uint teamTriangles[TEAMS];
-
-uint firstVertexOf(uint team, uint neighbour, uint group) { return groupFirstVertex[(team * 8u + neighbour) * GROUP_COUNT + group]; }
-
-// WELD: per team, the vertex on each crossed edge its cells touch, by cached
-// voxel and axis, worked out once for the (up to 15) corners that use it: as
-// a group start (6 bits: neighbour * GROUP_COUNT + group) and a rank within
-// the group (10 bits) where a block's ranks fit, else the vertex number.
+// WELD: the first vertex of each edge group of this block and its upper
+// neighbours (interior last), from their slotVertices; a group's start is
+// its index here.
+shared uint groupFirstVertex[8u * GROUP_COUNT];
+// Each sized for the variant that uses it, and as narrow as it can be: the
+// less shared memory a workgroup holds, the faster this pass ran on the H100
+// (block_edges.glsl).
+// not WELD: first vertex of each cached voxel, within the block.
+shared uint16_t cachedVertexOffset[WELD ? 1u : CACHE_SIZE];
+// WELD: the vertex on each crossed edge leaving a cached voxel, by axis: as
+// a group start (6 bits) and a rank within the group (10 bits) where a
+// block's ranks fit, else the vertex number itself.
 const uint RANK_BITS = 10u;
 const bool NARROW_CODES = 3u * BLOCK_X * BLOCK_Y * BLOCK_Z <= (1u << RANK_BITS);
-shared uint16_t edgeCode[WELD && NARROW_CODES ? TEAMS * 3u * CACHE_SIZE : 1u];
-shared uint edgeVertex[WELD && !NARROW_CODES ? TEAMS * 3u * CACHE_SIZE : 1u];
+shared uint16_t edgeCode[WELD && NARROW_CODES ? 3u * CACHE_SIZE : 1u];
+shared uint edgeVertex[WELD && !NARROW_CODES ? 3u * CACHE_SIZE : 1u];
+shared uint triangleBase;
+shared uint vertexBase;                     // not WELD
 
-uint edgeEntry(uint team, uvec3 c, uint axis) { return 3u * cacheIndex(team, c) + axis; }
-
-void setEdgeVertex(uint team, uint e, uint groupStart, uint rank)
+void setEdgeVertex(uint e, uint groupStart, uint rank)
 {
     if (NARROW_CODES)
         edgeCode[e] = uint16_t((groupStart << RANK_BITS) | rank);
     else
-        edgeVertex[e] = groupFirstVertex[team * 8u * GROUP_COUNT + groupStart] + rank;
+        edgeVertex[e] = groupFirstVertex[groupStart] + rank;
 }
 
-uint edgeVertexAt(uint team, uint e)
+uint edgeVertexAt(uint e)
 {
     if (!NARROW_CODES)
         return edgeVertex[e];
     uint code = uint(edgeCode[e]);
-    return groupFirstVertex[team * 8u * GROUP_COUNT + (code >> RANK_BITS)] + (code & ((1u << RANK_BITS) - 1u));
+    return groupFirstVertex[code >> RANK_BITS] + (code & ((1u << RANK_BITS) - 1u));
+}
+
+// Interior crossed edges of own voxel l along axes below `axis`.
+uint interiorEdgesBefore(uvec3 l, uint bits, uint axis)
+{
+    uint count = 0u;
+    for (uint a = 0u; a < axis; ++a)
+        if ((bits & (1u << a)) != 0u && edgeGroup(l, a) == GROUP_INTERIOR)
+            ++count;
+    return count;
+}
+
+// WELD: the vertex number of the crossed edge along `axis` leaving cached
+// voxel c, which lies on a lower face of the block that owns it (every edge
+// of the block's cells does, but the interior edges of the block's own
+// voxels, which the owning invocation numbers from its scan offset), into
+// edge entry e.
+void setBorrowedVertex(uint e, uvec3 c, uint axis)
+{
+    uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
+    uvec3 l = c - upper * blockSize();
+    uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;
+    uint group = edgeGroup(l, axis);
+    setEdgeVertex(e, neighbour * GROUP_COUNT + group, rankInGroup(neighbour, l, axis, group));
 }
 
 // The volume holds non-finite samples (block_extractor.cpp knows from its
@@ -82,11 +107,11 @@ vec3 gridSpacing() { return params.spacing; }
 
 vec3 unitVector(uint axis) { return vec3(equal(uvec3(axis), uvec3(0u, 1u, 2u))); }
 
-void writeVertex(uint team, ivec3 origin, uvec3 c, uint axis, uint index)
+void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
 {
     vec3 along = unitVector(axis);
-    float a = cachedSample(team, c);
-    float b = cachedSample(team, c + uvec3(along));
+    float a = cachedSample(cacheIndex(c));
+    float b = cachedSample(cacheIndex(c + uvec3(along)));
     float t = isFiniteValue(a) && isFiniteValue(b) ? (params.iso - a) / (b - a) : 0.5;
     vec3 p = vec3(origin + ivec3(c) + ivec3(0, 0, params.firstPlane)) + t * along;
     vec3 gradient = centralDifferences(p) / (2.0 * params.spacing);
@@ -112,60 +137,61 @@ void writeVertex(uint team, ivec3 origin, uvec3 c, uint axis, uint index)
     }
 }
 
-// The vertex on the crossed edge along `axis` leaving cached voxel c, which
-// a cell of the team's block touches (WELD: after numberRowEdges and a barrier).
-uint vertexOf(uint team, uvec3 c, uint axis)
+// not WELD: the vertex on the crossed edge along `axis` leaving cached voxel i.
+uint blockVertexIndex(uint i, uint axis)
 {
-    if (WELD)
-        return edgeVertexAt(team, edgeEntry(team, c, axis));
-    return rowFirst[rowIndex(team, c.y, c.z)] + rankInRow(team, c, axis);
+    return vertexBase + uint(cachedVertexOffset[i]) + bitCount(crossedBitsAt(i) & ((1u << axis) - 1u));
 }
 
-// WELD: the table entry of crossed edge (c, axis), which lies in a line or
-// face group of this block or of the upper neighbour that owns it.
-void numberGroupEdge(uint team, uvec3 c, uint axis)
+// Numbers the crossed edges leaving cached voxel i. WELD: into edgeCode or
+// edgeVertex, `interiorRank` being the rank of the voxel's first interior
+// edge in the block's interior group (only own voxels have any); the own
+// voxels' vertices are written later (writeOwnVertices). not WELD: writes
+// the vertices this block makes on them.
+void numberEdges(ivec3 origin, uint i, uint interiorRank)
 {
-    uvec3 upper = uvec3(greaterThanEqual(c, blockSize()));
-    uvec3 l = c - upper * blockSize();
-    uint neighbour = upper.x + 2u * upper.y + 4u * upper.z;
-    uint group = edgeGroup(l, axis);
-    setEdgeVertex(team, edgeEntry(team, c, axis), neighbour * GROUP_COUNT + group,
-                  rankInGroup(team, neighbour, l, axis, group));
-}
-
-// WELD: numbers the crossed edges along `axis` of row (y, z) (bits x <
-// BLOCK_X, `end`: the overlap column's) into the edge table, its interior
-// ones from rank `interior` on; returns the rank after them.
-uint numberAxisEdges(uint team, uint y, uint z, uint axis, uint bits, bool end, uint interior)
-{
-    uint inside = ownRow(y, z) ? bits & interiorMask(axis, y, z) : 0u;
-    for (uint rest = inside; rest != 0u; rest &= rest - 1u) {
-        uint x = findLSB(rest);
-        setEdgeVertex(team, edgeEntry(team, uvec3(x, y, z), axis), GROUP_INTERIOR,
-                      interior + bitCount(inside & lowBits(int(x))));
+    uint bits = crossedBitsAt(i);
+    uvec3 c = cacheCoordinates(i);
+    bool own = all(lessThan(c, blockSize()));
+    for (uint axis = 0u; axis < 3u; ++axis) {
+        if ((bits & (1u << axis)) == 0u)
+            continue;
+        uint e = 3u * i + axis;
+        if (!WELD) {
+            writeVertex(origin, c, axis, blockVertexIndex(i, axis));
+            continue;
+        }
+        if (own && edgeGroup(c, axis) == GROUP_INTERIOR)
+            setEdgeVertex(e, GROUP_INTERIOR, interiorRank + interiorEdgesBefore(c, bits, axis));
+        else
+            setBorrowedVertex(e, c, axis);
     }
-    for (uint rest = bits & ~inside; rest != 0u; rest &= rest - 1u)
-        numberGroupEdge(team, uvec3(findLSB(rest), y, z), axis);
-    if (end)
-        numberGroupEdge(team, uvec3(BLOCK_X, y, z), axis);
-    return interior + bitCount(inside);
 }
 
-void numberRowEdges(uint team, uint y, uint z)
+// WELD: the vertices on the crossed edges leaving own voxel l, after the
+// numbering: written here rather than while numbering, the pass needs fewer
+// registers, so more workgroups fit a multiprocessor (docs/BENCHMARKS.md).
+void writeOwnVertices(ivec3 origin, uvec3 l)
 {
-    uint row = rowIndex(team, y, z);
-    uint end = uint(crossedEnd[row]);
-    uint interior = rowFirst[row];
-    interior = numberAxisEdges(team, y, z, 0u, crossedRow[3u * row], false, interior);
-    interior = numberAxisEdges(team, y, z, 1u, crossedRow[3u * row + 1u], (end & 2u) != 0u, interior);
-    numberAxisEdges(team, y, z, 2u, crossedRow[3u * row + 2u], (end & 4u) != 0u, interior);
+    uint i = cacheIndex(l);
+    uint bits = crossedBitsAt(i);
+    for (uint axis = 0u; axis < 3u; ++axis)
+        if ((bits & (1u << axis)) != 0u)
+            writeVertex(origin, l, axis, edgeVertexAt(3u * i + axis));
 }
 
-// WELD: where the team's block and its upper neighbours number their edge
-// groups.
-void loadGroupStarts(uint team, uint lane, uvec3 block)
+void main()
 {
-    for (uint n = lane; n < 8u; n += ROW_LANES) {
+    uint slot = listedSlot();
+    if (slot >= listedCount())
+        return; // uniform across the workgroup
+    uvec3 block = blockCoordinates(activeBlocks[slot]);
+    ivec3 origin = ivec3(block * blockSize());
+    uint tid = gl_LocalInvocationIndex;
+    loadBlockSamples(origin);
+    // While the samples load: where this block's upper neighbours number
+    // their edge groups.
+    for (uint n = tid; WELD && n < 8u; n += WORKGROUP_SIZE) {
         uvec3 neighbour = block + uvec3(n & 1u, (n >> 1) & 1u, (n >> 2) & 1u);
         uint s = all(lessThan(neighbour, params.blockCounts)) ? listedSlotOf(blockIndexOf(neighbour)) : kNoSlot;
         // A neighbour not listed has no crossed edges, so none is looked up.
@@ -177,146 +203,77 @@ void loadGroupStarts(uint team, uint lane, uvec3 block)
                            SLOT_WORDS > 2u ? slotVertices[s * SLOT_WORDS + SLOT_GROUP_SIZES + 1u] : 0u);
         }
         for (uint g = 0u; g < GROUP_COUNT; ++g) {
-            groupFirstVertex[(team * 8u + n) * GROUP_COUNT + g] = first;
+            groupFirstVertex[n * GROUP_COUNT + g] = first;
             if (g < BORROWED_GROUP_COUNT)
                 first += unpackGroupSize(packed, g);
         }
     }
-}
-
-// How many triangles own row (y, z)'s cells make.
-uint rowTriangleCount(uint team, ivec3 origin, uint y, uint z)
-{
-    uvec4 low, high;
-    cellRows(team, y, z, low, high);
-    uint count = 0u;
-    for (uint cells = activeCells(origin, y, z, low, high); cells != 0u; cells &= cells - 1u)
-        count += caseTriangleCount(cellCase(findLSB(cells), low, high));
-    return count;
-}
-
-// Writes the triangles of own row (y, z)'s cells from face `first` on;
-// returns the face after them.
-uint writeRowTriangles(uint team, ivec3 origin, uint y, uint z, uint first)
-{
-    uvec4 low, high;
-    cellRows(team, y, z, low, high);
-    for (uint cells = activeCells(origin, y, z, low, high); cells != 0u; cells &= cells - 1u) {
-        uint x = findLSB(cells);
-        uint caseIndex = cellCase(x, low, high);
-        uvec2 words = caseWords(caseIndex);
-        uint triangles = caseTriangleCount(caseIndex);
-        for (uint t = 0u; t < triangles; ++t) {
-            uint v[3];
-            for (uint k = 0u; k < 3u; ++k) {
-                uint e = caseEdgeIn(words, 3u * t + k);
-                v[k] = vertexOf(team, uvec3(x, y, z) + cubeEdgeStart(e), cubeEdgeAxis(e));
-            }
-            writeMeshTriangle(first++, v[0], v[1], v[2]);
-        }
-    }
-    return first;
-}
-
-// The vertices on the crossed edges of row (y, z) this block makes: welded,
-// those it owns (own rows, x < BLOCK_X); not welded, every one its cells touch.
-void writeRowVertices(uint team, ivec3 origin, uint y, uint z)
-{
-    uint row = rowIndex(team, y, z);
-    if (WELD && !ownRow(y, z))
-        return;
-    uint end = WELD ? 0u : uint(crossedEnd[row]);
-    for (uint axis = 0u; axis < 3u; ++axis) {
-        for (uint bits = crossedRow[3u * row + axis]; bits != 0u; bits &= bits - 1u) {
-            uvec3 c = uvec3(findLSB(bits), y, z);
-            writeVertex(team, origin, c, axis, vertexOf(team, c, axis));
-        }
-        if ((end & (1u << axis)) != 0u) {
-            uvec3 c = uvec3(BLOCK_X, y, z);
-            writeVertex(team, origin, c, axis, vertexOf(team, c, axis));
-        }
-    }
-}
-
-// One atomic a subgroup: this invocation's first of `count` elements
-// reserved from `reserved`, the subgroup's old value of the counter.
-uint subgroupShare(uint count, uint reserved) { return subgroupMax(reserved) + subgroupExclusiveAdd(count); }
-
-void main()
-{
-    uint tid = gl_LocalInvocationIndex;
-    uint team = min(tid / ROW_LANES, TEAMS - 1u);
-    uint lane = tid - team * ROW_LANES; // past ROW_LANES: an invocation of the rounding, idle
-    uint slot = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * TEAMS + team;
-    bool listed = lane < ROW_LANES && slot < listedCount();
-    uvec3 block = listed ? blockCoordinates(activeBlocks[slot]) : uvec3(0u);
-    ivec3 origin = ivec3(block * blockSize());
-
-    if (listed) {
-        if (WELD)
-            loadGroupStarts(team, lane, block);
-        if (lane == 0u) {
-            teamInterior[team] = 0u;
-            teamTriangles[team] = 0u;
-        }
-        loadBlockRows(team, lane, origin);
-    }
     barrier();
+    markCrossedEdges(origin);
 
-    // Each row's crossed edges and (welded) group bits and interior ranks;
-    // its cells' triangles, counted.
-    uint laneTriangles = 0u, laneVertices = 0u;
-    for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES) {
-        uint y = r % CACHE_Y, z = r / CACHE_Y;
-        uvec4 crossed = markRow(team, origin, y, z);
-        uint row = rowIndex(team, y, z);
-        if (WELD) {
-            uint interior = markAxisGroups(team, y, z, 0u, crossed.x, false) +
-                            markAxisGroups(team, y, z, 1u, crossed.y, (crossed.w & 2u) != 0u) +
-                            markAxisGroups(team, y, z, 2u, crossed.z, (crossed.w & 4u) != 0u);
-            if (interior > 0u)
-                rowFirst[row] = atomicAdd(teamInterior[team], interior);
-        } else {
-            rowFirst[row] = laneVertices;
-            laneVertices += bitCount(crossed.x) + bitCount(crossed.y) + bitCount(crossed.z) + bitCount(crossed.w);
-        }
-        if (ownRow(y, z)) {
-            uint triangles = rowTriangleCount(team, origin, y, z);
-            laneTriangles += triangles;
-            if (WELD && triangles > 0u)
-                atomicAdd(teamTriangles[team], triangles);
-        }
-    }
-    // Subgroup-uniform from here to the barrier: every invocation takes part.
-    uint faceTotal = subgroupAdd(laneTriangles);
-    uint firstFace = subgroupElect() && faceTotal > 0u ? atomicAdd(meshFaceCount, faceTotal) : 0u;
-    uint laneFirstTriangle = subgroupShare(laneTriangles, firstFace);
-    if (!WELD) {
-        uint vertexTotal = subgroupAdd(laneVertices);
-        uint firstVertex = subgroupElect() && vertexTotal > 0u ? atomicAdd(meshVertexCount, vertexTotal) : 0u;
-        uint laneFirstVertex = subgroupShare(laneVertices, firstVertex);
-        for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES)
-            rowFirst[team * ROW_COUNT + r] += laneFirstVertex;
-    }
-    barrier(); // the masks and row ranks, and the teams' counts
+    // The workgroup is rounded up to whole subgroups; the extra invocations
+    // own no voxel but take part in the barriers and scans.
+    bool ownsVoxel = tid < BLOCK_X * BLOCK_Y * BLOCK_Z;
+    uvec3 l = uvec3(tid % BLOCK_X, (tid / BLOCK_X) % BLOCK_Y, tid / (BLOCK_X * BLOCK_Y));
+    bool cellExists = ownsVoxel && all(lessThan(origin + ivec3(l) + 1, params.dims));
+    uint caseIndex = cellExists ? cellCase(l) : 0u;
+    uint triangles = cellExists ? caseTriangleCount(caseIndex) : 0u;
+    uint interior = WELD && ownsVoxel ? interiorEdgesBefore(l, crossedBitsOf(l, origin), 3u) : 0u;
+
+    // Its first barrier also publishes markCrossedEdges' results.
+    uvec2 total;
+    uvec2 offset = workgroupExclusiveAdd2(uvec2(interior, triangles), total);
 
     if (WELD) {
-        // For benchmarks: listed blocks that make vertices (own edges) or triangles.
-        uint ownVertices = firstVertexOf(team, 0u, GROUP_INTERIOR) - firstVertexOf(team, 0u, 0u) + teamInterior[team];
-        bool geometry = listed && lane == 0u && (ownVertices > 0u || teamTriangles[team] > 0u);
-        uint blocks = subgroupAdd(geometry ? 1u : 0u);
-        if (subgroupElect() && blocks > 0u)
-            atomicAdd(meshBlockCount, blocks);
+        uint firstTriangle = 0u;
+        if (tid == 0u) {
+            firstTriangle = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
+            // For benchmarks: listed blocks that make vertices (own edges) or triangles.
+            uint ownVertices = groupFirstVertex[GROUP_INTERIOR] - groupFirstVertex[0] + total.x;
+            if (ownVertices > 0u || total.y > 0u)
+                atomicAdd(meshBlockCount, 1u);
+        }
+        if (ownsVoxel)
+            numberEdges(origin, cacheIndex(l), offset.x);
+        // The cached voxels on the upper faces, which upper neighbours own.
+        for (uint i = tid; i < CACHE_SIZE; i += WORKGROUP_SIZE)
+            if (any(greaterThanEqual(cacheCoordinates(i), blockSize())))
+                numberEdges(origin, i, 0u);
+        if (tid == 0u)
+            triangleBase = firstTriangle; // only now waits for the atomic
+    } else {
+        uint vertexTotal = 0u;
+        for (uint first = 0u; first < CACHE_SIZE; first += WORKGROUP_SIZE) {
+            uint i = first + tid;
+            uint chunkTotal;
+            uint chunkOffset = workgroupExclusiveAdd(i < CACHE_SIZE ? bitCount(crossedBitsAt(i)) : 0u, chunkTotal);
+            if (i < CACHE_SIZE) // at most 3 * CACHE_SIZE
+                cachedVertexOffset[i] = uint16_t(vertexTotal + chunkOffset);
+            vertexTotal += chunkTotal;
+        }
+        if (tid == 0u) {
+            triangleBase = total.y > 0u ? atomicAdd(meshFaceCount, total.y) : 0u;
+            vertexBase = vertexTotal > 0u ? atomicAdd(meshVertexCount, vertexTotal) : 0u;
+        }
+        barrier();
+        for (uint i = tid; i < CACHE_SIZE; i += WORKGROUP_SIZE)
+            numberEdges(origin, i, 0u);
     }
-    if (WELD) {
-        for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES)
-            numberRowEdges(team, r % CACHE_Y, r / CACHE_Y);
-        barrier(); // the edge table
-    }
-    for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES) {
-        uint y = r % CACHE_Y, z = r / CACHE_Y;
-        writeRowVertices(team, origin, y, z);
-        if (ownRow(y, z))
-            laneFirstTriangle = writeRowTriangles(team, origin, y, z, laneFirstTriangle);
+    if (WELD)
+        barrier(); // edgeVertex and triangleBase
+
+    if (WELD && ownsVoxel)
+        writeOwnVertices(origin, l);
+    if (triangles == 0u)
+        return;
+    uvec2 words = caseWords(caseIndex);
+    for (uint t = 0u; t < triangles; ++t) {
+        uint v[3];
+        for (uint k = 0u; k < 3u; ++k) {
+            uint e = caseEdgeIn(words, 3u * t + k);
+            uint i = cacheIndex(l + cubeEdgeStart(e));
+            v[k] = WELD ? edgeVertexAt(3u * i + cubeEdgeAxis(e)) : blockVertexIndex(i, cubeEdgeAxis(e));
+        }
+        writeMeshTriangle(triangleBase + offset.y + t, v[0], v[1], v[2]);
     }
 }

@@ -1,9 +1,10 @@
 #version 460
-// Turns the list's length into the indirect dispatch of the vertex-count
-// and triangle passes (COUNT_BLOCKS_PER_GROUP listed blocks a workgroup),
-// folded into 2D where it passes the device's workgroup limit along x, and
-// raises the mesh's overflow flag when the list could not hold every active
-// block.
+// Turns the list's length into the indirect dispatches of the vertex-count
+// pass and the row triangle pass (COUNT_BLOCKS_PER_GROUP listed blocks a
+// workgroup) and the cell triangle pass (one workgroup per listed block),
+// folded into 2D where a count passes the device's workgroup limit along x,
+// and raises the mesh's overflow flag when the list could not hold every
+// active block.
 #extension GL_GOOGLE_include_directive : require
 
 // The bindings this pass writes (block_common.glsl).
@@ -24,10 +25,14 @@ uvec3 dispatchFor(uint workgroups)
 void main()
 {
     uint listed = min(activeCount, params.activeCapacity);
-    uvec3 d = dispatchFor((listed + COUNT_BLOCKS_PER_GROUP - 1u) / COUNT_BLOCKS_PER_GROUP);
+    uvec3 d = dispatchFor(listed);
     dispatchX = d.x;
     dispatchY = d.y;
     dispatchZ = d.z;
+    d = dispatchFor((listed + COUNT_BLOCKS_PER_GROUP - 1u) / COUNT_BLOCKS_PER_GROUP);
+    countDispatchX = d.x;
+    countDispatchY = d.y;
+    countDispatchZ = d.z;
     if (activeCount > params.activeCapacity)
         meshOverflow = 1u;
 }
