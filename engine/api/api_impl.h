@@ -19,6 +19,7 @@
 #include "isoscope/isoscope.h"
 #include "mesh/mesh.h"
 #include "raycast/iso_raycaster.h"
+#include "raycast/raycast_calibration.h"
 #include "volume/gpu_volume.h"
 #include "volume/volume.h"
 #include "volume/volume_region.h"
@@ -116,6 +117,8 @@ struct detail::IsosurfaceImpl {
     uint64_t generation = 0;
     std::optional<isoscope::Mesh> lastMesh; // what extract() read back
     std::vector<PassTime> lastPassTimes;    // extract()'s final run
+    Method method = Method::Block;
+    isoscope::Buffer quadDrawArguments;     // quad meshes: the host's draw (MeshBuffers::quadDrawArguments)
 };
 
 struct detail::IsoRaycastImpl {
@@ -124,6 +127,7 @@ struct detail::IsoRaycastImpl {
     isoscope::IsoRaycaster raycaster;
     isoscope::RaycastParams params;
     ClipBox clip; // as given; params.clip holds it in voxels
+    std::unique_ptr<isoscope::RaycastCalibration> calibration; // calibrateStep()'s, until it finishes
 };
 
 struct detail::VolumeRenderingImpl {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "render/image_readback.h"
+#include "render/quad_draw_args.h"
 
 namespace isoscope::api {
 
@@ -78,6 +79,12 @@ std::unique_ptr<FrameParams> addFrameScene(RenderGraph& graph, const FrameScene&
             const MeshDrawParams& draw = params->meshes.emplace_back();
             params->drawnSurfaces.push_back(i);
             addMeshPass(graph, scene.meshRenderer, mesh, {targets.color, targets.depth}, draw, "draw " + name);
+        } else if (mesh.faceSize == 4) {
+            // The host draws the quads: their VkDrawIndirectCommand (MeshBuffers::quadDrawArguments).
+            ResourceId args = graph.importBuffer(
+                name + " quad draw arguments", surface.surface->quadDrawArguments.buffer, {},
+                ResourceState{VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT});
+            addQuadDrawArgsPass(graph, scene.meshRenderer.quadDrawArgs(), mesh.counters, args, name + " quad args");
         }
         counts.push_back(createBufferReadback(graph.context(), sizeof(GpuMeshCounters), "surface counts"));
         addBufferReadback(graph, mesh.counters, counts.back(), name + " counts");

@@ -1,6 +1,7 @@
 #include <iterator>
 
 #include "api/api_impl.h"
+#include "extract/gpu_methods.h"
 #include "io/mesh_io.h"
 #include "mesh/world_transform.h"
 
@@ -9,13 +10,29 @@ namespace isoscope::api {
 namespace {
 
 // By Method's order.
-const char* const kMethodNames[] = {"block", "scan", "histopyramid"};
+const char* const kMethodNames[] = {"block", "scan", "histopyramid", "dual"};
 
 } // namespace
 
 const char* methodName(Method method)
 {
     return size_t(method) < std::size(kMethodNames) ? kMethodNames[size_t(method)] : "";
+}
+
+std::vector<Method> methods()
+{
+    std::vector<Method> all;
+    for (size_t i = 0; i < std::size(kMethodNames); ++i)
+        if (findGpuMethod(kMethodNames[i])) // the engine's table of what this build has
+            all.push_back(Method(i));
+    return all;
+}
+
+uint32_t methodFaceSize(Method method)
+{
+    if (size_t(method) >= std::size(kMethodNames))
+        return 0;
+    return method == Method::Dual ? 4 : 3;
 }
 
 Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const IsosurfaceOptions& options)
@@ -27,6 +44,10 @@ Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const Is
             fail("IsosurfaceOptions::method is " + std::to_string(int(options.method)) + ": not a Method");
         extract.method = kMethodNames[size_t(options.method)];
         extract.weld = options.weld;
+        if (options.halfedges && options.method != Method::Dual)
+            fail(std::string("IsosurfaceOptions::halfedges: the ") + extract.method +
+                 " method makes triangles, and only Method::Dual's quad mesh has halfedges; leave it false");
+        extract.halfedges = options.halfedges;
         detail::VolumeImpl& source = volume.impl();
         std::unique_ptr<GpuExtractor> extractor = createGpuExtractor(engine, extract.method, source.field(), extract);
         float iso = float(0.5 * (source.volume.stats.min + source.volume.stats.max));
@@ -35,6 +56,12 @@ Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const Is
         Isosurface surface(
             own(new detail::IsosurfaceImpl{engine, source, std::move(extractor), std::move(mesh), iso}));
         detail::IsosurfaceImpl* impl = &surface.impl();
+        impl->method = options.method;
+        if (impl->mesh.faceSize == 4) // written by frames that leave the draw to the host (frame_graph.cpp)
+            impl->quadDrawArguments = engine.allocator().createBuffer(
+                sizeof(VkDrawIndirectCommand), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                MemoryUsage::DeviceLocal, "quad draw arguments");
         source.derivations.push_back(
             {impl, [impl](RenderGraph& graph, const VolumeRegion& region) { impl->extractor->addRegionPasses(graph, region); }});
         return surface;
@@ -72,6 +99,7 @@ Result<HostMesh> Isosurface::extract(float iso)
         for (const glm::vec3& n : mesh.normals)
             result.normals.push_back({n.x, n.y, n.z});
         result.indices = mesh.indices;
+        result.faceSize = mesh.faceSize;
         impl().lastMesh = std::move(mesh);
         return result;
     });
@@ -101,7 +129,17 @@ MeshBuffers Isosurface::buffers() const
     buffers.vertexStride = sizeof(GpuMeshVertex);
     buffers.positionOffset = offsetof(GpuMeshVertex, position);
     buffers.normalOffset = offsetof(GpuMeshVertex, normal);
+    buffers.faceSize = mesh.faceSize;
+    buffers.quadDrawArguments = impl().quadDrawArguments.buffer;
     return buffers;
+}
+
+Method Isosurface::method() const { return impl().method; }
+
+HalfedgeBuffers Isosurface::halfedgeBuffers() const
+{
+    GpuExtractor::HalfedgeBuffers buffers = impl().extractor->halfedgeBuffers();
+    return {buffers.halfedges, buffers.vertexHalfedges};
 }
 
 } // namespace isoscope::api

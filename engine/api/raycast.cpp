@@ -131,8 +131,37 @@ Status IsoRaycast::calibrate(VkExtent2D extent, const Camera& camera)
     return guardedStatus(ErrorCode::DeviceUnsupported, [&] {
         isoscope::RaycastParams base = impl().params;
         base.camera = orbitCamera(camera);
+        impl().calibration.reset(); // a stepped one would time what this replaces
         calibrateRaycastCostModel(impl().volume.context, impl().raycaster, extent, base);
     });
+}
+
+Result<CalibrationProgress> IsoRaycast::calibrateStep(VkExtent2D extent, const Camera& camera)
+{
+    if (extent.width == 0 || extent.height == 0)
+        return Error{ErrorCode::InvalidArgument, "IsoRaycast::calibrateStep: the extent is empty; give the frames' size"};
+    if (Status valid = guardedStatus(ErrorCode::InvalidArgument, [&] { checkCamera(camera); }); !valid)
+        return valid.error();
+    std::unique_ptr<isoscope::RaycastCalibration>& calibration = impl().calibration;
+    Result<CalibrationProgress> result = guarded<CalibrationProgress>(ErrorCode::DeviceUnsupported, [&] {
+        isoscope::Context& context = impl().volume.context;
+        if (!calibration || calibration->extent().width != extent.width ||
+            calibration->extent().height != extent.height) {
+            isoscope::RaycastParams base = impl().params;
+            base.camera = orbitCamera(camera);
+            calibration.reset();
+            calibration = std::make_unique<isoscope::RaycastCalibration>(context, impl().raycaster, extent, base);
+        }
+        VK_CHECK(waitQueueIdle(context)); // the host's frames finish first: this one is timed alone
+        calibration->step();
+        CalibrationProgress progress{calibration->done(), calibration->total()};
+        if (calibration->finished())
+            calibration.reset();
+        return progress;
+    });
+    if (!result)
+        calibration.reset();
+    return result;
 }
 bool IsoRaycast::calibrated() const { return impl().raycaster.costModel().calibrated; }
 

@@ -28,6 +28,7 @@ struct Slot {
     std::unique_ptr<RenderGraph> graph;
     std::unique_ptr<FrameParams> params;
     std::vector<Buffer> counts; // per surface: its GpuMeshCounters after the frame
+    std::vector<uint32_t> faceSizes; // per surface: its mesh's
     FrameTargets states;        // the states the graph was compiled with
     std::vector<uint64_t> generations;
     VkExtent2D extent{};
@@ -88,6 +89,9 @@ void detail::RendererImpl::build(size_t index, const FrameTargets& targets)
     graph.compile();
     slot.states = targets;
     slot.generations = generations();
+    slot.faceSizes.clear();
+    for (const FrameSurface& surface : scene.surfaces)
+        slot.faceSizes.push_back(surface.surface->mesh.faceSize);
     slot.extent = extent;
     slot.recorded = false;
     slotSceneVersion[index] = sceneVersion;
@@ -208,9 +212,11 @@ std::vector<MeshCounts> Renderer::meshCounts(uint64_t frame)
     for (const Buffer& counts : slot.counts) {
         GpuMeshCounters counters;
         std::memcpy(&counters, counts.mapped, sizeof counters);
-        // The draw's index count is what was written and drawn: faceSize (3) indices a triangle.
-        result.push_back({std::min(counters.vertexCount, counters.vertexCapacity), counters.draw.indexCount / 3,
-                          counters.overflow != 0});
+        // The draw's index count is what was written and drawn: faceSize indices a face, two triangles a quad.
+        uint32_t faceSize = slot.faceSizes[result.size()];
+        uint64_t faces = counters.draw.indexCount / faceSize;
+        result.push_back({std::min(counters.vertexCount, counters.vertexCapacity), faces * (faceSize - 2),
+                          counters.overflow != 0, faces, faceSize});
     }
     return result;
 }

@@ -107,6 +107,15 @@ public:
     // method makes beside the mesh (the dual method's halfedges and colours).
     virtual void readBackExtras(ExtractionReport& /*report*/, const GpuMeshCounters& /*counters*/) {}
 
+    // The device buffers readBackExtras reads the halfedges from (the dual
+    // method built with ExtractOptions::halfedges), for the public API to
+    // expose; null handles otherwise. Replaced when growAfterOverflow grows them.
+    struct HalfedgeBuffers {
+        VkBuffer halfedges = VK_NULL_HANDLE;       // ExtractionReport::halfedges' layout
+        VkBuffer vertexHalfedges = VK_NULL_HANDLE; // ExtractionReport::vertexHalfedges'
+    };
+    virtual HalfedgeBuffers halfedgeBuffers() const { return {}; }
+
 protected:
     // `triangleSoup`: the method writes three vertices of its own per
     // triangle (scan and histopyramid unwelded), which the guess allows for.

@@ -16,11 +16,17 @@ MeshBuffers importMesh(RenderGraph& graph, const GpuMesh& mesh, const std::strin
         return ResourceState{stage, access};
     };
     MeshBuffers buffers;
+    // Quads are drawn by pulling vertices in the vertex shader (render/draw_quads.vert; the API's MeshBuffers).
+    bool quads = mesh.faceSize == 4;
+    const VkPipelineStageFlags2 pulled = VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT;
+    const VkAccessFlags2 pulledAccess = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
     buffers.vertices = graph.importBuffer(name + " vertices", mesh.vertices.buffer, {},
-                                          after(VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
-                                                VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT));
+                                          quads ? after(pulled, pulledAccess)
+                                                : after(VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
+                                                        VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT));
     buffers.indices = graph.importBuffer(name + " indices", mesh.indices.buffer, {},
-                                         after(VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT, VK_ACCESS_2_INDEX_READ_BIT));
+                                         quads ? after(pulled, pulledAccess)
+                                               : after(VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT, VK_ACCESS_2_INDEX_READ_BIT));
     buffers.counters = graph.importBuffer(name + " counters", mesh.counters.buffer, {},
                                           after(VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
                                                 VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT));

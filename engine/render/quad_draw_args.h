@@ -14,5 +14,8 @@ class RenderGraph;
 // Adds the pass; returns the 16-byte transient holding the command.
 ResourceId addQuadDrawArgsPass(RenderGraph& graph, const ComputeProgram& program, ResourceId meshCounters,
                                const std::string& name);
+// The same into `args`, a buffer of 16 bytes or more (a host's draw, imported).
+void addQuadDrawArgsPass(RenderGraph& graph, const ComputeProgram& program, ResourceId meshCounters, ResourceId args,
+                         const std::string& name);
 
 } // namespace isoscope

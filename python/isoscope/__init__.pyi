@@ -4,7 +4,7 @@ from typing import Any, Literal, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
-Method = Literal["block", "scan", "histopyramid"]
+Method = Literal["block", "scan", "histopyramid", "dual"]
 
 class Context:
     def __init__(self, device: Union[int, str, None] = None, validation: Optional[bool] = None,

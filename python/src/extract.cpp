@@ -21,7 +21,10 @@ api::Method parseMethod(const std::string& name)
         return api::Method::Scan;
     if (name == "histopyramid")
         return api::Method::HistoPyramid;
-    throw py::value_error("method '" + name + "' is not an isoscope method: choose 'block', 'scan' or 'histopyramid'");
+    if (name == "dual")
+        return api::Method::Dual;
+    throw py::value_error("method '" + name +
+                          "' is not an isoscope method: choose 'block', 'scan', 'histopyramid' or 'dual'");
 }
 
 api::Isosurface& PyVolume::surface(api::Method method)
@@ -71,15 +74,17 @@ api::Result<api::HostMesh> runExtraction(PyVolume& volume, api::Method method, f
     }
 }
 
-// The mesh as NumPy arrays in the volume's axis order, triangles
-// counter-clockwise around the normals (which point toward lower values).
+// The mesh as NumPy arrays in the volume's axis order, faces (triangles,
+// or dual's quads) counter-clockwise around the normals (which point toward
+// lower values).
 py::tuple toNumpy(const PyVolume& volume, const api::HostMesh& mesh)
 {
-    const size_t vertices = mesh.positions.size(), faces = mesh.indices.size() / 3;
+    const size_t corners = mesh.faceSize;
+    const size_t vertices = mesh.positions.size(), faces = mesh.indices.size() / corners;
     if (vertices > size_t(std::numeric_limits<int32_t>::max()))
         throw py::value_error("the mesh has " + std::to_string(vertices) + " vertices, more than int32 faces index");
     py::array_t<float> positions({vertices, size_t(3)}), normals({vertices, size_t(3)});
-    py::array_t<int32_t> triangles({faces, size_t(3)});
+    py::array_t<int32_t> triangles({faces, corners});
     float* p = positions.mutable_data();
     float* n = normals.mutable_data();
     int32_t* t = triangles.mutable_data();
@@ -92,11 +97,13 @@ py::tuple toNumpy(const PyVolume& volume, const api::HostMesh& mesh)
                 p[3 * v + c] = mesh.positions[v][axis[c]];
                 n[3 * v + c] = mesh.normals[v][axis[c]];
             }
+        // Reversed: the first corner kept, the others in the opposite order.
         for (size_t f = 0; f < faces; ++f) {
-            const uint32_t* in = &mesh.indices[3 * f];
-            t[3 * f] = int32_t(in[0]);
-            t[3 * f + 1] = int32_t(reverse ? in[2] : in[1]);
-            t[3 * f + 2] = int32_t(reverse ? in[1] : in[2]);
+            const uint32_t* in = &mesh.indices[corners * f];
+            int32_t* out = &t[corners * f];
+            out[0] = int32_t(in[0]);
+            for (size_t c = 1; c < corners; ++c)
+                out[c] = int32_t(in[reverse ? corners - c : c]);
         }
     }
     return py::make_tuple(positions, triangles, normals);
@@ -164,7 +171,7 @@ py::dict bench(PyVolume& volume, const py::object& iso, const std::string& metho
         for (const auto& [name, passMs] : perPass)
             passes[name].push_back(passMs);
         vertices = mesh.positions.size();
-        faces = mesh.indices.size() / 3;
+        faces = mesh.indices.size() / mesh.faceSize;
     }
     py::dict result, perPass;
     for (const auto& [name, times] : passes)
@@ -196,7 +203,9 @@ Returns (verts, faces, normals): verts float32 (V, 3) in world units
 one vertex per crossed grid edge, counter-clockwise around the normals;
 normals float32 (V, 3), unit length, pointing toward lower values (out of
 the region >= iso). method: 'block', 'scan' or 'histopyramid' (one mesh,
-three algorithms). The GIL is released while the GPU works.)");
+three algorithms), or 'dual' (Dual Marching Cubes: faces int32 (F, 4),
+quads, one vertex per Marching Cubes polygon of a cell, on the trilinear
+surface). The GIL is released while the GPU works.)");
     m.def("last_pass_times", &lastPassTimes, py::arg("volume"), py::arg("method") = "block",
           "GPU milliseconds per pass of the volume's last extraction by `method` ({} before one, or without "
           "timestamps).");

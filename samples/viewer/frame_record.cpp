@@ -26,6 +26,29 @@ const isoscope::api::ImageState kColorOverlaid{VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_
                                                VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
                                                    VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
 
+// Nothing to draw yet (the first volume loading): the colour cleared to
+// the Renderer's clear colour, left as isoscope leaves it for the overlay.
+void recordClear(const samplehost::FrameSlot& slot, VkExtent2D extent)
+{
+    samplehost::pipelineBarrier(slot.cmd, {samplehost::imageBarrier(slot.color.image, VK_IMAGE_ASPECT_COLOR_BIT,
+                                                                    kColorCopiedBefore, kColorOverlaid)});
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = slot.color.view;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    isoscope::api::RendererOptions defaults;
+    color.clearValue.color = {{defaults.clearColor[0], defaults.clearColor[1], defaults.clearColor[2],
+                               defaults.clearColor[3]}};
+    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    rendering.renderArea = {{0, 0}, extent};
+    rendering.layerCount = 1;
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachments = &color;
+    vkCmdBeginRendering(slot.cmd, &rendering);
+    vkCmdEndRendering(slot.cmd);
+}
+
 } // namespace
 
 void recordFrame(const samplehost::FrameSlot& slot, const FrameCommands& frame)
@@ -35,10 +58,15 @@ void recordFrame(const samplehost::FrameSlot& slot, const FrameCommands& frame)
     targets.color = {slot.color.image, slot.color.view, kColorCopiedBefore,
                      frame.imgui ? kColorOverlaid : samplehost::kColorCopiedOut};
     targets.depth = {slot.depth.image, slot.depth.view, kDepthTestedBefore, samplehost::kDepthTested};
-    samplehost::require(frame.renderer->record(slot.cmd, frame.frame, targets),
-                        "isoscope::api::Renderer::record (frame " + std::to_string(frame.frame) + ")");
+    if (frame.renderer)
+        samplehost::require(frame.renderer->record(slot.cmd, frame.frame, targets),
+                            "isoscope::api::Renderer::record (frame " + std::to_string(frame.frame) + ")");
+    else if (frame.imgui)
+        recordClear(slot, frame.extent);
+    else
+        throw samplehost::Failure("a headless frame with nothing to draw (viewer bug)");
     if (frame.imgui)
-        frame.imgui->record(slot.cmd, frame.frame); // ends in TRANSFER_SRC_OPTIMAL
+        frame.imgui->record(slot.cmd, frame.slotFrame); // ends in TRANSFER_SRC_OPTIMAL
     if (frame.readback)
         samplehost::recordReadback(slot.cmd, slot, frame.extent, *frame.readback);
     if (frame.swapchainImage)

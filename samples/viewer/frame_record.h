@@ -15,9 +15,10 @@
 namespace viewer {
 
 struct FrameCommands {
-    uint64_t frame = 0;
+    uint64_t frame = 0;                             // the Renderer's frame number
+    uint64_t slotFrame = 0;                         // the loop's, whose slot the commands go to
     VkExtent2D extent{};
-    isoscope::api::Renderer* renderer = nullptr;
+    isoscope::api::Renderer* renderer = nullptr;   // null: no volume yet, the colour only cleared (windowed)
     ImGuiLayer* imgui = nullptr;                    // null when headless
     VkImage swapchainImage = VK_NULL_HANDLE;        // null when headless
     VkExtent2D swapchainExtent{};

@@ -73,12 +73,11 @@ void run(const Options& options, samplehost::ValidationLog& log)
     std::printf("device: %s, subgroup size %u, frames: %" PRIu64 "\n", context->deviceName().c_str(),
                 context->subgroupSize(), result.frames);
     if (result.lastMesh)
-        std::printf("last frame: mode %s, method %s%s, isovalue %.9g, %" PRIu64 " triangles, %" PRIu64 " vertices%s\n",
+        std::printf("last frame: mode %s, method %s%s, isovalue %.9g, %" PRIu64 " %s, %" PRIu64 " vertices%s\n",
                     modeName(scene->mode), isoscope::api::methodName(scene->method), scene->weld ? "" : " unwelded",
-                    result.lastIso,
-                    result.lastMesh->triangles, result.lastMesh->vertices,
-                    result.lastMesh->overflowed ? " (overflowed: drew what fit)" : "");
-    if (scene->mode == Mode::IsoAuto)
+                    result.lastIso, result.lastMesh->faces, result.lastMesh->faceSize == 4 ? "quads" : "triangles",
+                    result.lastMesh->vertices, result.lastMesh->overflowed ? " (overflowed: drew what fit)" : "");
+    if (scene->mode == Mode::IsoAuto && scene->loaded() && scene->raycast->calibrated())
         std::printf("iso-auto: the last frame ran %s\n",
                     scene->raycast->lastMapping() == isoscope::api::RayMapping::Subgroup ? "iso-warp" : "iso-standard");
     std::printf("%s\n", memoryLine(context->memory()).c_str()); // the overlay's line, for scripts
@@ -94,7 +93,7 @@ int main(int argc, char** argv)
     return samplehost::runSample("isoscope-viewer", usage(), [&](samplehost::ValidationLog& log) {
         Options options = parseOptions(argc, argv);
         if (options.help)
-            std::fputs(usage(), stdout);
+            std::printf("%s\nkeys in the window (the help overlay, F1):\n%s\n", usage(), kKeyHelp);
         else
             run(options, log);
     });

@@ -53,10 +53,13 @@ std::array<float, 2> parseCamera(const std::string& text)
 
 isoscope::api::Method parseMethod(const std::string& text)
 {
-    for (auto method : {isoscope::api::Method::Block, isoscope::api::Method::Scan, isoscope::api::Method::HistoPyramid})
+    std::string known;
+    for (isoscope::api::Method method : isoscope::api::methods()) {
         if (text == isoscope::api::methodName(method))
             return method;
-    throw OptionError("--method " + text + ": give block, scan or histopyramid");
+        known += (known.empty() ? "" : ", ") + std::string(isoscope::api::methodName(method));
+    }
+    throw OptionError("--method " + text + ": give one of " + known);
 }
 
 Mode parseMode(const std::string& text)
@@ -145,7 +148,7 @@ const char* usage()
     return "usage: isoscope-viewer [VOLUME] [options]\n"
            "  VOLUME              a file or folder the engine reads, or a synthetic spec (default sphere:64)\n"
            "  --iso V             isovalue in the data's units (default: the middle of its range)\n"
-           "  --method M          block, scan or histopyramid (default block)\n"
+           "  --method M          block, scan, histopyramid or dual (quads) (default block)\n"
            "  --no-weld           keep each method's duplicate vertices\n"
            "  --mode M            mesh, iso-standard, iso-warp, iso-auto, dvr or mesh+dvr (default mesh)\n"
            "  --tf T              DVR transfer function: a preset (ct, grayscale, cayley), a ParaView .json or a text file\n"

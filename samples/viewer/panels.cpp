@@ -74,7 +74,7 @@ void modePanel(const ViewerScene& scene, UiRequests& requests)
         ImGui::EndCombo();
     }
     if (ImGui::BeginCombo("method", isoscope::api::methodName(scene.method))) {
-        for (auto method : {isoscope::api::Method::Block, isoscope::api::Method::Scan, isoscope::api::Method::HistoPyramid})
+        for (isoscope::api::Method method : isoscope::api::methods()) // every extractor the build has
             if (ImGui::Selectable(isoscope::api::methodName(method), method == scene.method))
                 requests.method = method;
         ImGui::EndCombo();
@@ -156,13 +156,15 @@ void statistics(const ViewerScene& scene, const FrameStats& stats)
     ImGui::TextWrapped("%s, subgroup size %u", scene.context.deviceName().c_str(), scene.context.subgroupSize());
     ImGui::TextWrapped("%s", memoryLine(scene.context.memory()).c_str());
     ImGui::Text("frame %.2f ms", stats.frameMs);
-    if (scene.mode == Mode::IsoAuto)
+    if (scene.mode == Mode::IsoAuto && scene.calibrating)
+        ImGui::Text("iso-auto calibrating: one invocation per ray meanwhile");
+    else if (scene.mode == Mode::IsoAuto)
         ImGui::Text("iso-auto ran %s", scene.raycast->lastMapping() == isoscope::api::RayMapping::Subgroup
                                            ? "one subgroup per ray (iso-warp)"
                                            : "one invocation per ray (iso-standard)");
     if (stats.mesh)
-        ImGui::Text("iso %.5g: %llu triangles, %llu vertices%s", stats.meshIso,
-                    (unsigned long long)stats.mesh->triangles, (unsigned long long)stats.mesh->vertices,
+        ImGui::Text("iso %.5g: %llu %s, %llu vertices%s", stats.meshIso, (unsigned long long)stats.mesh->faces,
+                    stats.mesh->faceSize == 4 ? "quads" : "triangles", (unsigned long long)stats.mesh->vertices,
                     stats.mesh->overflowed ? " (growing)" : "");
     for (const isoscope::api::PassTime& pass : stats.passes)
         ImGui::Text("  %-28s %.3f ms", pass.pass.c_str(), pass.ms);
@@ -188,6 +190,23 @@ void drawLoadProgress(const VolumeLoader::Progress& progress)
         else
             std::snprintf(overlay, sizeof overlay, "%llu of %llu %s", (unsigned long long)progress.done,
                           (unsigned long long)progress.total, progress.items.c_str());
+    }
+    ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), overlay[0] ? overlay : nullptr);
+    ImGui::End();
+}
+
+void drawCalibrationProgress(const isoscope::api::CalibrationProgress& progress)
+{
+    ImVec2 size = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y - 16.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(size.x - 32.0f, 520.0f), 0.0f));
+    ImGui::Begin("calibrating iso-auto", nullptr, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize);
+    ImGui::TextWrapped("timing both ray mappings along 21 directions at the window's size");
+    char overlay[64] = "";
+    float fraction = -1.0f * float(ImGui::GetTime()); // before the first step: of unknown length
+    if (progress.total > 0) {
+        fraction = float(double(progress.done) / double(progress.total));
+        std::snprintf(overlay, sizeof overlay, "%u of %u frames", progress.done, progress.total);
     }
     ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), overlay[0] ? overlay : nullptr);
     ImGui::End();

@@ -55,6 +55,8 @@ std::string memoryLine(const isoscope::api::DeviceMemory& memory);
 
 // A window over the frame saying what the worker thread is loading and how far it got.
 void drawLoadProgress(const VolumeLoader::Progress& progress);
+// The same for iso-auto's calibration, run between frames.
+void drawCalibrationProgress(const isoscope::api::CalibrationProgress& progress);
 
 void drawPanels(const ViewerScene& scene, const FrameStats& stats, UiState& ui, UiRequests& requests);
 

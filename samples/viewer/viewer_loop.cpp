@@ -35,6 +35,8 @@ struct Readback {
 
 void updateCamera(ViewerLoop& loop)
 {
+    if (!loop.scene.loaded())
+        return;
     VkExtent2D extent = loop.slots.extent;
     loop.scene.camera = loop.orbit.camera(*loop.scene.volume, float(extent.width) / float(extent.height));
     loop.scene.extent = extent;
@@ -105,6 +107,10 @@ void finishLoad(ViewerLoop& loop)
     if (!outcome)
         return;
     if (!outcome->loaded) {
+        if (!loop.scene.loaded()) { // the volume named on the command line: nothing to show
+            waitForDevice(loop.scene.context); // the frames that cleared, before their objects go
+            throw Failure(outcome->error);
+        }
         loop.ui.status = outcome->error;
         std::printf("not opened: %s\n", outcome->error.c_str());
         return;
@@ -143,6 +149,8 @@ void resize(ViewerLoop& loop)
 
 void saveMesh(ViewerLoop& loop)
 {
+    if (!loop.scene.loaded())
+        return;
     // A key press may stall: extract() waits for the queue and reads the mesh back.
     std::string path = besideVolume(loop.scene.source, "mesh", ".ply");
     try {
@@ -175,7 +183,7 @@ void handleInput(ViewerLoop& loop, UiRequests& requests)
         loop.screenshotNext = besideVolume(loop.scene.source, "screenshot", ".png");
     if (ImGui::IsKeyPressed(GLFW_KEY_M, false))
         saveMesh(loop);
-    if (ImGui::IsKeyPressed(GLFW_KEY_R, false))
+    if (ImGui::IsKeyPressed(GLFW_KEY_R, false) && loop.scene.loaded())
         loop.dropped.push_back(loop.scene.source);
     if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false))
         requests.resetView = true;
@@ -233,6 +241,10 @@ bool applyRequests(ViewerLoop& loop, const UiRequests& requests)
 {
     ViewerScene& scene = loop.scene;
     try {
+        if (!scene.loaded() && (requests.method || requests.weld || requests.mode || requests.transferFunction ||
+                                requests.transferPoints || requests.saveTransferFunction || requests.clip ||
+                                requests.iso))
+            throw Failure("no volume yet: " + loop.loader.progress().source + " is loading");
         if (requests.method)
             scene.setMethod(*requests.method);
         if (requests.weld)
@@ -290,6 +302,25 @@ void writeScreenshot(const samplehost::GpuBuffer& buffer, VkExtent2D extent, con
     require(isoscope::api::writePng(image, path), "writing the screenshot " + path);
 }
 
+// iso-auto's calibration, a few frames of it between the window's (which
+// meanwhile draw one invocation per ray): the window never waits for all of it.
+void calibrateBetweenFrames(ViewerLoop& loop)
+{
+    if (!loop.scene.calibrating)
+        return;
+    try {
+        // About a frame at 40 fps of calibration per window frame.
+        if (loop.scene.stepCalibration(25.0)) {
+            loop.ui.status = "iso-auto calibrated";
+            std::printf("iso-auto calibrated; %llu frames drawn while it calibrated\n",
+                        (unsigned long long)loop.framesWhileCalibrating);
+        }
+    } catch (const Failure& error) {
+        loop.ui.status = error.what();
+        std::printf("%s\n", error.what());
+    }
+}
+
 } // namespace
 
 LoopResult runViewer(ViewerLoop& loop)
@@ -303,21 +334,26 @@ LoopResult runViewer(ViewerLoop& loop)
         glfwSetWindowUserPointer(window->glfw, &loop);
         glfwSetDropCallback(window->glfw, onDrop);
         loop.ui.vsync = window->vsync;
+        if (!loop.scene.loaded()) // the window draws, with the progress, while it loads
+            openVolume(loop, loop.options.volume, loop.options.iso);
     }
     uint64_t limit = loop.options.frames.value_or(window ? UINT64_MAX : 10);
     Readback readback{loop.host.device};
     Clock::time_point last = Clock::now();
     uint64_t frame = 0;
-    // Frames while a volume loads do not count towards --frames or move --script on.
+    uint64_t rendered = 0; // the Renderer's frames: none before the first volume
+    // Frames while a volume loads or iso-auto calibrates do not count towards --frames or move --script on.
     uint64_t step = 0;
     while (step < limit && !(window && window->shouldClose())) {
         if (window)
             window->pollEvents();
         finishLoad(loop);
-        bool scripted = !loop.loader.busy();
+        bool loading = loop.loader.busy(), calibrating = loop.scene.calibrating;
+        bool scripted = !loading && !calibrating;
         loop.slots.waitForSlot(frame);
-        if (frame >= inFlight)
-            collectStats(loop, frame - inFlight);
+        // Renderer frame n - inFlight was recorded in a loop frame the slot waits covered.
+        if (rendered >= inFlight)
+            collectStats(loop, rendered - inFlight);
         samplehost::FrameSlot& slot = loop.slots[frame];
 
         uint32_t imageIndex = 0;
@@ -339,9 +375,12 @@ LoopResult runViewer(ViewerLoop& loop)
         if (loop.imgui) {
             loop.imgui->newFrame();
             handleInput(loop, requests);
-            drawPanels(loop.scene, loop.stats, loop.ui, requests);
-            if (loop.loader.busy())
+            if (loop.scene.loaded())
+                drawPanels(loop.scene, loop.stats, loop.ui, requests);
+            if (loading)
                 drawLoadProgress(loop.loader.progress());
+            if (calibrating)
+                drawCalibrationProgress(loop.scene.calibration);
         }
         bool remakeSwapchain = applyRequests(loop, requests);
         if (requests.open)
@@ -352,6 +391,7 @@ LoopResult runViewer(ViewerLoop& loop)
             openVolume(loop, path, path == loop.scene.source ? std::optional<float>(loop.scene.iso) : std::nullopt);
         }
         updateCamera(loop);
+        calibrateBetweenFrames(loop);
 
         std::string screenshot = loop.screenshotNext;
         if (screenshot.empty() && scripted && step + 1 == limit)
@@ -366,15 +406,18 @@ LoopResult runViewer(ViewerLoop& loop)
 
         samplehost::beginSlot(loop.host.device, slot);
         FrameCommands commands;
-        commands.frame = frame;
+        bool draws = loop.scene.loaded();
+        commands.frame = rendered;
+        commands.slotFrame = frame;
         commands.extent = extent;
-        commands.renderer = &*loop.scene.renderer;
+        commands.renderer = draws ? &*loop.scene.renderer : nullptr;
         commands.imgui = loop.imgui;
         commands.swapchainImage = window ? window->images[imageIndex] : VK_NULL_HANDLE;
         commands.swapchainExtent = window ? window->extent : VkExtent2D{};
         commands.readback = screenshot.empty() ? nullptr : &readback.buffer;
         recordFrame(slot, commands);
-        loop.slotIso[frame % inFlight] = loop.scene.iso;
+        if (draws)
+            loop.slotIso[rendered++ % inFlight] = loop.scene.iso;
         VkSemaphore renderDone = window ? window->renderDone[imageIndex] : VK_NULL_HANDLE;
         {
             std::lock_guard queue(loop.scene.context.queueMutex()); // a volume may be loading on another thread
@@ -397,8 +440,10 @@ LoopResult runViewer(ViewerLoop& loop)
         ++frame;
         if (scripted)
             ++step;
-        else
+        if (loading)
             ++loop.framesWhileLoading;
+        if (calibrating)
+            ++loop.framesWhileCalibrating;
         Clock::time_point now = Clock::now();
         loop.stats.frameMs = std::chrono::duration<double, std::milli>(now - last).count();
         last = now;
@@ -418,11 +463,11 @@ LoopResult runViewer(ViewerLoop& loop)
     loop.loader.finished();
 
     LoopResult result{frame};
-    if (frame > 0) {
-        std::vector<isoscope::api::MeshCounts> counts = loop.scene.renderer->meshCounts(frame - 1);
+    if (rendered > 0) {
+        std::vector<isoscope::api::MeshCounts> counts = loop.scene.renderer->meshCounts(rendered - 1);
         if (!counts.empty())
             result.lastMesh = counts[0];
-        result.lastIso = loop.slotIso[(frame - 1) % inFlight];
+        result.lastIso = loop.slotIso[(rendered - 1) % inFlight];
     }
     return result;
 }

@@ -6,8 +6,10 @@
 // between frames; the isovalue is read when the next frame records. A
 // volume opened in the window (dropped, reloaded, --script open) loads on a
 // worker thread (volume_loader.h) while the frames go on drawing the one
-// shown with its progress over them; those frames neither count towards
-// --frames nor move --script on.
+// shown with its progress over them, and so does the volume named on the
+// command line (the frames clear until it is in); iso-auto's calibration
+// runs a few of its frames between the window's, its progress shown. Those
+// frames neither count towards --frames nor move --script on.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,6 +45,7 @@ struct ViewerLoop {
     VolumeLoader loader;                     // a volume loading on a worker thread (windowed)
     std::optional<float> pendingIso;         // the isovalue it opens at (unset: its middle)
     uint64_t framesWhileLoading = 0;
+    uint64_t framesWhileCalibrating = 0;      // iso-auto's calibration, between frames
 };
 
 struct LoopResult {

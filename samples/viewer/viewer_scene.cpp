@@ -1,5 +1,7 @@
 #include "viewer_scene.h"
 
+#include <chrono>
+
 #include "check.h"
 
 namespace viewer {
@@ -44,15 +46,22 @@ void ViewerScene::install(LoadedVolume&& loaded, std::optional<float> isovalue)
     tfPoints = dvr->transferFunction();
     setClip(clip);
     setIsovalue(iso);
-    if (loaded.method != method || loaded.weld != weld)
-        remakeSurface(); // changed while it loaded
-    else
+    if (loaded.method != method || loaded.weld != weld) {
+        isoscope::api::Method chosen = method; // changed while it loaded
+        bool chosenWeld = weld;
+        method = loaded.method;
+        weld = loaded.weld;
         setMode(mode);
+        remakeSurface(chosen, chosenWeld);
+    } else {
+        setMode(mode);
+    }
 }
 
 void ViewerScene::setMode(Mode newMode)
 {
     mode = newMode;
+    calibrating = false;
     renderer->clearScene();
     if (drawsMesh())
         require(renderer->addSurface(*surface), "drawing the mesh");
@@ -62,8 +71,14 @@ void ViewerScene::setMode(Mode newMode)
                           : mode == Mode::IsoAuto ? isoscope::api::RayMapping::Auto
                                                   : isoscope::api::RayMapping::Invocation;
         if (mode == Mode::IsoAuto && !raycast->calibrated()) {
-            waitForDevice(context); // calibration's frames are timed alone
-            require(raycast->calibrate(extent, camera), "calibrating iso-auto's cost model");
+            if (calibrateBetweenFrames) {
+                calibrating = true; // stepCalibration; one invocation per ray meanwhile
+                calibration = {};
+                options.mapping = isoscope::api::RayMapping::Invocation;
+            } else {
+                waitForDevice(context); // calibration's frames are timed alone
+                require(raycast->calibrate(extent, camera), "calibrating iso-auto's cost model");
+            }
         }
         require(raycast->setOptions(options), "the raycast's ray mapping");
         require(renderer->addRaycast(*raycast), "drawing the raycast");
@@ -76,27 +91,53 @@ void ViewerScene::setMethod(isoscope::api::Method newMethod)
 {
     if (newMethod == method && surface)
         return;
-    method = newMethod;
-    remakeSurface();
+    remakeSurface(newMethod, weld);
 }
 
 void ViewerScene::setWeld(bool on)
 {
     if (on == weld && surface)
         return;
-    weld = on;
-    remakeSurface();
+    remakeSurface(method, on);
 }
 
-void ViewerScene::remakeSurface()
+void ViewerScene::remakeSurface(isoscope::api::Method newMethod, bool newWeld)
 {
     waitForDevice(context);
     renderer->clearScene();
+    // Made before the old one goes, so that a refusal leaves the old one drawn.
+    auto made = isoscope::api::Isosurface::create(context, *volume, {newMethod, newWeld});
+    if (!made) {
+        setMode(mode);
+        throw Failure(std::string("the isosurface by ") + isoscope::api::methodName(newMethod) +
+                      (newWeld ? "" : " unwelded") + ": " + made.error().message);
+    }
     surface.reset();
-    surface = take(isoscope::api::Isosurface::create(context, *volume, {method, weld}),
-                   std::string("the isosurface by ") + isoscope::api::methodName(method));
+    surface = std::move(*made);
+    method = newMethod;
+    weld = newWeld;
     require(surface->setIsovalue(iso), "the isovalue");
     setMode(mode);
+}
+
+bool ViewerScene::stepCalibration(double budgetMs)
+{
+    if (!calibrating)
+        return false;
+    auto start = std::chrono::steady_clock::now();
+    do {
+        auto step = raycast->calibrateStep(extent, camera);
+        if (!step) { // no timestamps, say: the mode falls back to one invocation per ray
+            setMode(Mode::IsoStandard);
+            throw Failure("calibrating iso-auto's cost model: " + step.error().message);
+        }
+        calibration = *step;
+        if (calibration.finished()) {
+            setMode(mode); // now calibrated: the cost model picks the mapping
+            return true;
+        }
+    } while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() < budgetMs);
+    return false;
 }
 
 void ViewerScene::setIsovalue(float value)
@@ -144,7 +185,9 @@ ViewerScene createViewerScene(isoscope::api::Context& context, const Options& op
     rendererOptions.clear = true;
     scene.renderer = take(isoscope::api::Renderer::create(context, rendererOptions), "the renderer");
     scene.extent = extent;
-    scene.load(options.volume, options.iso);
+    scene.calibrateBetweenFrames = !options.headless;
+    if (options.headless)
+        scene.load(options.volume, options.iso);
     return scene;
 }
 

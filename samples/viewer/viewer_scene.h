@@ -3,9 +3,11 @@
 // method, the raycasters, and the Renderer that records what the mode
 // draws. Members go in reverse order, so the Renderer goes before what it
 // draws. Changing the method or loading a volume waits for the device,
-// since frames in flight still read the objects replaced. The first
-// iso-auto frame of a volume calibrates its cost model first (a few hundred
-// raycast frames at the window's size, on the calling thread).
+// since frames in flight still read the objects replaced. iso-auto needs
+// the raycast's cost model calibrated first (a few hundred raycast frames
+// at the window's size): headless on the calling thread at once; in a
+// window a few frames at a time between the window's (stepCalibration),
+// which meanwhile draw one invocation per ray.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -38,6 +40,11 @@ struct ViewerScene {
     // The frame's size and camera, which iso-auto's calibration measures with.
     VkExtent2D extent{};
     isoscope::api::Camera camera;
+    // In a window: iso-auto calibrates between frames (stepCalibration)
+    // rather than all at once; `calibrating` while it does.
+    bool calibrateBetweenFrames = false;
+    bool calibrating = false;
+    isoscope::api::CalibrationProgress calibration;
 
     static constexpr uint32_t kHistogramBins = 256;
 
@@ -53,15 +60,23 @@ struct ViewerScene {
     void setTransferFunction(const std::string& presetOrPath);
     void setTransferPoints(const isoscope::api::TransferPoints& points);
     void setClip(const std::optional<isoscope::api::ClipBox>& box);
-    // A new Isosurface for the method and weld, after the frames in flight that read the old one.
-    void remakeSurface();
+    // A new Isosurface for the method and weld, after the frames in flight
+    // that read the old one; where it cannot be made (dual unwelded), the
+    // old one stays, with its method and weld, and Failure says why.
+    void remakeSurface(isoscope::api::Method newMethod, bool newWeld);
+    // Runs iso-auto's calibration frames for about `budgetMs` (one at
+    // least); once the last ran, iso-auto draws with the cost model. Returns
+    // whether it finished.
+    bool stepCalibration(double budgetMs);
+    bool loaded() const { return volume.has_value(); }
     bool drawsMesh() const { return mode == Mode::Mesh || mode == Mode::MeshDvr; }
 };
 
 // vkDeviceWaitIdle under the queue's lock (a load may be submitting on another thread).
 void waitForDevice(isoscope::api::Context& context);
 
-// The Renderer (clearing its targets: the viewer draws nothing under it) and the scene's volume.
+// The Renderer (clearing its targets: the viewer draws nothing under it),
+// and headless the scene's volume; a window loads it on a worker thread.
 ViewerScene createViewerScene(isoscope::api::Context& context, const Options& options, VkExtent2D extent);
 
 } // namespace viewer

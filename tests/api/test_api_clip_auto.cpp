@@ -179,6 +179,47 @@ TEST_CASE("the Auto ray mapping needs calibrate(), then draws what the mapping i
     CHECK(ray.lastMapping() == picked);
 }
 
+TEST_CASE("calibrateStep calibrates one frame a call while frames are drawn between the calls", "[api][auto]")
+{
+    ApiContext api;
+    iso::Volume volume = take(iso::Volume::load(api.context, "sphere:32"));
+    iso::IsoRaycast ray = take(iso::IsoRaycast::create(api.context, volume));
+    check(ray.setIsovalue(0.5f));
+    iso::Renderer renderer = take(iso::Renderer::create(api.context, {.framesInFlight = 2, .extent = kExtent}));
+    check(renderer.addRaycast(ray));
+    iso::Camera camera = iso::frameVolume(volume, float(kExtent.width) / float(kExtent.height), 30.0f, 20.0f);
+    check(renderer.setCamera(camera));
+    CHECK(errorOf(ray.calibrateStep({0, 0}, camera)).code == iso::ErrorCode::InvalidArgument);
+
+    api_test::HostFrames frames(api.context, 2, kExtent);
+    uint64_t frame = 0;
+    uint32_t done = 0, total = 0, steps = 0;
+    while (true) {
+        frames.submit(renderer, frame++); // the Invocation mapping meanwhile
+        iso::CalibrationProgress progress = take(ray.calibrateStep(kExtent, camera));
+        ++steps;
+        REQUIRE(progress.done == done + 1); // one frame a call
+        REQUIRE((total == 0 || progress.total == total));
+        done = progress.done;
+        total = progress.total;
+        if (progress.finished())
+            break;
+        REQUIRE_FALSE(ray.calibrated());
+        REQUIRE(steps < 10000);
+    }
+    CHECK(total == steps);
+    CHECK(total >= 2 * 21); // both mappings along every direction
+    CHECK(ray.calibrated());
+    frames.colour(frame - 1);
+
+    // Auto then draws what the mapping it picked draws, as after calibrate().
+    check(ray.setOptions({.mapping = iso::RayMapping::Auto}));
+    iso::Image automatic = take(renderer.renderImage(kExtent));
+    iso::RayMapping picked = ray.lastMapping();
+    check(ray.setOptions({.mapping = picked}));
+    CHECK(automatic.rgba == take(renderer.renderImage(kExtent)).rgba);
+}
+
 TEST_CASE("transfer functions written in either format read back as the same function", "[api][tf]")
 {
     ApiContext api;

@@ -62,8 +62,9 @@ def test_extract_places_vertices_in_world_units_with_normals_toward_lower_values
     array = sphere_field((20, 22, 24), centre=(9.5, 10.5, 11.5), stretch=(1, 1, 1))
     spacing, origin = (0.5, 1.0, 2.0), (10.0, -4.0, 1.0)
     volume = isoscope.Volume.from_numpy(array, spacing=spacing, origin=origin, context=context)
-    for method in ("block", "scan", "histopyramid"):
+    for method in ("block", "scan", "histopyramid", "dual"):
         verts, faces, normals = isoscope.extract(volume, 6.0, method=method)
+        assert faces.shape[1] == (4 if method == "dual" else 3)  # dual: quads
         index = (verts - origin) / spacing
         radius = np.linalg.norm(index - (9.5, 10.5, 11.5), axis=1)
         assert np.abs(radius - 6.0).max() < 0.05, "vertices are not on the sphere of radius 6 (index units)"
@@ -71,7 +72,7 @@ def test_extract_places_vertices_in_world_units_with_normals_toward_lower_values
         outward = (index - (9.5, 10.5, 11.5)) * spacing
         assert np.mean(np.sum(normals * outward, axis=1) < 0) > 0.99
         assert np.allclose(np.linalg.norm(normals, axis=1), 1.0, atol=1e-4)
-        # Counter-clockwise around the normals.
+        # Counter-clockwise around the normals (a quad's first three corners too).
         v = verts.astype(np.float64)
         geometric = np.cross(v[faces[:, 1]] - v[faces[:, 0]], v[faces[:, 2]] - v[faces[:, 0]])
         assert np.mean(np.sum(geometric * normals[faces[:, 0]], axis=1) > 0) > 0.99
@@ -101,6 +102,15 @@ def test_render_returns_an_rgba_image_of_the_volume(context, mode):
     assert 0.05 < differs.mean() < 0.95, f"{differs.mean():.0%} of the pixels show the volume"
     side = isoscope.render(volume, 8.0, mode=mode, size=(48, 32), camera=(90, 0))
     assert side.shape == image.shape
+
+
+def test_render_draws_dual_quads_where_block_triangles_are(context):
+    volume = isoscope.Volume.from_numpy(sphere_field((24, 24, 24), (11.5, 11.5, 11.5), (1, 1, 1)), context=context)
+    quads = isoscope.render(volume, 8.0, mode="mesh", size=(64, 48), method="dual")
+    triangles = isoscope.render(volume, 8.0, mode="mesh", size=(64, 48), method="block")
+    covered = [np.any(np.abs(i.astype(int) - i[0, 0].astype(int)) > 8, axis=2) for i in (quads, triangles)]
+    assert covered[1].mean() > 0.05
+    assert np.mean(covered[0] != covered[1]) < 0.02 * covered[1].mean(), "dual's silhouette is not block's"
 
 
 def test_bench_returns_the_stats(context):

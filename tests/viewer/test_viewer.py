@@ -6,17 +6,23 @@ and 8, validation and synchronization validation on (any message fails):
   to `isoscope extract`'s for the final isovalue;
 - its screenshot (UI included) matches the viewer's headless render of the
   same view (PSNR >= 35 dB right of the panel), and the panel is drawn;
-- every mode and method draws with no validation message;
+- every mode and method draws with no validation message, dual's quads
+  included: the quads and vertices shown equal `isoscope extract --method
+  dual`'s;
 - the clip box hides the half of the volume it cuts away and leaves the
   other half's pixels as they were, in DVR and the isosurface raycast;
 - transfer-function edits (points added, recoloured, removed, as the
   editor makes them) change the DVR image, and the file the editor saves
   reproduces it exactly when read back with --tf;
 - iso-auto calibrates, draws what the mapping it reports draws, and the
-  device-memory line counts isoscope's allocations;
+  device-memory line counts isoscope's allocations; in a window it
+  calibrates between frames, which go on coming meanwhile;
 - a volume opened in the window (a 160^3 gzipped NRRD) loads on a worker
   thread while the window goes on drawing, then shows isoscope extract's
   triangle count for it; a file that does not open leaves the window running;
+  the volume named on the command line loads so too, the window drawing
+  frames (with the progress) before it is in; one that does not open ends
+  the viewer with its message;
 - where ISOSCOPE_DATASETS holds the engine CT, a DVR of it with the CT
   preset is drawn (docs/images/viewer.png is that screenshot, copied from
   ISOSCOPE_TEST_TMP/viewer-engine-ct.png).
@@ -83,15 +89,16 @@ def sweep_script(path):
         f.write("\n".join(lines) + "\n")
 
 
-def extract_counts(env, tmp, subgroup_size, *options):
-    name = f"extract-{subgroup_size}{''.join(options)}"
+def extract_counts(env, tmp, subgroup_size, *options, method="block"):
+    """isoscope extract's faces (triangles, or quads for dual) and vertices at FINAL_ISO."""
+    name = f"extract-{subgroup_size}-{method}{''.join(options)}"
     stats = os.path.join(tmp, name + ".json")
-    r = subprocess.run([CLI, "extract", VOLUME, "--iso", str(FINAL_ISO), "--method", "block", *options, "-o",
+    r = subprocess.run([CLI, "extract", VOLUME, "--iso", str(FINAL_ISO), "--method", method, *options, "-o",
                         os.path.join(tmp, name + ".ply"), "--stats", stats],
                        env=env, capture_output=True, text=True)
     check(r.returncode == 0, f"isoscope extract runs: {r.stderr.strip()[-200:]}")
     data = json.load(open(stats)) if r.returncode == 0 else {}
-    return data.get("triangles"), data.get("vertices")
+    return data.get("quads" if method == "dual" else "triangles"), data.get("vertices")
 
 
 def psnr(a, b):
@@ -139,8 +146,8 @@ def check_size(subgroup_size, tmp):
     modes = os.path.join(tmp, "modes.txt")
     with open(modes, "w") as f:
         f.write("mode iso-standard\n\nmode iso-warp\n\nmode dvr\n\nmode mesh+dvr\n\nmethod scan\n\n"
-                f"method histopyramid\n\nmode mesh\n\nmethod block; weld off; iso {FINAL_ISO}\n")
-    m = viewer(env, "--size", "320x240", "--frames", "18", "--script", modes)
+                f"method histopyramid\n\nmethod dual\n\nmode mesh\n\nmethod block; weld off; iso {FINAL_ISO}\n")
+    m = viewer(env, "--size", "320x240", "--frames", "20", "--script", modes)
     check(m.returncode == 0 and "validation" not in m.stderr and "method block unwelded" in m.stdout,
           f"{tag}: every mode and method, then block unwelded, draw in the window, no validation message")
     shown = re.search(r"isovalue ([0-9.eE+-]+), (\d+) triangles, (\d+) vertices", m.stdout)
@@ -148,6 +155,16 @@ def check_size(subgroup_size, tmp):
     check(shown is not None and (int(shown.group(2)), int(shown.group(3))) == (triangles, vertices),
           f"{tag}: weld off shows extract --no-weld's triangles and vertices ({shown.groups()[1:] if shown else None} "
           f"and {triangles, vertices})")
+
+    # Dual's quads drawn in mesh mode: the counts shown are isoscope extract --method dual's.
+    d = viewer(env, "--size", "320x240", "--frames", "4", "--method", "dual", "--iso", str(FINAL_ISO))
+    shown = re.search(r"method dual, isovalue ([0-9.eE+-]+), (\d+) quads, (\d+) vertices", d.stdout)
+    quads, vertices = extract_counts(env, tmp, subgroup_size, method="dual")
+    check(d.returncode == 0 and "validation" not in d.stderr and shown is not None and
+          (int(shown.group(2)), int(shown.group(3))) == (quads, vertices),
+          f"{tag}: dual's quad mesh drawn in the window, no validation message, its quads and vertices "
+          f"({shown.groups()[1:] if shown else d.stdout[-200:]}) those of isoscope extract --method dual "
+          f"({quads}, {vertices})")
 
 
 def headless(env, tmp, name, *args, script_lines=None, size="160x120"):
@@ -213,6 +230,27 @@ def check_auto_and_memory(env, tmp):
     check(memory is not None and 0.0 < float(memory.group(1)) <= float(memory.group(2)),
           f"the device-memory line counts isoscope's allocations ({memory.group(0) if memory else out[-200:]})")
 
+    # In a window the calibration runs between frames, which go on coming (with its progress shown).
+    w = viewer(env, "--mode", "iso-auto", "--iso", "0.5", "--size", "200x150", "--frames", "3")
+    calibrated = re.search(r"iso-auto calibrated; (\d+) frames drawn while it calibrated", w.stdout)
+    check(w.returncode == 0 and "validation" not in w.stderr and calibrated is not None and
+          int(calibrated.group(1)) >= 3,
+          f"in a window iso-auto calibrates while the frames go on ({calibrated.group(1) if calibrated else None} "
+          f"drawn meanwhile; {w.stdout[-300:]})")
+    check(re.search(r"iso-auto: the last frame ran (iso-standard|iso-warp)", w.stdout) is not None,
+          "then the window's iso-auto frames run the mapping the cost model picks")
+
+
+def check_dual_unwelded_refused(env, tmp):
+    """Dual is always welded: weld off is refused, the dual mesh drawn on."""
+    script = os.path.join(tmp, "dual-weld.txt")
+    with open(script, "w") as f:
+        f.write("method dual\n\nweld off\n\n")
+    r = viewer(env, "--size", "320x240", "--frames", "5", "--script", script, "--iso", str(FINAL_ISO))
+    check(r.returncode == 0 and "validation" not in r.stderr and
+          re.search(r"method dual, isovalue [0-9.eE+-]+, \d+ quads", r.stdout) is not None,
+          f"weld off with dual is refused and the welded dual mesh stays drawn ({r.stdout[-200:]}{r.stderr[-200:]})")
+
 
 def write_sphere_nrrd(path, n):
     """A distance-from-the-centre field over [-1, 1]^3, gzipped: its surface at 0.9 is a sphere."""
@@ -236,8 +274,8 @@ def check_loading(env, tmp):
     check(r.returncode == 0 and "validation" not in r.stderr,
           f"volumes opened in the window load on a worker thread, no validation message {r.stderr.strip()[-300:]}")
     check(f"not opened: loading {missing}" in r.stdout, "a volume that does not open is reported and the window goes on")
-    opened = re.search(r"opened (\S+); (\d+) frames drawn while it loaded", r.stdout.replace(f"opened {missing}", ""))
-    check(opened is not None and opened.group(1) == volume and int(opened.group(2)) >= 3,
+    opened = re.search(r"opened (" + re.escape(volume) + r"); (\d+) frames drawn while it loaded", r.stdout)
+    check(opened is not None and int(opened.group(2)) >= 3,
           f"the window drew frames while the volume loaded ({opened.group(2) if opened else r.stdout[-300:]})")
     shown = re.search(r"isovalue ([0-9.eE+-]+), (\d+) triangles", r.stdout)
     stats = os.path.join(tmp, "opened.json")
@@ -248,6 +286,25 @@ def check_loading(env, tmp):
           f"then the window shows the loaded volume: {shown.group(2) if shown else None} triangles at 0.9, "
           f"isoscope extract {triangles}")
 
+    # The volume named on the command line loads on the worker too: frames (with the progress) before it is in.
+    c = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", VIEWER, volume, "--iso", "0.9",
+                        "--validation", "--no-vsync", "--size", "480x320", "--frames", "3"],
+                       env=env, capture_output=True, text=True, timeout=180)
+    opened = re.search(r"opened (\S+); (\d+) frames drawn while it loaded", c.stdout)
+    shown = re.search(r"isovalue ([0-9.eE+-]+), (\d+) triangles", c.stdout)
+    check(c.returncode == 0 and "validation" not in c.stderr and opened is not None and opened.group(1) == volume
+          and int(opened.group(2)) >= 3,
+          f"the volume named on the command line loads while the window draws ({opened.group(2) if opened else None} "
+          f"frames meanwhile; {c.stdout[-300:]}{c.stderr.strip()[-300:]})")
+    check(shown is not None and int(shown.group(2)) == triangles,
+          f"then the window shows it: {shown.group(2) if shown else None} triangles at 0.9, isoscope extract {triangles}")
+    g = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", VIEWER, missing, "--validation",
+                        "--no-vsync", "--size", "320x240", "--frames", "3"],
+                       env=env, capture_output=True, text=True, timeout=180)
+    check(g.returncode == 1 and missing in g.stderr and "validation" not in g.stderr,
+          f"a volume named on the command line that does not open ends the viewer with its message "
+          f"(exit {g.returncode}: {g.stderr.strip()[-200:]})")
+
 
 def check_features(tmp):
     env = lavapipe_env(8)
@@ -255,6 +312,7 @@ def check_features(tmp):
         check_clip(env, tmp, mode)
     check_transfer_function_editing(env, tmp)
     check_auto_and_memory(env, tmp)
+    check_dual_unwelded_refused(env, tmp)
     check_loading(env, tmp)
 
 
@@ -280,6 +338,24 @@ def check_engine_ct():
     check(0.1 < volume < 0.9, f"the engine covers {volume:.0%} of the image right of the panel ({shot})")
 
 
+def check_keys_documented():
+    """The keys --help lists (the help overlay's text) are the READMEs' keys."""
+    r = subprocess.run([VIEWER, "--help"], capture_output=True, text=True, timeout=60)
+    listed = r.stdout.split("keys in the window", 1)[-1].splitlines()[1:]
+    keys = [line[:9].strip() for line in listed if line.strip()]
+    check(r.returncode == 0 and len(keys) >= 8, f"--help lists the keys ({keys})")
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    table = open(os.path.join(root, "samples", "viewer", "README.md")).read().split("## Keys", 1)[-1]
+    rows = [line.split("|")[1].strip() for line in table.strip().split("\n\n", 1)[0].splitlines()
+            if line.startswith("|") and not line.startswith("| ---") and not line.startswith("| key")]
+    check(sorted(rows) == sorted(k for k in keys if k != "drop"),
+          f"samples/viewer/README.md's key table ({rows}) lists the keys --help lists ({keys})")
+    readme = open(os.path.join(root, "README.md")).read()
+    sentence = readme.split("after isoscope's. Keys:", 1)[-1].split("; a file dropped", 1)[0].replace(" ", "")
+    missing = [k for k in keys if k not in ("mouse", "drop") and k.replace(" ", "") not in sentence]
+    check(not missing, f"README.md's viewer keys name every key --help lists (missing: {missing})")
+
+
 def main():
     if not shutil.which("xvfb-run"):
         print("skipped: xvfb-run not found (Debian: xvfb)")
@@ -287,6 +363,7 @@ def main():
     if not os.path.exists(VIEWER) or not os.path.exists(CLI):
         print(f"skipped: the viewer ({VIEWER!r}) or the CLI ({CLI!r}) is not built")
         sys.exit(77)
+    check_keys_documented()
     with tempfile.TemporaryDirectory() as tmp:
         for size in (4, 8):
             check_size(size, tmp)

@@ -10,6 +10,11 @@
 //   surface->writeMesh("surface.ply");                // PLY, OBJ, STL, glTF, VTP by extension
 //   isoscope::api::MeshBuffers b = surface->buffers(); // for the host's own draw
 //   vkCmdDrawIndexedIndirect(cmd, b.drawArguments, b.drawArgumentsOffset, 1, 0);
+//
+// A face is `faceSize` consecutive uint32 indices into the vertices: 3 for
+// every method but Method::Dual, whose faces are quads (4). Quads are
+// planar only approximately; a host draws quad (a, b, c, d) as triangles
+// (a, b, c) and (a, c, d) (MeshBuffers says how), as isoscope's raster pass does.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -32,22 +37,54 @@ enum class Method {
     Block,        // Parallel Marching Blocks: welded, fastest on large volumes
     Scan,         // a scan over every cell: unwelded triangles
     HistoPyramid, // Dyken et al.'s histogram pyramid: unwelded triangles
+    // Dual Marching Cubes (Grosso & Zint): quads (faceSize 4), one vertex per
+    // Marching Cubes polygon of a cell, on the cell's trilinear isosurface,
+    // about half Block's vertices; the halfedge structure on request. Always
+    // welded (weld = false is refused).
+    Dual,
 };
 
-// The method's name as the CLI spells it ("block", "scan", "histopyramid"); "" for a value not a Method.
+// The method's name as the CLI spells it ("block", "scan", "histopyramid",
+// "dual"); "" for a value not a Method.
 ISOSCOPE_API const char* methodName(Method method);
+// Every method this build has, in Method's order: what a host offers.
+ISOSCOPE_API std::vector<Method> methods();
+// Indices per face of the method's meshes: 3 (triangles), 4 for Dual
+// (quads); 0 for a value not a Method.
+ISOSCOPE_API uint32_t methodFaceSize(Method method);
 
 struct IsosurfaceOptions {
     Method method = Method::Block;
     bool weld = true; // false keeps each method's duplicate vertices (block: one copy per block face)
+    // Dual only (InvalidArgument for another method): each extraction, a
+    // frame's or extract()'s, also writes the halfedge structure of its quad
+    // mesh into device buffers (halfedgeBuffers()).
+    bool halfedges = false;
 };
 
 // The mesh in device buffers. Vertices: `vertexStride` bytes each, position
 // (3 floats, world units) at `positionOffset`, unit normal (3 floats,
 // pointing out of the region >= isovalue) at `normalOffset`. Indices:
-// uint32 triangles. drawArguments holds a VkDrawIndexedIndirectCommand at
-// drawArgumentsOffset, written by the frame that extracted the mesh. The
-// handles change when the mesh grows: read them again each frame.
+// uint32, `faceSize` a face. drawArguments holds a
+// VkDrawIndexedIndirectCommand at drawArgumentsOffset, written by the frame
+// that extracted the mesh (indexCount: faceSize times the faces written).
+// The handles change when the mesh grows: read them again each frame.
+//
+// Triangles (faceSize 3): bind the vertex and index buffers and draw
+// drawArguments with vkCmdDrawIndexedIndirect, as above; the frame leaves
+// them in the vertex-input, index-input and indirect-command states.
+//
+// Quads (faceSize 4, Method::Dual): Vulkan draws no quads, and an index
+// buffer of 4 a face is no triangle list. Draw quadDrawArguments (a
+// VkDrawIndirectCommand: 6 vertices a written quad) with vkCmdDrawIndirect
+// and no vertex input, and pull the vertices in the vertex shader from the
+// index and vertex buffers bound as storage buffers (the frame leaves them
+// ready for vertex-shader storage reads):
+//   uint quad = gl_VertexIndex / 6, corner = uint[](0, 1, 2, 0, 2, 3)[gl_VertexIndex % 6];
+//   vertex = vertices[indices[4 * quad + corner]];
+// which draws quad (a, b, c, d) as (a, b, c) and (a, c, d) with the same
+// winding. Frames write quadDrawArguments only for a surface added with
+// SurfaceStyle::draw = false (the host draws it); extract() does not.
 struct MeshBuffers {
     VkBuffer vertices = VK_NULL_HANDLE;
     VkBuffer indices = VK_NULL_HANDLE;
@@ -57,6 +94,26 @@ struct MeshBuffers {
     uint32_t positionOffset = 0;
     uint32_t normalOffset = 12;
     VkIndexType indexType = VK_INDEX_TYPE_UINT32;
+    uint32_t faceSize = 3;                           // indices a face: 3 or 4
+    VkBuffer quadDrawArguments = VK_NULL_HANDLE;     // faceSize 4 only: a VkDrawIndirectCommand at offset 0
+};
+
+// The halfedge structure of a Dual quad mesh (IsosurfaceOptions::halfedges),
+// in device buffers of uint32, written by each extraction beside the mesh.
+// Halfedge h runs along corner h % 4 of face f = h / 4 to the next corner
+// (so face f's halfedges are 4f .. 4f + 3), and holds 4 uint32 at 4h:
+// its origin vertex, its face, the next halfedge of its face, and its twin
+// (the halfedge of the neighbouring face running the other way; 0xFFFFFFFF
+// where none). An edge four faces share (a tunnel between two cells) pairs
+// them so that the faces keep a consistent orientation.
+// vertexHalfedges: per vertex, one halfedge leaving it. Counts: the mesh's
+// (the faces and vertices written). Read them once the frame or extract()
+// that wrote them has finished (a host reading them in the frame's own
+// command buffer first waits on compute-shader writes). The handles change
+// when the buffers grow: read them again after each frame or extract().
+struct HalfedgeBuffers {
+    VkBuffer halfedges = VK_NULL_HANDLE;       // 16 bytes a halfedge, 4 halfedges a face
+    VkBuffer vertexHalfedges = VK_NULL_HANDLE; // 4 bytes a vertex
 };
 
 // GPU milliseconds of one pass of a frame or an extraction (its timestamps).
@@ -69,7 +126,8 @@ struct PassTime {
 struct HostMesh {
     std::vector<std::array<float, 3>> positions;
     std::vector<std::array<float, 3>> normals;
-    std::vector<uint32_t> indices; // triangles
+    std::vector<uint32_t> indices; // faceSize a face
+    uint32_t faceSize = 3;         // 3 (triangles) or 4 (quads: Method::Dual)
 };
 
 class ISOSCOPE_API Isosurface : public detail::Handle<detail::IsosurfaceImpl> {
@@ -95,6 +153,10 @@ public:
     Status writeMesh(const std::string& path) const;
 
     MeshBuffers buffers() const;
+    Method method() const;
+    // The halfedge buffers: null handles unless made with
+    // IsosurfaceOptions::halfedges.
+    HalfedgeBuffers halfedgeBuffers() const;
 };
 
 } // namespace isoscope::api

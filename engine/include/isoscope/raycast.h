@@ -49,6 +49,13 @@ struct ClipBox {
                               std::numeric_limits<double>::infinity()};
 };
 
+// How far calibrateStep() got: frames run of all calibrate() runs.
+struct CalibrationProgress {
+    uint32_t done = 0;
+    uint32_t total = 0;
+    bool finished() const { return total > 0 && done == total; }
+};
+
 struct IsoRaycastOptions {
     RayMapping mapping = RayMapping::Invocation;
     float stepVoxels = 0.5f;                             // distance between samples, in voxels
@@ -77,6 +84,16 @@ public:
     // for RayMapping::Auto. Call it between frames, at the size frames
     // render. DeviceUnsupported where the queue has no timestamps.
     Status calibrate(VkExtent2D extent, const Camera& camera);
+    // calibrate() one frame at a time, for a host whose window must go on
+    // drawing meanwhile: each call waits for the queue (the frames are timed
+    // alone), runs and times the next of calibrate()'s frames on a
+    // submission of its own, and says how far it got; the call that runs the
+    // last stores the cost model. The first call's extent and camera hold
+    // until then; a call with another extent starts over (a resized
+    // window), as does a call after the model was stored. Between calls the
+    // host draws as it likes (with RayMapping::Auto only once calibrated()).
+    // Errors as calibrate()'s; the calibration then starts over.
+    Result<CalibrationProgress> calibrateStep(VkExtent2D extent, const Camera& camera);
     bool calibrated() const;
     // The mapping the last recorded frame ran (Auto resolved): Invocation or Subgroup.
     RayMapping lastMapping() const;

@@ -82,8 +82,10 @@ struct RendererOptions {
 // fit its buffers, the frame drew what fit and later frames have room.
 struct MeshCounts {
     uint64_t vertices = 0;
-    uint64_t triangles = 0;
+    uint64_t triangles = 0; // drawn: the faces, or two a quad
     bool overflowed = false;
+    uint64_t faces = 0;     // written: triangles, or quads where faceSize is 4
+    uint32_t faceSize = 3;
 };
 
 // An RGBA8 image, row 0 at the top.
