@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -62,11 +61,12 @@ uint32_t rowPassSharedBytesPerBlock(std::array<uint32_t, 3> block, bool weld)
     return rows + codes + masks + groupStarts + 8;
 }
 
-// From this many blocks on, the row triangle pass is the faster of the two
-// on the H100 (docs/BENCHMARKS.md, "Block triangles by rows"): it holds more
-// blocks in flight, but each takes longer, which small volumes, with fewer
-// blocks than the GPU holds, feel.
-constexpr uint64_t kRowPassFromBlocks = uint64_t(1) << 20;
+// From this many blocks in the volume (256³ at 8×4×4) on, the row triangle
+// pass: on the H100 it was the faster of the two there and above, and the
+// slower on the smaller real volumes (docs/BENCHMARKS.md, "The block
+// method's triangles by rows"). It holds more blocks in flight, but each
+// takes longer, which surfaces listing fewer blocks than the GPU holds feel.
+constexpr uint64_t kRowPassFromBlocks = uint64_t(1) << 17;
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -125,8 +125,6 @@ public:
         uint32_t rowLanes = std::min(groupLimit, (block_[1] + 1) * (block_[2] + 1));
         uint64_t blocks = uint64_t(blockCount_);
         rowPass_ = options.blockPass == "rows" || (options.blockPass.empty() && (blocks >= kRowPassFromBlocks || !cellsFit));
-        if (const char* pass = std::getenv("ISOSCOPE_BLOCK_PASS")) // exploration only, not to land
-            rowPass_ = std::string(pass) == "rows" || !cellsFit;
         uint32_t blockBytes = rowPassSharedBytesPerBlock(block_, weld_);
         if (rowPass_ && blockBytes > info.maxComputeSharedMemorySize)
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
@@ -136,8 +134,6 @@ public:
         uint32_t countBlocksPerGroup = std::max<uint32_t>(1, groupLimit / rowLanes);
         if (rowPass_)
             countBlocksPerGroup = std::max<uint32_t>(1, std::min(countBlocksPerGroup, info.maxComputeSharedMemorySize / blockBytes));
-        if (const char* teams = std::getenv("ISOSCOPE_BLOCK_TEAMS")) // exploration only, not to land
-            countBlocksPerGroup = std::clamp<uint32_t>(uint32_t(std::atoi(teams)), 1, countBlocksPerGroup);
         uint32_t countGroupSize =
             (countBlocksPerGroup * rowLanes + info.subgroupSize - 1) / info.subgroupSize * info.subgroupSize;
         SpecValues common = {{"BLOCK_X", block_[0]}, {"BLOCK_Y", block_[1]}, {"BLOCK_Z", block_[2]},

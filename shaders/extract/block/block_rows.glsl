@@ -1,10 +1,12 @@
-// A block's samples and crossed edges in shared memory, held as x-rows of
-// bits, and the number of the vertex on any grid edge its cells touch, for
-// the triangle pass. Several blocks share a workgroup, TEAMS of them, each
-// with ROW_LANES invocations, one per x-row of its cached samples (as in
-// count_vertices): an invocation handles a whole row with bit arithmetic
-// where an invocation per cell left most of them idle, so a multiprocessor
-// holds several times more blocks in flight (docs/BENCHMARKS.md).
+// The triangle pass by rows (generate_rows.comp): a block's samples and
+// those of the one-voxel overlap on its upper faces (its "box", CACHE_X ×
+// CACHE_Y × CACHE_Z) held in shared memory as x-rows of inside bits and
+// crossed-edge bits, and the number of the vertex on any grid edge its cells
+// touch. Several blocks share a workgroup, TEAMS of them, each with
+// ROW_LANES invocations, one per x-row of its box (as in count_vertices): an
+// invocation handles a whole row with bit arithmetic where an invocation per
+// cell left most of them idle, so a multiprocessor holds more blocks in
+// flight (docs/BENCHMARKS.md).
 //
 // Each grid edge belongs to the voxel at its lower end (its "distinct edge" in
 // the paper's section 4.3.1), and so to that voxel's block. Welding across
@@ -13,7 +15,7 @@
 // edges lying in two of its lower faces (3 lines), then in exactly one (3
 // faces), then the rest (interior). A lower neighbour only ever needs edges
 // that lie in the planes they share, and every group it needs lies wholly in
-// its own cached samples, so it can count ranks within the group itself; it
+// its own box of samples, so it can count ranks within the group itself; it
 // only needs where the group starts, from the first vertex and group sizes
 // the vertex-count pass stores per listed block. Nothing per voxel is stored
 // in device memory.
@@ -27,7 +29,7 @@
 #define TEAMS COUNT_BLOCKS_PER_GROUP
 #define ROW_LANES COUNT_ROW_LANES
 const uint CACHE_X = BLOCK_X + 1u, CACHE_Y = BLOCK_Y + 1u, CACHE_Z = BLOCK_Z + 1u;
-const uint ROW_COUNT = CACHE_Y * CACHE_Z; // rows (y, z) of cached samples
+const uint ROW_COUNT = CACHE_Y * CACHE_Z; // rows (y, z) of the box
 
 // Per row, bit x for x < BLOCK_X: the sample is inside; the edge along each
 // axis leaving it is crossed (crossedRow, three words). The overlap column
@@ -50,7 +52,7 @@ uint lowBits(int n) { return n <= 0 ? 0u : n >= 32 ? 0xFFFFFFFFu : (1u << uint(n
 uint nextBits(uint m, uint end) { return (m >> 1) | (end << (BLOCK_X - 1u)); }
 
 // One bit per edge of every line and face group of this block and of the
-// upper neighbours whose groups lie in the cache, so a rank within a group is
+// upper neighbours whose groups lie in the box, so a rank within a group is
 // a few popcounts: this block's 6 groups, the face neighbours' (+x, +y, +z)
 // face and two lines each, the edge neighbours' one line each (27 slots).
 const uint AREA_XY = BLOCK_X * BLOCK_Y, AREA_XZ = BLOCK_X * BLOCK_Z, AREA_YZ = BLOCK_Y * BLOCK_Z;
@@ -112,7 +114,7 @@ uint edgesInVolume(ivec3 origin) { return lowBits(min(params.dims.x - 1 - origin
 
 // After loadBlockRows and a barrier: the crossed edges leaving the samples of
 // row (y, z) that the block's cells touch (x-edges of every row, y- and
-// z-edges of rows with a next row in the cache), into crossedRow and
+// z-edges of rows with a next row in the box), into crossedRow and
 // crossedEnd; returns them (x, y, z masks) and the end bits in .w.
 uvec4 markRow(uint team, ivec3 origin, uint y, uint z)
 {
@@ -152,7 +154,7 @@ uint interiorMask(uint axis, uint y, uint z)
 bool ownRow(uint y, uint z) { return y < BLOCK_Y && z < BLOCK_Z; }
 
 // Welded: sets the group-mask bit of the crossed edge along `axis` leaving
-// cached voxel c, which lies in a line or face group of this block or of the
+// box sample c, which lies in a line or face group of this block or of the
 // upper neighbour that owns it.
 void markGroupEdge(uint team, uvec3 c, uint axis)
 {

@@ -1,19 +1,17 @@
 #version 460
-// Pass 3 (paper section 4.3): the vertices and triangles of the listed
-// blocks, TEAMS blocks a workgroup and an invocation per x-row of a block's
-// samples (block_edges.glsl): a row's crossed edges and active cells are bit
-// masks, and an invocation visits only their set bits. An invocation per cell
-// (the paper's mapping) left most invocations idle, and the pass was bound by
-// how many blocks a multiprocessor held (docs/BENCHMARKS.md).
+// Pass 3 (paper section 4.3) with an invocation per x-row of a block's
+// samples and TEAMS blocks a workgroup (block_rows.glsl): a row's crossed
+// edges and active cells are bit masks, and an invocation visits only their
+// set bits. generate_triangles (the paper's mapping, an invocation per cell)
+// leaves most invocations idle and holds fewer blocks in flight; this pass
+// is the faster on large volumes, that one on small (block_extractor.cpp).
 // Each row writes the vertices of the crossed edges it owns and the
-// triangles of its cells. A triangle corner's vertex number is worked out
-// where it is needed from the rows' masks: its edge's group (this block's or
-// an upper neighbour's: the paper's neighbour mapping, Table 1, here as the
-// edge's lower corner) and its rank there, a few popcounts.
+// triangles of its cells. A corner's vertex: its edge's group (this block's
+// or an upper neighbour's: the paper's neighbour mapping, Table 1, here as
+// the edge's lower corner), its row's code there and a popcount (numberRow).
 // Normals by central differences of the filtered volume image at the vertex
-// (writeVertex): a wider cache for the reference's grid gradients was slower
-// (docs/BENCHMARKS.md). Triangle offsets: one atomic per subgroup.
-//   WELD: vertex numbers come from count_vertices (block_edges.glsl); the
+// (writeVertex). Triangle offsets: one atomic per subgroup.
+//   WELD: vertex numbers come from count_vertices (block_rows.glsl); the
 //   interior ones are ranked within the block by row, with a shared counter.
 //   not WELD: each block numbers every crossed edge its cells touch, its far
 //   faces included, so those vertices exist once per block (the paper's
@@ -119,8 +117,8 @@ void writeVertex(uint team, ivec3 origin, uvec3 c, uint axis, uint index)
     }
 }
 
-// The vertex on the crossed edge along `axis` leaving cached voxel c, which
-// a cell of the team's block touches (WELD: after numberRow and a barrier).
+// The vertex on the crossed edge along `axis` leaving sample c of the block's
+// box, which a cell of the team's block touches (WELD: after numberRow and a barrier).
 uint vertexOf(uint team, uvec3 c, uint axis)
 {
     uint row = rowIndex(team, c.y, c.z);
