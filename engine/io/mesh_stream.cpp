@@ -9,6 +9,7 @@
 #include <glm/geometric.hpp>
 
 #include "core/error.h"
+#include "core/parallel_for.h"
 #include "core/text.h"
 #include "mesh/world_transform.h"
 
@@ -43,6 +44,9 @@ public:
         return part;
     }
     bool flips() const { return flips_; }
+    // Whether placing changes nothing: the GPU's vertices are in world units
+    // (origin + index × spacing) and only a rotation or flip would move them.
+    bool identity() const { return placement_ == MeshPlacement::World && !grid_.indexToWorld; }
 
 private:
     const Volume& grid_;
@@ -77,6 +81,12 @@ public:
 
     void addVertices(std::span<const GpuMeshVertex> vertices) override
     {
+        static_assert(sizeof(GpuMeshVertex) == 6 * sizeof(float), "a PLY vertex: x y z nx ny nz");
+        if (placer_.identity()) { // the GPU's layout is the file's
+            out_.write(vertices.data(), vertices.size_bytes());
+            vertexCount_ += vertices.size();
+            return;
+        }
         Mesh part = placer_.place(vertices);
         std::vector<float> packed;
         packed.reserve(vertices.size() * 6);
@@ -90,14 +100,20 @@ public:
 
     void addTriangles(std::span<const uint32_t> indices) override
     {
-        std::vector<char> packed(indices.size() / 3 * 13);
-        for (size_t t = 0; t < indices.size() / 3; ++t) {
-            uint32_t face[3] = {indices[3 * t], indices[3 * t + 1], indices[3 * t + 2]};
-            if (placer_.flips())
-                std::reverse(face, face + 3);
-            packed[t * 13] = 3;
-            std::memcpy(&packed[t * 13 + 1], face, sizeof face);
-        }
+        size_t faces = indices.size() / 3;
+        packed_.resize(faces * 13);
+        bool flips = placer_.flips();
+        constexpr size_t piece = size_t(1) << 18; // faces packed on every core: a slab has millions
+        parallelFor((faces + piece - 1) / piece, hostThreads(), [&](uint64_t item) {
+            for (size_t t = item * piece; t < std::min(faces, (item + 1) * piece); ++t) {
+                uint32_t face[3] = {indices[3 * t], indices[3 * t + 1], indices[3 * t + 2]};
+                if (flips)
+                    std::reverse(face, face + 3);
+                packed_[t * 13] = 3;
+                std::memcpy(&packed_[t * 13 + 1], face, sizeof face);
+            }
+        });
+        std::vector<char>& packed = packed_;
         if (!packed.empty() && std::fwrite(packed.data(), 1, packed.size(), faces_) != packed.size())
             fail("cannot write '" + path_.string() + "': writing its faces to a temporary file failed (disk full?)");
         faceCount_ += indices.size() / 3;
@@ -138,6 +154,7 @@ private:
     OutputFile out_;
     Placer placer_;
     FILE* faces_ = nullptr;
+    std::vector<char> packed_; // kept from part to part: no fresh pages each time
     uint64_t vertexCount_ = 0, faceCount_ = 0;
 };
 

@@ -293,18 +293,23 @@ std::vector<std::byte> readSamples(const fs::path& path, const NrrdEncoding& enc
 
 } // namespace
 
-InPlaceLayout describeNrrdRaw(const fs::path& path)
+InPlaceLayout describeNrrdInPlace(const fs::path& path)
 {
     NrrdHeader header = parseHeader(path);
     Volume volume = describeGrid(path, header);
     uint64_t bytes = checkedByteSize(path, volume.dims, volume.type);
     NrrdEncoding encoding = describeEncoding(path, header, volume.type);
-    if (encoding.gzip)
-        failFile(path, "gzip-encoded data cannot be read in place, slab by slab; store it raw (`unu save -e raw`) "
-                       "or leave out --stream");
+    volume.source = path.string();
+    if (encoding.gzip) {
+        if (encoding.offset >= fileSize(encoding.dataPath))
+            failFile(encoding.dataPath, "no compressed data after the header");
+        InPlaceLayout layout{std::move(volume), encoding.dataPath, encoding.offset, encoding.bigEndian};
+        layout.gzip = true;
+        layout.gzipSkip = uint64_t(encoding.byteSkip);
+        return layout;
+    }
     uint64_t offset = rawSamplesOffset(path, encoding.dataPath, encoding.offset, encoding.byteSkip, bytes,
                                        {"sizes", "type", "byte skip"});
-    volume.source = path.string();
     return InPlaceLayout{std::move(volume), encoding.dataPath, offset, encoding.bigEndian};
 }
 

@@ -49,16 +49,20 @@ Volume readRaw(const std::filesystem::path& path, const RawOptions& options = {}
 // Where a file's samples lie, uncompressed, for reading them in place
 // (volume/volume_source.h): the grid (no samples), the data file, the
 // offset of the first sample and the byte order. Raw files, and NRRD with
-// raw encoding; other formats and gzip-encoded NRRD throw Error saying so.
-// The same checks as the readers (sizes, file length) come first.
+// raw or gzip encoding (gzip: `offset` is where the compressed stream
+// starts and `gzipSkip` the decompressed bytes before the first sample);
+// other formats throw Error saying so. The same checks as the readers
+// (sizes, file length) come first.
 struct InPlaceLayout {
     Volume grid;
     std::filesystem::path dataPath;
     uint64_t offset = 0;
     bool bigEndian = false;
+    bool gzip = false;
+    uint64_t gzipSkip = 0;
 };
 InPlaceLayout describeRaw(const std::filesystem::path& path, const RawOptions& options = {});
-InPlaceLayout describeNrrdRaw(const std::filesystem::path& path);
+InPlaceLayout describeNrrdInPlace(const std::filesystem::path& path);
 
 // NRRD, attached (.nrrd) or detached (.nhdr, `data file:` relative to the
 // header's folder): 3D, encodings raw and gzip, either endian, `byte skip`

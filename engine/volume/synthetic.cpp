@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/host_memory.h"
+#include "core/parallel_for.h"
 #include "core/text.h"
 
 namespace isoscope {
@@ -51,13 +52,54 @@ double marschnerLobb(double x, double y, double z)
     return (1.0 - std::sin(pi * z / 2.0) + alpha * (1.0 + rhoR)) / (2.0 * (1.0 + alpha));
 }
 
+// syntheticByte without a call to round: trunc plus the fraction's test is
+// round-half-away-from-zero for the positive values kept, and the loop it
+// sits in stays free of calls.
+inline uint8_t roundedByte(double value)
+{
+    double scaled = 127.5 * (value + 1.0);
+    if (!(scaled > 0.0)) // NaN and what rounds to at most 0
+        return 0;
+    if (scaled >= 254.5)
+        return 255;
+    double whole = double(int32_t(scaled));
+    return uint8_t(int32_t(whole) + (scaled - whole >= 0.5 ? 1 : 0));
+}
+
+// Rows in runs that stay in the cache, then copied out whole: `out` may be
+// write-combined staging memory, which wants long sequential stores.
+template <FieldFunction F>
+void writeRow(const double* xs, size_t count, double y, double z, ScalarType type, std::byte* out)
+{
+    constexpr size_t run = 1024;
+    alignas(64) float floats[run];
+    alignas(64) uint8_t bytes[run];
+    for (size_t start = 0; start < count; start += run) {
+        size_t n = std::min(run, count - start);
+        if (type == ScalarType::UInt8) {
+            for (size_t i = 0; i < n; ++i)
+                bytes[i] = roundedByte(F(xs[start + i], y, z));
+            std::memcpy(out + start, bytes, n);
+        } else {
+            for (size_t i = 0; i < n; ++i)
+                floats[i] = float(F(xs[start + i], y, z));
+            std::memcpy(out + start * sizeof(float), floats, n * sizeof(float));
+        }
+    }
+}
+
 struct Field {
     std::string_view name;
     FieldFunction function;
+    SyntheticRowWriter row;
 };
 
 constexpr Field fields[] = {
-    {"cayley", cayley}, {"sphere", sphere}, {"torus", torus}, {"gyroid", gyroid}, {"marschner-lobb", marschnerLobb},
+    {"cayley", cayley, writeRow<cayley>},
+    {"sphere", sphere, writeRow<sphere>},
+    {"torus", torus, writeRow<torus>},
+    {"gyroid", gyroid, writeRow<gyroid>},
+    {"marschner-lobb", marschnerLobb, writeRow<marschnerLobb>},
 };
 
 FieldFunction findField(std::string_view name)
@@ -125,6 +167,14 @@ std::vector<double> axisCoordinates(uint32_t n)
 SyntheticFunction syntheticFunction(std::string_view name)
 {
     return findField(name);
+}
+
+SyntheticRowWriter syntheticRowWriter(std::string_view name)
+{
+    for (const Field& field : fields)
+        if (field.name == name)
+            return field.row;
+    return nullptr;
 }
 
 double syntheticCoordinate(uint32_t i, uint32_t n)
@@ -196,20 +246,18 @@ Volume makeSyntheticGrid(std::string_view spec)
 Volume makeSyntheticVolume(std::string_view spec)
 {
     Volume volume = makeSyntheticGrid(spec);
-    FieldFunction function = findField(spec.substr(0, spec.find(':')));
+    SyntheticRowWriter row = syntheticRowWriter(spec.substr(0, spec.find(':')));
     std::array<uint32_t, 3> dims = volume.dims;
     checkHostMemory(volume.byteSize(), "synthetic volume '" + std::string(spec) + "'");
     volume.data.resize(size_t(volume.byteSize()));
 
     std::vector<double> xs = axisCoordinates(dims[0]), ys = axisCoordinates(dims[1]), zs = axisCoordinates(dims[2]);
-    std::byte* out = volume.data.data();
-    for (uint32_t k = 0; k < dims[2]; ++k)
+    uint64_t rowBytes = uint64_t(dims[0]) * sizeof(float);
+    parallelFor(dims[2], hostThreads(), [&](uint64_t k) {
         for (uint32_t j = 0; j < dims[1]; ++j)
-            for (uint32_t i = 0; i < dims[0]; ++i) {
-                float value = float(function(xs[i], ys[j], zs[k]));
-                std::memcpy(out, &value, sizeof(value));
-                out += sizeof(value);
-            }
+            row(xs.data(), dims[0], ys[j], zs[k], ScalarType::Float32,
+                volume.data.data() + (k * dims[1] + j) * rowBytes);
+    });
     computeStats(volume);
     return volume;
 }

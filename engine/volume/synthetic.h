@@ -31,7 +31,7 @@ bool isSyntheticSpec(std::string_view text);
 
 // Generates the field. Throws Error naming the spec, the valid names and the
 // valid forms for an unknown name, a dimension below 2, garbage sizes, or a
-// volume over 2^40 bytes. Cost: one evaluation per sample, single-threaded.
+// volume over 2^40 bytes. Cost: one evaluation per sample, planes spread over every core.
 Volume makeSyntheticVolume(std::string_view spec);
 
 // The grid of a spec (dims, origin, spacing, type float32) without samples,
@@ -46,6 +46,16 @@ double syntheticCoordinate(uint32_t i, uint32_t n);
 // A field value as a uint8 sample (streamed synthetic volumes of type
 // uint8): [-1, 1] onto 0..255, round(127.5 (v + 1)), clamped.
 uint8_t syntheticByte(double value);
+
+// One row of a field as a streamed source stores it: samples at x = xs[i]
+// (i < count) and (y, z), as float32 (the field, to float) or uint8
+// (syntheticByte), written to `out`. The values of syntheticFunction and
+// syntheticByte, sample for sample, with the field inlined in the loop:
+// what streaming generates on every core, fast enough to feed the device.
+using SyntheticRowWriter = void (*)(const double* xs, size_t count, double y, double z, ScalarType type,
+                                    std::byte* out);
+// nullptr for an unknown name.
+SyntheticRowWriter syntheticRowWriter(std::string_view name);
 
 // The value makeSyntheticVolume stores at the point (x, y, z), before the
 // conversion to float; tests and CPU references use it. Throws Error for an

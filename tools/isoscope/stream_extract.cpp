@@ -34,6 +34,7 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
 {
     double seconds = report.wallMs * 1e-3;
     double uploadMs = 0, extractMs = 0, readMs = 0, waitMs = 0, downloadMs = 0;
+    double gpuWaitMs = 0, readBackMs = 0, weldMs = 0, weldWaitMs = 0;
     nlohmann::json slabs = nlohmann::json::array();
     for (const SlabStats& s : report.slabs) {
         uploadMs += s.uploadMs;
@@ -41,9 +42,15 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         readMs += s.readMs;
         waitMs += s.waitMs;
         downloadMs += s.downloadMs;
+        gpuWaitMs += s.gpuWaitMs;
+        readBackMs += s.readBackMs;
+        weldMs += s.weldMs;
+        weldWaitMs += s.weldWaitMs;
         slabs.push_back({{"first_plane", s.firstPlane}, {"cell_layers", s.cellLayers}, {"read_ms", s.readMs},
                          {"wait_ms", s.waitMs}, {"upload_gpu_ms", s.uploadMs}, {"extract_gpu_ms", s.extractMs},
-                         {"download_ms", s.downloadMs}, {"vertices", s.vertices}, {"triangles", s.triangles}});
+                         {"gpu_wait_ms", s.gpuWaitMs}, {"download_ms", s.downloadMs},
+                         {"read_back_gpu_ms", s.readBackMs}, {"weld_ms", s.weldMs}, {"weld_wait_ms", s.weldWaitMs},
+                         {"vertices", s.vertices}, {"triangles", s.triangles}});
     }
     nlohmann::json json = {
         {"method", report.method},
@@ -72,6 +79,10 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         {"upload_gpu_ms", uploadMs},
         {"extract_gpu_ms", extractMs},
         {"download_ms", downloadMs},
+        {"gpu_wait_ms", gpuWaitMs},
+        {"read_back_gpu_ms", readBackMs},
+        {"weld_ms", weldMs},
+        {"weld_wait_ms", weldWaitMs},
         {"slabs", slabs},
     };
     if (copy) {

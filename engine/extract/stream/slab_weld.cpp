@@ -1,8 +1,10 @@
 #include "extract/stream/slab_weld.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/error.h"
+#include "core/parallel_for.h"
 
 namespace isoscope {
 
@@ -35,12 +37,17 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
             lastPlane.emplace(code & ~kLastPlaneBit, numbers_[v]);
     }
     triangles_.resize(indices.size());
-    for (size_t i = 0; i < indices.size(); ++i) {
-        if (indices[i] >= vertices.size())
-            fail("a streamed slab's triangle names vertex " + std::to_string(indices[i]) + " of " +
-                 std::to_string(vertices.size()) + " (an engine bug)");
-        triangles_[i] = numbers_[indices[i]];
-    }
+    // Millions of indices a slab: renumbered on every core, the weld being
+    // what the host does longest per slab.
+    constexpr size_t piece = size_t(1) << 18;
+    parallelFor((indices.size() + piece - 1) / piece, hostThreads(), [&](uint64_t item) {
+        for (size_t i = item * piece; i < std::min(indices.size(), (item + 1) * piece); ++i) {
+            if (indices[i] >= vertices.size())
+                fail("a streamed slab's triangle names vertex " + std::to_string(indices[i]) + " of " +
+                     std::to_string(vertices.size()) + " (an engine bug)");
+            triangles_[i] = numbers_[indices[i]];
+        }
+    });
     sink_.addVertices(kept_);
     sink_.addTriangles(triangles_);
     vertexCount_ += kept_.size();

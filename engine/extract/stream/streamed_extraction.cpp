@@ -9,9 +9,11 @@
 
 #include "core/context.h"
 #include "core/error.h"
+#include "core/parallel_for.h"
 #include "core/text.h"
 #include "core/transfer.h"
 #include "extract/gpu_extractor.h"
+#include "extract/stream/mesh_read_back.h"
 #include "extract/stream/slab_upload.h"
 #include "graph/render_graph.h"
 #include "mesh/mesh_buffers.h"
@@ -27,6 +29,10 @@ double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
+
+// A slab image of 1 GiB is uploaded in ~25 ms at the H100's 40-50 GB/s:
+// long enough that the per-slab costs (graphs, submissions) stay small.
+constexpr uint64_t kSlabImageBytes = uint64_t(1) << 30;
 
 constexpr VkBufferUsageFlags kCodeUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
@@ -87,8 +93,13 @@ uint32_t planSlabLayers(const Context& context, const Volume& grid, uint64_t bud
              "layer needs " + formatBytes(one) + " (its 4 planes as an image and in two staging buffers, and the "
              "block method's work buffers), more than the device budget of " + formatBytes(budget) +
              ": give a larger --device-budget");
-    // The largest layer count whose slab takes at most half the budget.
-    uint32_t low = 1, high = cells;
+    // The largest layer count whose slab takes at most half the budget, and
+    // whose image holds at most kSlabImageBytes: more, smaller slabs keep
+    // reading, upload, extraction and read-back in step (the first slab's
+    // read and the last's read-back overlap nothing) and the pinned staging small.
+    uint64_t planeBytes = uint64_t(grid.dims[0]) * grid.dims[1] * volumeTexelBytes(context, grid.type);
+    uint32_t high = uint32_t(std::clamp<uint64_t>(kSlabImageBytes / planeBytes, 4, uint64_t(cells) + 3) - 3);
+    uint32_t low = 1;
     while (low < high) {
         uint32_t mid = low + (high - low + 1) / 2;
         if (streamSlabBytes(context, grid, mid, blockSize) <= budget / 2)
@@ -163,6 +174,8 @@ public:
             if (converted_)
                 buffers_.raw[i].resize(size_t(planeTexels() * scalarSize(grid_.type) * imagePlanes_));
         }
+        countersHost_ = allocator.createBuffer(sizeof(GpuMeshCounters), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                               MemoryUsage::Readback, "mesh counters read-back");
         report_.stagingBytes = 2 * stagingBytes;
         progress(0);
 
@@ -203,6 +216,7 @@ public:
             }
             ring ^= 1u;
         }
+        finishWeld();
         report_.vertexCount = welder_.vertexCount();
         report_.faceCount = welder_.triangleCount();
         report_.peakDeviceBytes = allocator.peakDeviceBytes();
@@ -236,8 +250,11 @@ private:
             std::memcpy(target + p * planeBytes, target + (planes - 1) * planeBytes, planeBytes);
         if (converted_) {
             uint64_t count = planeTexels() * imagePlanes_;
-            for (uint64_t i = 0; i < count; ++i)
-                reinterpret_cast<float*>(staging)[i] = sampleValue(target, grid_.type, i);
+            constexpr uint64_t piece = uint64_t(1) << 20;
+            parallelFor((count + piece - 1) / piece, hostThreads(), [&](uint64_t item) {
+                for (uint64_t i = item * piece; i < std::min(count, (item + 1) * piece); ++i)
+                    reinterpret_cast<float*>(staging)[i] = sampleValue(target, grid_.type, i);
+            });
         }
         bytesReadPending_ += planeBytes * planes;
         return msSince(start);
@@ -281,22 +298,26 @@ private:
         return extractor;
     }
 
-    // Device bytes held now without the mesh and its edge codes.
+    // Device bytes held now without the mesh, its edge codes and their
+    // read-back buffer (device memory where the device maps its own).
     uint64_t heldWithoutMesh() const
     {
-        return context_.allocator().currentDeviceBytes() - mesh_.deviceBytes() - codes_.allocated;
+        uint64_t readBack = readBack_.deviceLocal ? readBack_.allocated : 0;
+        return context_.allocator().currentDeviceBytes() - mesh_.deviceBytes() - codes_.allocated - readBack;
     }
 
     // A mesh (and edge codes) for the counts, if the budget holds it beside
-    // the graph's transients (as large as the largest graph's so far) and the
-    // staging buffer its read-back takes (device memory where the device maps
-    // its own, as lavapipe does).
+    // the graph's transients (as large as the largest graph's so far) and,
+    // where the device maps its own memory for the host (lavapipe), the
+    // read-back buffer that takes a copy of it.
     bool allocateMesh(uint64_t vertices, uint64_t faces)
     {
         uint64_t bytes = vertices * (sizeof(GpuMeshVertex) + 4) + faces * 12 + 1024;
-        uint64_t readBack = std::min<uint64_t>(std::max(vertices * sizeof(GpuMeshVertex), faces * 12), kStagingBytes);
+        uint64_t readBack = readBackOnDevice_ ? MeshReadBackLayout{vertices, faces}.bytes() : 0;
         if (heldWithoutMesh() + transientReserve_ + readBack + bytes > budget_)
             return false;
+        finishWeld(); // it reads the read-back buffer, which goes with the mesh
+        readBack_ = Buffer{};
         mesh_ = GpuMesh{};
         codes_ = Buffer{};
         mesh_ = createGpuMesh(context_, vertices, faces);
@@ -310,11 +331,12 @@ private:
     // Returns the window extracted.
     SlabWindow extractSlab(SlabWindow w, uint32_t ring, bool upload, SlabStats& stats)
     {
-        while (!extractWindow(w, ring, upload, stats)) {
+        GpuMeshCounters counters{};
+        while (!extractWindow(w, ring, upload, stats, counters)) {
             upload = false; // the image keeps the planes; a half's are a prefix of them
             w = slabWindow(nz_, w.z0, (w.z1 - w.z0) / 2);
         }
-        downloadSlab(w, stats);
+        downloadSlab(w, stats, counters);
         return w;
     }
 
@@ -331,21 +353,20 @@ private:
     }
 
     // Runs the window's graphs until nothing overflows; false where its mesh
-    // does not fit the budget (and the window has layers to split).
-    bool extractWindow(const SlabWindow& w, uint32_t ring, bool upload, SlabStats& stats)
+    // does not fit the budget (and the window has layers to split). The
+    // upload (a graph of its own: the extraction's graph imports the image
+    // as the method's volume, and one graph must not import it twice) and
+    // the extraction go in one submission, and the counters come back in it.
+    bool extractWindow(const SlabWindow& w, uint32_t ring, bool upload, SlabStats& stats, GpuMeshCounters& counters)
     {
         GpuExtractor& extractor = extractorFor(w.gridPlanes());
         extractor.volumeChanged();
         ensureMesh(extractor, w);
+        std::unique_ptr<RenderGraph> uploadGraph;
         if (upload) {
-            // A graph of its own: the extraction's graph imports the image as
-            // the method's volume, and one graph must not import it twice.
-            RenderGraph graph(context_);
-            addSlabUploadPass(graph, *gpuVolume_, buffers_.staging[ring], imagePlanes_);
-            graph.compile();
-            graph.execute();
-            for (auto& [name, ms] : graph.passTimings())
-                stats.uploadMs += ms;
+            uploadGraph = std::make_unique<RenderGraph>(context_);
+            addSlabUploadPass(*uploadGraph, *gpuVolume_, buffers_.staging[ring], imagePlanes_);
+            uploadGraph->compile();
         }
         for (uint32_t attempt = 0;; ++attempt) {
             RenderGraph graph(context_);
@@ -355,12 +376,25 @@ private:
                                    ResourceState{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT});
             extractor.placeSlab({int32_t(w.z0), w.below, codes});
             extractor.addToGraph(graph, buffers, iso_);
+            addCountersReadBackPass(graph, buffers.counters, countersHost_);
             graph.compile();
             transientReserve_ = std::max(transientReserve_, graph.transientBytes());
-            graph.execute();
+            Clock::time_point submitted = Clock::now();
+            context_.submitAndWait([&](VkCommandBuffer cmd) {
+                if (uploadGraph)
+                    uploadGraph->record(cmd);
+                graph.record(cmd);
+            });
+            stats.gpuWaitMs += msSince(submitted);
+            if (uploadGraph) {
+                for (auto& [name, ms] : uploadGraph->passTimings())
+                    stats.uploadMs += ms;
+                uploadGraph.reset();
+            }
             for (auto& [name, ms] : graph.passTimings())
-                stats.extractMs += ms;
-            GpuMeshCounters counters = readCounters(context_, mesh_);
+                if (name != "mesh counters read-back")
+                    stats.extractMs += ms;
+            std::memcpy(&counters, countersHost_.mapped, sizeof(counters));
             if (!counters.overflow)
                 return true;
             if (attempt > 3)
@@ -390,20 +424,67 @@ private:
              ", more than the device budget of " + formatBytes(budget_) + ": give a larger --device-budget");
     }
 
-    void downloadSlab(const SlabWindow& w, SlabStats& stats)
+    // Waits for the pending weld (which may throw the sink's error) and
+    // books its time to its slab (`current` where that is the slab in hand).
+    void finishWeld(SlabStats* current = nullptr)
     {
+        if (!pendingWeld_.valid())
+            return;
         Clock::time_point start = Clock::now();
-        GpuMeshCounters counters = readCounters(context_, mesh_);
-        std::vector<GpuMeshVertex> vertices =
-            downloadBufferAs<GpuMeshVertex>(context_, mesh_.vertices, counters.vertexCount);
-        std::vector<uint32_t> indices = downloadBufferAs<uint32_t>(context_, mesh_.indices, uint64_t(counters.faceCount) * 3);
-        std::vector<uint32_t> codes = downloadBufferAs<uint32_t>(context_, codes_, counters.vertexCount);
-        welder_.addSlab(vertices, indices, codes);
+        double ms = pendingWeld_.get();
+        if (current)
+            current->weldWaitMs += msSince(start);
+        if (weldingSlab_ < report_.slabs.size())
+            report_.slabs[weldingSlab_].weldMs = ms;
+        else if (current)
+            current->weldMs = ms;
+    }
+
+    // The slab's mesh into the read-back buffer (one copy pass; the slab
+    // before must be welded first, it reads that buffer), then welded and
+    // sent to the sink on a thread of its own while the next slab uploads
+    // and extracts.
+    void downloadSlab(const SlabWindow& w, SlabStats& stats, const GpuMeshCounters& counters)
+    {
+        finishWeld(&stats);
+        Clock::time_point start = Clock::now();
+        MeshReadBackLayout layout{counters.vertexCount, counters.faceCount};
+        if (readBack_.size < layout.bytes()) {
+            uint64_t capacity = MeshReadBackLayout{mesh_.vertexCapacity, mesh_.faceCapacity}.bytes();
+            readBack_ = Buffer{};
+            readBack_ = context_.allocator().createBuffer(std::max(capacity, layout.bytes()),
+                                                          VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
+                                                          "slab mesh read-back");
+            readBackOnDevice_ = readBack_.deviceLocal;
+        }
+        if (layout.bytes() > 0) {
+            RenderGraph graph(context_);
+            addMeshReadBackPass(graph, mesh_, codes_, layout, readBack_);
+            graph.compile();
+            graph.execute();
+            for (auto& [name, ms] : graph.passTimings())
+                stats.readBackMs += ms;
+        }
         stats.cellLayers = w.z1 - w.z0;
         stats.vertices = counters.vertexCount;
         stats.triangles = counters.faceCount;
         stats.downloadMs = msSince(start);
         report_.bytesRead += bytesReadPending_.exchange(0);
+        weldingSlab_ = report_.slabs.size(); // this slab's stats go there next
+        const auto* base = static_cast<const std::byte*>(readBack_.mapped);
+        pendingWeld_ = std::async(std::launch::async, [this, layout, base] {
+            Clock::time_point weldStart = Clock::now();
+            welder_.addSlab({reinterpret_cast<const GpuMeshVertex*>(base), size_t(layout.vertices)},
+                            {reinterpret_cast<const uint32_t*>(base + layout.indexOffset()), size_t(layout.triangles * 3)},
+                            {reinterpret_cast<const uint32_t*>(base + layout.codeOffset()), size_t(layout.vertices)});
+            return msSince(weldStart);
+        });
+        if (readBack_.deviceLocal) {
+            // Device memory (lavapipe): not held beside the next slab's
+            // graphs, whose transients the budget check counted without it.
+            finishWeld(&stats);
+            readBack_ = Buffer{};
+        }
         progress(w.z1 + 1 == nz_ ? nz_ : w.z1);
     }
 
@@ -424,9 +505,14 @@ private:
     std::map<uint32_t, SlabExtractor> extractors_;
     GpuMesh mesh_;
     Buffer codes_;
+    Buffer countersHost_;
+    Buffer readBack_;
+    bool readBackOnDevice_ = true; // until the first read-back buffer says where it lives
     uint64_t transientReserve_ = 0;
     std::atomic<uint64_t> bytesReadPending_{0};
     StreamReport report_;
+    size_t weldingSlab_ = 0;
+    std::future<double> pendingWeld_; // last: destroyed (waited for) before the buffers it reads
 };
 
 } // namespace

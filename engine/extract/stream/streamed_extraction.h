@@ -12,13 +12,15 @@
 // Each slab is a run of cell layers; its image holds its planes and, for the
 // normals' central differences, one more on either side where the volume has
 // them (the overlap the block method needs). One image of the largest slab
-// is reused. A slab's planes are read by a worker thread into one of two
+// is reused. A slab's planes are read (on every core) into one of two
 // persistently mapped staging buffers while the GPU uploads and extracts the
-// slab before (a render graph per slab: "slab upload", then the block
-// method's passes). A slab's mesh comes back to the host and goes on to the
-// sink as soon as it is welded (extract/stream/slab_weld.h), so the device
-// only ever holds one slab's mesh; a slab whose mesh does not fit the budget
-// is extracted again in halves.
+// slab before: one submission per slab records the "slab upload" graph, the
+// block method's graph and a copy of the mesh counters to the host. The
+// slab's mesh then comes back in one copy pass into a host-cached read-back
+// buffer kept from slab to slab, and is welded (extract/stream/slab_weld.h)
+// and sent to the sink on a thread of its own while the next slab uploads
+// and extracts; the device only ever holds one slab's mesh, and a slab whose
+// mesh does not fit the budget is extracted again in halves.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,7 +46,11 @@ struct SlabStats {
     double waitMs = 0;     // the host waited this long for that read after the previous slab
     double uploadMs = 0;   // GPU: the slab upload pass
     double extractMs = 0;  // GPU: the method's passes
-    double downloadMs = 0; // the host: the slab's mesh read back and welded
+    double gpuWaitMs = 0;  // the host waited this long for the upload and extraction submission(s)
+    double downloadMs = 0; // the host: the slab's mesh copied into the read-back buffer (waited for)
+    double readBackMs = 0; // GPU: that copy pass
+    double weldMs = 0;     // a thread of its own: the mesh welded and sent to the sink (overlapping the next slab)
+    double weldWaitMs = 0; // the host waited this long for the previous slab's weld before this read-back
     uint64_t vertices = 0, triangles = 0; // the slab's own, before welding
 };
 
@@ -70,7 +76,8 @@ uint64_t streamSlabBytes(const Context& context, const Volume& grid, uint32_t ce
                          std::array<uint32_t, 3> blockSize);
 
 // The budget's cell layers per slab: the most whose slab bytes take at most
-// half the budget (the rest for the slab's mesh and the graph's transients).
+// half the budget (the rest for the slab's mesh and the graph's transients)
+// and whose image holds at most 1 GiB (smaller slabs pipeline better).
 // Throws Error, with the numbers, when even one layer does not fit.
 uint32_t planSlabLayers(const Context& context, const Volume& grid, uint64_t budget, std::array<uint32_t, 3> blockSize);
 
