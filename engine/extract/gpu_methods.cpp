@@ -27,7 +27,12 @@ const std::vector<GpuMethod>& gpuMethods()
          [](const Volume&) { return GpuVolumeUsage{.image = false, .buffer = true}; },
          createHistoPyramidExtractor},
         {"dual", "Dual Marching Cubes: one vertex per MC polygon on the trilinear surface, one quad per crossed grid edge (edge hash table)",
-         [](const Volume&) { return GpuVolumeUsage{.image = false, .buffer = true}; },
+         // The classification's value ranges read the raw words (the block
+         // method's min_max_words); rows that are not whole words need the image.
+         [](const Volume& volume) {
+             return GpuVolumeUsage{.image = uint64_t(volume.dims[0]) * scalarSize(volume.type) % 4 != 0,
+                                   .buffer = true};
+         },
          createDualExtractor},
     };
     return methods;

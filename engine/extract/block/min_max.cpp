@@ -32,13 +32,17 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
     groupSize_ = std::min<uint32_t>(256, info.maxWorkgroupInvocations());
     uint32_t reach = coverage == RangeCoverage::Cells ? 1 : 0;
 
-    if (analyticCayley) {
-        Volume placeholder; // binds a valid image; the shader never reads it
+    // Binds a valid image where the shader never reads one.
+    auto usePlaceholderImage = [&] {
+        Volume placeholder;
         placeholder.dims = {2, 2, 2};
         placeholder.type = ScalarType::Float32;
         placeholder.data.resize(8 * sizeof(float));
         placeholderVolume_ = std::make_unique<GpuVolume>(context, placeholder);
         image_ = placeholderVolume_.get();
+    };
+    if (analyticCayley) {
+        usePlaceholderImage();
     } else {
         if (!field.gpuVolume)
             fail("block value ranges need the volume on the GPU");
@@ -65,6 +69,13 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
                          {"BYTE_RANGES", byteRanges_ ? 1u : 0u}};
     if (!analyticCayley)
         planWordSlabs(field);
+    // A volume uploaded without its image (the dual method's): the raw words only.
+    if (!analyticCayley && !field.gpuVolume->image().image) {
+        if (wordSlabs_.empty())
+            fail("block value ranges of a volume without its image need its rows as whole 32-bit words in one "
+                 "storage binding (engine bug: the method must ask for the image)");
+        usePlaceholderImage();
+    }
     if (!wordSlabs_.empty()) {
         uint32_t sampleBytes = uint32_t(scalarSize(volume.type));
         uint32_t samplesPerWord = 4 / sampleBytes;

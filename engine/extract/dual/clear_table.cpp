@@ -4,14 +4,21 @@
 
 namespace isoscope {
 
-void addClearTablePass(RenderGraph& graph, const std::string& name, const DualResources& r)
+void addClearTablePass(RenderGraph& graph, const std::string& name, const DualResources& r,
+                       std::function<void()> recorded)
 {
     graph.addPass(name, PassKind::Transfer,
-                  {{r.tableKeys, Use::TransferDst}, {r.tableQuads, Use::TransferDst}, {r.counters, Use::TransferDst}},
-                  [r](VkCommandBuffer cmd, const RenderGraph& g) {
+                  {{r.tableKeys, Use::TransferDst},
+                   {r.tableQuads, Use::TransferDst},
+                   {r.counters, Use::TransferDst},
+                   {r.blockState, Use::TransferDst}},
+                  [r, recorded](VkCommandBuffer cmd, const RenderGraph& g) {
+                      if (recorded)
+                          recorded();
                       vkCmdFillBuffer(cmd, g.buffer(r.tableKeys), 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
                       vkCmdFillBuffer(cmd, g.buffer(r.tableQuads), 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
                       vkCmdFillBuffer(cmd, g.buffer(r.counters), 0, VK_WHOLE_SIZE, 0);
+                      vkCmdFillBuffer(cmd, g.buffer(r.blockState), 0, VK_WHOLE_SIZE, 0);
                   });
 }
 

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <volk.h>
+
 #include "core/shader.h"
 #include "graph/compute_pass.h"
 #include "graph/graph_desc.h"
@@ -20,6 +22,9 @@ struct DualPush {
     uint32_t tableBuckets; // a power of two
     uint32_t colorClass;   // face colouring: the edge colour it recolours
     uint32_t extraVertexCapacity, extraFaceCapacity; // the method's per-vertex and per-face buffers
+    uint32_t activeBlockCapacity; // the block list's entries (compact_blocks)
+    uint32_t activeCellCapacity;  // the active cell list's entries (active_cells)
+    uint32_t edgeListCapacity;    // the stored-edge list's entries (cells, read by quads)
 };
 const std::vector<PushMember>& dualPushMembers();
 
@@ -31,6 +36,10 @@ struct DualCounters {
     uint32_t incompleteQuads;  // stored edges without four vertices (an engine bug)
     uint32_t verticesNeeded;   // the mesh's counts where they exceed the method's own buffers
     uint32_t facesNeeded;
+    uint32_t activeCellCount;  // cells with geometry (active_cells), listed where they fit
+    VkDispatchIndirectCommand cellsDispatch; // prepare_dispatch: cells.comp, one invocation per listed cell
+    VkDispatchIndirectCommand quadsDispatch; // prepare_dispatch: quads.comp, one invocation per stored edge
+    uint32_t wideSearches;     // polygons whose 7x7 samples held no valid one (the 25x25 search ran)
 };
 
 struct DualResources {
@@ -43,6 +52,9 @@ struct DualResources {
     ResourceId vertexColors = kNoResource, faceColors = kNoResource;
     ResourceId halfedges = kNoResource, vertexHalfedges = kNoResource;
     ResourceId outgoing = kNoResource, outgoingCounts = kNoResource; // the twin search's lists (transient)
+    // The classification: the block method's block list and state, then the cells with geometry.
+    ResourceId activeBlocks = kNoResource, blockState = kNoResource, activeCells = kNoResource;
+    ResourceId edgeList = kNoResource; // the buckets the cells pass took, for the quads pass
 };
 
 // A pass of the method: its program made with the push constants checked,

@@ -1,5 +1,7 @@
 #include "extract/dual/quads.h"
 
+#include <cstddef>
+
 #include "graph/render_graph.h"
 
 namespace isoscope {
@@ -14,10 +16,12 @@ void DualQuadsPass::add(RenderGraph& graph, const std::string& name, const DualR
 {
     std::vector<ResourceUse> uses = {{r.tableKeys, Use::StorageRead, 0}, {r.tableQuads, Use::StorageRead, 1},
                                      {r.indices, Use::StorageWrite, 2},  {r.meshCounters, Use::StorageWrite, 3},
-                                     {r.counters, Use::StorageWrite, 4}, {r.faceColors, Use::StorageWrite, 5}};
-    graph.addComputePass(name, program_, uses, [this, uses, &push](VkCommandBuffer cmd, const RenderGraph& g) {
+                                     {r.counters, Use::StorageWrite, 4}, {r.faceColors, Use::StorageWrite, 5},
+                                     {r.edgeList, Use::StorageRead, 6},  {r.counters, Use::IndirectArgs}};
+    // One invocation per bucket taken: prepare_dispatch wrote the workgroups.
+    graph.addComputePass(name, program_, uses, [this, uses, &push, r](VkCommandBuffer cmd, const RenderGraph& g) {
         bind(cmd, g, uses, push, push.iso);
-        program_.dispatchLine(cmd, ceilDiv(push.tableBuckets, program_.localSize()[0]));
+        vkCmdDispatchIndirect(cmd, g.buffer(r.counters), offsetof(DualCounters, quadsDispatch));
     });
 }
 

@@ -29,6 +29,9 @@ layout(push_constant) uniform Grid {
     // The method's per-vertex and per-face buffers (halfedges, colours): what they hold.
     uint extraVertexCapacity;
     uint extraFaceCapacity;
+    uint activeBlockCapacity; // the block list's entries (compact_blocks)
+    uint activeCellCapacity;  // the active cell list's entries (active_cells.comp)
+    uint edgeListCapacity;    // the stored-edge list's entries (cells.comp, read by quads.comp)
 } grid;
 
 const uint NO_ENTRY = 0xFFFFFFFFu;
@@ -65,6 +68,40 @@ uint hashKey(uint key)
     return key;
 }
 
+// The probe sequence of a key whose hash is h: triangular-number steps,
+// which visit every bucket of a power-of-two table; stores give up after
+// MAX_PROBES (the table grows), so lookups do too.
+const uint MAX_PROBES = 64u;
+uint probeBucket(uint h, uint i) { return (h + i * (i + 1u) / 2u) & (grid.tableBuckets - 1u); }
+
+// Edge e of the cell with lower corner q (numbering as
+// engine/extract/case_table.h), from the cell's inside corners: its key,
+// whether the surface crosses it, whether it is interior (four cells around
+// it: only those make quads), and whether its lower end is inside.
+struct CellEdge {
+    uint key;
+    bool crossed;
+    bool interior;
+    bool lowerInside;
+};
+
+CellEdge cellEdge(uvec3 q, uint insideMask, uint e)
+{
+    uint axis = e >> 2;
+    uint otherLow = axis == 0u ? 1u : 0u;
+    uint otherHigh = axis == 2u ? 1u : 2u;
+    uint c0 = ((e & 1u) << otherLow) | (((e >> 1) & 1u) << otherHigh);
+    uvec3 p = q + uvec3(c0 & 1u, (c0 >> 1) & 1u, c0 >> 2);
+    uvec3 dims = uvec3(grid.nx, grid.ny, grid.nz);
+    CellEdge edge;
+    edge.key = edgeKey(p, axis);
+    edge.lowerInside = (insideMask >> c0 & 1u) != 0u;
+    edge.crossed = edge.lowerInside != ((insideMask >> (c0 | (1u << axis)) & 1u) != 0u);
+    edge.interior = p[otherLow] != 0u && p[otherLow] + 1u < dims[otherLow] && p[otherHigh] != 0u &&
+                    p[otherHigh] + 1u < dims[otherHigh];
+    return edge;
+}
+
 // Workgroups are dispatched in 2D (ComputeProgram::dispatchLine).
 uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
 
@@ -77,6 +114,10 @@ layout(set = 0, binding = DUAL_COUNTERS_BINDING, std430) buffer DualCounters {
     uint incompleteQuads;  // stored edges without four vertices (an engine bug)
     uint verticesNeeded;   // the mesh's counts where they exceed the method's own buffers
     uint facesNeeded;
+    uint activeCellCount;  // cells with geometry (active_cells.comp), listed where they fit
+    uint cellsDispatchX, cellsDispatchY, cellsDispatchZ; // prepare_dispatch.comp: cells.comp's workgroups
+    uint quadsDispatchX, quadsDispatchY, quadsDispatchZ; // ... and quads.comp's (uvec3 would align to 16)
+    uint wideSearches;     // polygons whose 7x7 samples held no valid one (the 25x25 search ran)
 };
 
 #ifdef MESH_COUNTERS_BINDING

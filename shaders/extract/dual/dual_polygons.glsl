@@ -31,18 +31,34 @@ uint faceCorner(uint face, uint i)
     return (side << axis) | (su << otherLow) | (sv << otherHigh);
 }
 
+// Twelve 4-bit fields in two words (edge numbers): bit fields, not arrays,
+// so that a cell's polygons stay in a few registers (indexed arrays went to
+// local memory in the vertex search's long-lived state).
+uint nibbleAt(uvec2 v, uint i) { return i < 8u ? bitfieldExtract(v.x, int(4u * i), 4) : bitfieldExtract(v.y, int(4u * i - 32u), 4); }
+uvec2 withNibble(uvec2 v, uint i, uint value)
+{
+    if (i < 8u)
+        v.x = bitfieldInsert(v.x, value, int(4u * i), 4);
+    else
+        v.y = bitfieldInsert(v.y, value, int(4u * i - 32u), 4);
+    return v;
+}
+
 struct CellPolygons {
-    uint count;        // closed polygons, 0 .. 4
-    uint sizes;        // 4 bits each
-    uint edges[12];    // the polygons' edges one after another, in loop order
-    uint polygonOf[12]; // per cell edge: its polygon (crossed edges only)
+    uint count;     // closed polygons, 0 .. 4
+    uint sizes;     // 4 bits each
+    uvec2 edges;    // the polygons' edges one after another, in loop order (nibbleAt)
+    uint polygonOf; // per cell edge, 2 bits: its polygon (crossed edges only)
 };
+
+uint polygonEdge(CellPolygons p, uint i) { return nibbleAt(p.edges, i); }
+uint polygonOfEdge(CellPolygons p, uint e) { return bitfieldExtract(p.polygonOf, int(2u * e), 2); }
 
 // `f`: the cell's corner values. The loop order keeps the inside on the left
 // as seen from outside (as marchingCubesLoops in case_table.h).
 CellPolygons cellPolygons(float f[8])
 {
-    uint next[12];
+    uvec2 next = uvec2(0u); // per crossed edge, the next edge of its loop (nibbleAt)
     uint crossed = 0u;
     for (uint face = 0u; face < 6u; ++face) {
         uint c[4];
@@ -66,7 +82,7 @@ CellPolygons cellPolygons(float f[8])
             }
         }
         if (crossings == 2u) {
-            next[leaving[0]] = entering[0];
+            next = withNibble(next, leaving[0], entering[0]);
         } else if (crossings == 4u) {
             // Corners 0 and 2 share a side (both inside or both outside). The
             // bilinear interpolant's saddle value decides whether the inside
@@ -81,7 +97,7 @@ CellPolygons cellPolygons(float f[8])
                 if (inside[i] && !inside[j]) {
                     uint e = edgeBetween(c[i], c[j]);
                     uint k = joined ? j : (i + 3u) & 3u;
-                    next[e] = edgeBetween(c[k], c[(k + 1u) & 3u]);
+                    next = withNibble(next, e, edgeBetween(c[k], c[(k + 1u) & 3u]));
                 }
             }
         }
@@ -89,6 +105,8 @@ CellPolygons cellPolygons(float f[8])
     CellPolygons p;
     p.count = 0u;
     p.sizes = 0u;
+    p.edges = uvec2(0u);
+    p.polygonOf = 0u;
     uint written = 0u;
     uint left = crossed;
     while (left != 0u) {
@@ -96,10 +114,10 @@ CellPolygons cellPolygons(float f[8])
         uint e = start;
         uint size = 0u;
         do {
-            p.edges[written++] = e;
-            p.polygonOf[e] = p.count;
+            p.edges = withNibble(p.edges, written++, e);
+            p.polygonOf = bitfieldInsert(p.polygonOf, p.count, int(2u * e), 2);
             left &= ~(1u << e);
-            e = next[e];
+            e = nibbleAt(next, e);
             ++size;
         } while (e != start && size < 12u);
         p.sizes |= size << (4u * p.count);

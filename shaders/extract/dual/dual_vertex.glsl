@@ -7,10 +7,43 @@
 // sample nearest the polygon's centroid wins. 7x7 samples, then 25x25, then
 // the centroid itself as the last resort (counted: the paper never needed it).
 //
-// The includer includes dual_polygons.glsl first.
+// The includer includes dual_polygons.glsl first and defines
+// void countWideSearch(), called where the 25x25 search runs.
 
 // Corner c of a cell sits at (c & 1, (c >> 1) & 1, (c >> 2) & 1).
 vec3 cornerOffset(uint c) { return vec3(c & 1u, (c >> 1) & 1u, (c >> 2) & 1u); }
+
+// gridGradient (grid_gradient.glsl) at corner c of the cell q whose corner
+// values are f, the same numbers: along each axis one neighbour is another
+// corner of the cell, so only the outer one is read (24 loads a cell, not 56).
+vec3 cornerGradient(uvec3 q, float f[8], uint c)
+{
+    uvec3 p = q + uvec3(c & 1u, (c >> 1) & 1u, c >> 2);
+    uvec3 dims = gridDims();
+    float centre = f[c];
+    vec3 gradient = vec3(0.0);
+    for (uint axis = 0u; axis < 3u; ++axis) {
+        bool upper = ((c >> axis) & 1u) != 0u;
+        float inner = f[c ^ (1u << axis)];
+        bool innerFinite = isFiniteValue(inner);
+        float outer = centre;
+        bool outerFinite = false;
+        if (upper ? p[axis] + 1u < dims[axis] : p[axis] > 0u) {
+            uvec3 o = p;
+            o[axis] = upper ? p[axis] + 1u : p[axis] - 1u;
+            outer = sampleAt(o);
+            outerFinite = isFiniteValue(outer);
+        }
+        // A non-finite neighbour is replaced by the centre (one-sided difference).
+        float innerValue = innerFinite ? inner : centre, outerValue = outerFinite ? outer : centre;
+        uint steps = (innerFinite ? 1u : 0u) + (outerFinite ? 1u : 0u);
+        float difference = upper ? outerValue - innerValue : innerValue - outerValue;
+        if (steps != 0u)
+            gradient[axis] = difference / (float(steps) * gridSpacing()[axis]);
+    }
+    bool finite = all(not(isnan(gradient))) && all(not(isinf(gradient)));
+    return finite ? gradient : vec3(0.0);
+}
 
 // Where the crossed edge e meets the isosurface, in local coordinates
 // (the midpoint next to a non-finite value).
@@ -41,9 +74,9 @@ PolygonShape polygonShape(float f[8], CellPolygons polygons, uint first, uint si
     s.high = vec3(0.0);
     s.center = vec3(0.0);
     s.area = vec3(0.0);
-    vec3 previous = edgePoint(f, polygons.edges[first + size - 1u]);
+    vec3 previous = edgePoint(f, polygonEdge(polygons, first + size - 1u));
     for (uint i = 0u; i < size; ++i) {
-        vec3 p = edgePoint(f, polygons.edges[first + i]);
+        vec3 p = edgePoint(f, polygonEdge(polygons, first + i));
         s.low = min(s.low, p);
         s.high = max(s.high, p);
         s.center += p;
@@ -84,7 +117,8 @@ bool sampleSurface(float f[8], PolygonShape shape, uint solved, vec3 otherLow[3]
             bool excluded = false;
             for (uint k = 0u; k < others; ++k)
                 excluded = excluded || insideBox(p, otherLow[k], otherHigh[k]);
-            float d = distance(p, shape.center);
+            vec3 offset = p - shape.center;
+            float d = dot(offset, offset); // squared: the same order, no square root
             if (!excluded && d < bestDistance) {
                 bestDistance = d;
                 best = p;
@@ -126,6 +160,7 @@ vec3 representative(float f[8], CellPolygons polygons, uint index, uint first, b
     vec3 best;
     if (sampleSurface(f, shape, solved, otherLow, otherHigh, others, 7u, best))
         return best;
+    countWideSearch();
     if (sampleSurface(f, shape, solved, otherLow, otherHigh, others, 25u, best))
         return best;
     fellBack = true;

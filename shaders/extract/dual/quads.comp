@@ -1,7 +1,8 @@
 #version 460
 // Dual Marching Cubes, pass 2 (paper, second kernel): one invocation per
-// bucket of the edge hash table writes the bucket's quad to the index
-// buffer. Only interior edges were stored, so every stored quad has its four
+// bucket the cells pass took (its stored-edge list, dispatched indirectly;
+// the paper's kernel visits every bucket) writes the bucket's quad to the
+// index buffer. Only interior edges were stored, so every stored quad has its four
 // vertices; one that does not is counted (an engine bug the tests catch),
 // never drawn.
 #extension GL_GOOGLE_include_directive : require
@@ -27,6 +28,7 @@ layout(local_size_x_id = 0) in;
 // the colour of the cell whose lowest corner the edge leaves, times three,
 // plus the edge's axis (24 colours); face_colors.comp reduces them to 5.
 layout(set = 0, binding = 5, std430) writeonly buffer FaceColors { uint faceColors[]; };
+layout(set = 0, binding = 6, std430) readonly buffer EdgeList { uint edgeList[]; }; // buckets taken
 
 uint edgeColor(uint key)
 {
@@ -36,12 +38,10 @@ uint edgeColor(uint key)
 
 void main()
 {
-    uint bucket = flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex;
-    if (bucket >= grid.tableBuckets)
+    uint job = flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex;
+    if (job >= min(edgesStored, grid.edgeListCapacity))
         return;
-    uint key = tableKeys[bucket];
-    if (key == NO_ENTRY)
-        return;
+    uint bucket = edgeList[job];
     uvec4 quad = tableQuads[bucket];
     if (any(equal(quad, uvec4(NO_ENTRY)))) {
         atomicAdd(incompleteQuads, 1u);
@@ -59,6 +59,6 @@ void main()
         meshIndices[4u * face + 2u] = quad.z;
         meshIndices[4u * face + 3u] = quad.w;
         if (COLORS != 0u && face < grid.extraFaceCapacity)
-            faceColors[face] = edgeColor(key);
+            faceColors[face] = edgeColor(tableKeys[bucket]);
     }
 }
