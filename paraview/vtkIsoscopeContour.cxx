@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <isoscope/isoscope.h>
+#include "vtkIsoscopeGhostCells.h"
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkContourValues.h>
@@ -19,17 +20,34 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkStreamingDemandDrivenPipeline.h>
 
 namespace iso = isoscope::api;
 
 vtkStandardNewMacro(vtkIsoscopeContour);
 
-// The Context lives as long as the filter: creating a device (and, on
-// lavapipe, compiling the pipelines) costs far more than one extraction.
+// The Context outlives updates: creating a device (and, on lavapipe,
+// compiling the pipelines) costs far more than one extraction.
 struct vtkIsoscopeContour::Gpu {
     std::optional<iso::Context> context;
+    bool validation = false;
     std::vector<std::string> messages; // validation messages since the last update
 };
+
+// One Context per process, shared by every vtkIsoscopeContour (a ParaView
+// pipeline may hold several): isoscope's Vulkan entry points are
+// process-wide (volk), so contexts with different layers must not live side
+// by side, and one device per rank is the placement MPI asks for anyway.
+std::shared_ptr<vtkIsoscopeContour::Gpu> vtkIsoscopeContour::SharedGpu()
+{
+    static std::weak_ptr<Gpu> shared;
+    std::shared_ptr<Gpu> gpu = shared.lock();
+    if (!gpu) {
+        gpu = std::make_shared<Gpu>();
+        shared = gpu;
+    }
+    return gpu;
+}
 
 namespace {
 
@@ -56,7 +74,7 @@ std::optional<iso::ScalarType> directType(int vtkType)
 
 } // namespace
 
-vtkIsoscopeContour::vtkIsoscopeContour() : Device(std::make_unique<Gpu>()), Values(vtkContourValues::New())
+vtkIsoscopeContour::vtkIsoscopeContour() : Device(SharedGpu()), Values(vtkContourValues::New())
 {
     this->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, vtkDataSetAttributes::SCALARS);
 }
@@ -76,6 +94,19 @@ vtkMTimeType vtkIsoscopeContour::GetMTime()
 int vtkIsoscopeContour::FillInputPortInformation(int, vtkInformation* info)
 {
     info->Set(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkImageData");
+    return 1;
+}
+
+// One ghost layer more than downstream asks for: the central differences at
+// the piece's faces need the samples beyond them (vtkFlyingEdges3D does the same).
+int vtkIsoscopeContour::RequestUpdateExtent(vtkInformation*, vtkInformationVector** inputVector,
+                                            vtkInformationVector* outputVector)
+{
+    using Pipeline = vtkStreamingDemandDrivenPipeline;
+    vtkInformation* inInfo = inputVector[0]->GetInformationObject(0);
+    vtkInformation* outInfo = outputVector->GetInformationObject(0);
+    const int ghostLevels = outInfo->Get(Pipeline::UPDATE_NUMBER_OF_GHOST_LEVELS());
+    inInfo->Set(Pipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(), ghostLevels + 1);
     return 1;
 }
 
@@ -105,6 +136,15 @@ int vtkIsoscopeContour::RequestData(vtkInformation*, vtkInformationVector** inpu
     const int dims[3] = {extent[1] - extent[0] + 1, extent[3] - extent[2] + 1, extent[5] - extent[4] + 1};
     if (dims[0] < 2 || dims[1] < 2 || dims[2] < 2 || this->GetNumberOfContours() == 0)
         return 1; // a piece without cells (or no isovalue): an empty surface, as vtkFlyingEdges3D gives
+    vtkIsoscopeGhostCells::Grid grid;
+    for (int axis = 0; axis < 3; ++axis) {
+        grid.spacing[axis] = input->GetSpacing()[axis];
+        grid.origin[axis] = input->GetOrigin()[axis] + extent[2 * axis] * grid.spacing[axis]; // the piece's first sample
+        grid.extent[2 * axis] = extent[2 * axis];
+        grid.extent[2 * axis + 1] = extent[2 * axis + 1];
+    }
+    const std::array<int, 6> owned = vtkIsoscopeGhostCells::ownedExtent(inputVector[0]->GetInformationObject(0),
+                                                                         outputVector->GetInformationObject(0), extent);
 
     if (!this->Device->context) {
         iso::ContextOptions options;
@@ -131,6 +171,12 @@ int vtkIsoscopeContour::RequestData(vtkInformation*, vtkInformationVector** inpu
         }
         if (context)
             this->Device->context.emplace(std::move(*context));
+        this->Device->validation = this->Validation;
+    }
+    if (this->Device->context && this->Device->validation != this->Validation && !this->SaidValidation) {
+        vtkWarningMacro("Isoscope Contour: validation stays " << (this->Device->validation ? "on" : "off")
+                        << ": this process's filters share one device, made with it " << (this->Device->validation ? "on" : "off"));
+        this->SaidValidation = true;
     }
     if (!this->Device->context) {
         vtkNew<vtkFlyingEdges3D> flyingEdges;
@@ -144,6 +190,7 @@ int vtkIsoscopeContour::RequestData(vtkInformation*, vtkInformationVector** inpu
         flyingEdges->SetComputeScalars(this->ComputeScalars);
         flyingEdges->Update();
         output->ShallowCopy(flyingEdges->GetOutput());
+        vtkIsoscopeGhostCells::removeGhostTriangles(output, grid, owned);
         this->DeviceIndex = -1;
         return 1;
     }
@@ -165,12 +212,10 @@ int vtkIsoscopeContour::RequestData(vtkInformation*, vtkInformationVector** inpu
     }
     iso::VolumeDesc desc;
     desc.type = *type;
-    const double* origin = input->GetOrigin();
-    const double* spacing = input->GetSpacing();
     for (int axis = 0; axis < 3; ++axis) {
         desc.dims[axis] = uint32_t(dims[axis]);
-        desc.spacing[axis] = spacing[axis];
-        desc.origin[axis] = origin[axis] + extent[2 * axis] * spacing[axis]; // the piece's first sample
+        desc.spacing[axis] = grid.spacing[axis];
+        desc.origin[axis] = grid.origin[axis];
     }
     const size_t bytes = size_t(samples->GetNumberOfValues()) * size_t(samples->GetDataTypeSize());
     this->Device->messages.clear();
@@ -221,6 +266,7 @@ int vtkIsoscopeContour::RequestData(vtkInformation*, vtkInformationVector** inpu
         output->GetPointData()->SetNormals(normals);
     if (this->ComputeScalars)
         output->GetPointData()->SetScalars(values);
+    vtkIsoscopeGhostCells::removeGhostTriangles(output, grid, owned);
     return 1;
 }
 

@@ -11,7 +11,10 @@
 //   contour->SetValue(0, 100.0);
 //   contour->Update();
 //
-// Under MPI each rank contours the piece it is given, on the device its
+// Under MPI each rank contours the piece it is given, with one layer of
+// ghost cells beyond it (for the normals at its faces, as vtkFlyingEdges3D
+// asks), and keeps the triangles of its own cells only: the pieces' surfaces
+// stitch into the whole volume's. It runs on the device its
 // node-local rank picks (local rank modulo the usable devices: ranks share a
 // GPU when there are more ranks than GPUs). A rank without a usable device
 // fails with a message; it runs vtkFlyingEdges3D instead only when
@@ -44,7 +47,8 @@ public:
     vtkSetMacro(ComputeScalars, bool);
     vtkGetMacro(ComputeScalars, bool);
     vtkBooleanMacro(ComputeScalars, bool);
-    // Khronos validation on the filter's own device; any message fails the update.
+    // Khronos validation on the device; any message fails the update. The
+    // filters of a process share one device, made as the first to update asks.
     vtkSetMacro(Validation, bool);
     vtkGetMacro(Validation, bool);
     // vtkFlyingEdges3D where no usable Vulkan device is found (off: fail).
@@ -57,14 +61,16 @@ protected:
     vtkIsoscopeContour();
     ~vtkIsoscopeContour() override;
     int FillInputPortInformation(int port, vtkInformation* info) override;
+    int RequestUpdateExtent(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
     int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
 private:
     vtkIsoscopeContour(const vtkIsoscopeContour&) = delete;
     void operator=(const vtkIsoscopeContour&) = delete;
 
-    struct Gpu; // the isoscope Context, made at the first update and kept
-    std::unique_ptr<Gpu> Device;
+    struct Gpu; // the isoscope Context, made at the first update, shared by the process's filters
+    static std::shared_ptr<Gpu> SharedGpu();
+    std::shared_ptr<Gpu> Device;
     vtkContourValues* Values;
     int Method = 0;
     bool ComputeNormals = true;
@@ -73,4 +79,5 @@ private:
     bool CPUFallback = false;
     int DeviceIndex = -1;
     bool SaidConverted = false;
+    bool SaidValidation = false;
 };

@@ -34,7 +34,7 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
 {
     double seconds = report.wallMs * 1e-3;
     double uploadMs = 0, extractMs = 0, readMs = 0, waitMs = 0, downloadMs = 0;
-    double gpuWaitMs = 0, readBackMs = 0, weldMs = 0, weldWaitMs = 0;
+    double setupMs = 0, teardownMs = 0, gpuWaitMs = 0, readBackMs = 0, weldMs = 0, weldWaitMs = 0;
     nlohmann::json slabs = nlohmann::json::array();
     for (const SlabStats& s : report.slabs) {
         uploadMs += s.uploadMs;
@@ -42,13 +42,15 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         readMs += s.readMs;
         waitMs += s.waitMs;
         downloadMs += s.downloadMs;
+        setupMs += s.setupMs;
+        teardownMs += s.teardownMs;
         gpuWaitMs += s.gpuWaitMs;
         readBackMs += s.readBackMs;
         weldMs += s.weldMs;
         weldWaitMs += s.weldWaitMs;
-        slabs.push_back({{"first_plane", s.firstPlane}, {"cell_layers", s.cellLayers}, {"read_ms", s.readMs},
+        slabs.push_back({{"first_plane", s.firstPlane}, {"cell_layers", s.cellLayers}, {"slab_wall_ms", s.wallMs}, {"read_ms", s.readMs},
                          {"wait_ms", s.waitMs}, {"upload_gpu_ms", s.uploadMs}, {"extract_gpu_ms", s.extractMs},
-                         {"gpu_wait_ms", s.gpuWaitMs}, {"download_ms", s.downloadMs},
+                         {"graph_setup_ms", s.setupMs}, {"gpu_wait_ms", s.gpuWaitMs}, {"graph_teardown_ms", s.teardownMs}, {"download_ms", s.downloadMs},
                          {"read_back_gpu_ms", s.readBackMs}, {"weld_ms", s.weldMs}, {"weld_wait_ms", s.weldWaitMs},
                          {"vertices", s.vertices}, {"triangles", s.triangles}});
     }
@@ -79,6 +81,8 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         {"upload_gpu_ms", uploadMs},
         {"extract_gpu_ms", extractMs},
         {"download_ms", downloadMs},
+        {"graph_setup_ms", setupMs},
+        {"graph_teardown_ms", teardownMs},
         {"gpu_wait_ms", gpuWaitMs},
         {"read_back_gpu_ms", readBackMs},
         {"weld_ms", weldMs},

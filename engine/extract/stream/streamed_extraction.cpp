@@ -205,6 +205,7 @@ public:
                 pending = std::async(std::launch::deferred, [] { return 0.0; });
 
             SlabWindow done = extractSlab(w, ring, upload, stats);
+            stats.wallMs = msSince(waitStart);
             report_.slabs.push_back(stats);
             z0 = done.z1;
             if (done.z1 != w.z1) {
@@ -332,10 +333,12 @@ private:
     SlabWindow extractSlab(SlabWindow w, uint32_t ring, bool upload, SlabStats& stats)
     {
         GpuMeshCounters counters{};
+        Clock::time_point start = Clock::now();
         while (!extractWindow(w, ring, upload, stats, counters)) {
             upload = false; // the image keeps the planes; a half's are a prefix of them
             w = slabWindow(nz_, w.z0, (w.z1 - w.z0) / 2);
         }
+        stats.teardownMs = msSince(start) - stats.setupMs - stats.gpuWaitMs;
         downloadSlab(w, stats, counters);
         return w;
     }
@@ -359,6 +362,7 @@ private:
     // the extraction go in one submission, and the counters come back in it.
     bool extractWindow(const SlabWindow& w, uint32_t ring, bool upload, SlabStats& stats, GpuMeshCounters& counters)
     {
+        Clock::time_point setupStart = Clock::now();
         GpuExtractor& extractor = extractorFor(w.gridPlanes());
         extractor.volumeChanged();
         ensureMesh(extractor, w);
@@ -369,6 +373,8 @@ private:
             uploadGraph->compile();
         }
         for (uint32_t attempt = 0;; ++attempt) {
+            if (attempt > 0)
+                setupStart = Clock::now();
             RenderGraph graph(context_);
             MeshBuffers buffers = importMesh(graph, mesh_);
             ResourceId codes =
@@ -380,6 +386,7 @@ private:
             graph.compile();
             transientReserve_ = std::max(transientReserve_, graph.transientBytes());
             Clock::time_point submitted = Clock::now();
+            stats.setupMs += std::chrono::duration<double, std::milli>(submitted - setupStart).count();
             context_.submitAndWait([&](VkCommandBuffer cmd) {
                 if (uploadGraph)
                     uploadGraph->record(cmd);

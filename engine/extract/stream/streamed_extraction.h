@@ -46,11 +46,14 @@ struct SlabStats {
     double waitMs = 0;     // the host waited this long for that read after the previous slab
     double uploadMs = 0;   // GPU: the slab upload pass
     double extractMs = 0;  // GPU: the method's passes
+    double setupMs = 0;    // the host: the slab's extractor, mesh and graphs made and compiled before submitting
     double gpuWaitMs = 0;  // the host waited this long for the upload and extraction submission(s)
+    double teardownMs = 0; // the host: timestamps and counters read, the graphs destroyed, after that wait
     double downloadMs = 0; // the host: the slab's mesh copied into the read-back buffer (waited for)
     double readBackMs = 0; // GPU: that copy pass
     double weldMs = 0;     // a thread of its own: the mesh welded and sent to the sink (overlapping the next slab)
     double weldWaitMs = 0; // the host waited this long for the previous slab's weld before this read-back
+    double wallMs = 0;     // the main thread's time on the slab, its waits included
     uint64_t vertices = 0, triangles = 0; // the slab's own, before welding
 };
 
