@@ -44,10 +44,12 @@ Result<Isosurface> Isosurface::create(Context& context, Volume& volume, const Is
             fail("IsosurfaceOptions::method is " + std::to_string(int(options.method)) + ": not a Method");
         extract.method = kMethodNames[size_t(options.method)];
         extract.weld = options.weld;
-        if (options.halfedges && options.method != Method::Dual)
-            fail(std::string("IsosurfaceOptions::halfedges: the ") + extract.method +
-                 " method makes triangles, and only Method::Dual's quad mesh has halfedges; leave it false");
+        if ((options.halfedges || options.colors) && options.method != Method::Dual)
+            fail(std::string("IsosurfaceOptions::") + (options.halfedges ? "halfedges" : "colors") + ": the " +
+                 extract.method + " method makes triangles, and only Method::Dual's quad mesh has halfedges and " +
+                 "colours; leave it false");
         extract.halfedges = options.halfedges;
+        extract.colors = options.colors;
         detail::VolumeImpl& source = volume.impl();
         std::unique_ptr<GpuExtractor> extractor = createGpuExtractor(engine, extract.method, source.field(), extract);
         float iso = float(0.5 * (source.volume.stats.min + source.volume.stats.max));
@@ -139,7 +141,7 @@ Method Isosurface::method() const { return impl().method; }
 HalfedgeBuffers Isosurface::halfedgeBuffers() const
 {
     GpuExtractor::HalfedgeBuffers buffers = impl().extractor->halfedgeBuffers();
-    return {buffers.halfedges, buffers.vertexHalfedges};
+    return {buffers.halfedges, buffers.vertexHalfedges, buffers.vertexColors, buffers.faceColors};
 }
 
 } // namespace isoscope::api

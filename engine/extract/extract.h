@@ -23,6 +23,10 @@ struct ExtractOptions {
     double warmupMs = 0; // ... and for at least this long (core/warm_up.h)
     bool weld = true;    // GPU methods: one vertex per intersected grid edge; false keeps each method's duplicates
     std::array<uint32_t, 3> blockSize{8, 4, 4}; // block method: voxels per block (the paper's default)
+    // block method: its triangle pass with an invocation per cell ("cells"),
+    // per row of a block ("rows"), or ("") the one measured faster for the
+    // volume's size (block_extractor.cpp); tests name one to cover both.
+    std::string blockPass;
     // block method, benchmarks: evaluate this synthetic field (e.g. "cayley") in
     // the shader instead of reading a stored volume; the Volume gives its grid.
     std::string analyticField;

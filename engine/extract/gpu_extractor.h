@@ -107,12 +107,15 @@ public:
     // method makes beside the mesh (the dual method's halfedges and colours).
     virtual void readBackExtras(ExtractionReport& /*report*/, const GpuMeshCounters& /*counters*/) {}
 
-    // The device buffers readBackExtras reads the halfedges from (the dual
-    // method built with ExtractOptions::halfedges), for the public API to
-    // expose; null handles otherwise. Replaced when growAfterOverflow grows them.
+    // The device buffers readBackExtras reads the halfedges and colours from
+    // (the dual method built with ExtractOptions::halfedges or colors), for
+    // the public API to expose; null handles for those not made. Replaced
+    // when growAfterOverflow grows them.
     struct HalfedgeBuffers {
         VkBuffer halfedges = VK_NULL_HANDLE;       // ExtractionReport::halfedges' layout
         VkBuffer vertexHalfedges = VK_NULL_HANDLE; // ExtractionReport::vertexHalfedges'
+        VkBuffer vertexColors = VK_NULL_HANDLE;    // ExtractionReport::vertexColors'
+        VkBuffer faceColors = VK_NULL_HANDLE;      // ExtractionReport::faceColors'
     };
     virtual HalfedgeBuffers halfedgeBuffers() const { return {}; }
 

@@ -30,11 +30,15 @@ TEST_CASE("auto picks block where the device runs it, else scan, and says why", 
 
     CHECK(resolveAutoMethod(deviceWith(false, true, 1024, 32), options).method == "scan");
     CHECK(resolveAutoMethod(deviceWith(true, false, 1024, 32), options).method == "scan");
+    CHECK(resolveAutoMethod(deviceWith(true, true, 16, 4), options).method == "scan");
+    CHECK_THAT(resolveAutoMethod(deviceWith(true, true, 16, 4), options).methodChoice, Catch::Contains("32-invocation"));
+    // A block's rows, not its cells, share a workgroup: 8x8x8 runs in 128 invocations.
     ExtractOptions bigBlocks = options;
-    bigBlocks.blockSize = {8, 8, 8}; // 512 invocations
-    CHECK(resolveAutoMethod(deviceWith(true, true, 256, 32), bigBlocks).method == "scan");
-    CHECK_THAT(resolveAutoMethod(deviceWith(true, true, 256, 32), bigBlocks).methodChoice, Catch::Contains("512"));
-    CHECK(resolveAutoMethod(deviceWith(true, true, 512, 32), bigBlocks).method == "block");
+    bigBlocks.blockSize = {8, 8, 8};
+    CHECK(resolveAutoMethod(deviceWith(true, true, 128, 32), bigBlocks).method == "block");
+    ExtractOptions wideBlocks = options;
+    wideBlocks.blockSize = {33, 1, 1};
+    CHECK(resolveAutoMethod(deviceWith(true, true, 1024, 32), wideBlocks).method == "scan");
 
     ExtractOptions named = options;
     named.method = "histopyramid";

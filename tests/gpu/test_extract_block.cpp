@@ -25,12 +25,15 @@ using namespace isoscope::test;
 
 namespace {
 
-ExtractOptions blockOptions(std::array<uint32_t, 3> blockSize = {8, 4, 4}, bool weld = true)
+// `pass`: the triangle pass ("cells", "rows"; "" the one the volume's size
+// picks, cells for every volume here), so that tests cover both.
+ExtractOptions blockOptions(std::array<uint32_t, 3> blockSize = {8, 4, 4}, bool weld = true, const std::string& pass = "")
 {
     ExtractOptions options;
     options.method = "block";
     options.blockSize = blockSize;
     options.weld = weld;
+    options.blockPass = pass;
     return options;
 }
 
@@ -144,17 +147,19 @@ TEST_CASE("block extraction lists exactly the blocks whose cells straddle the is
 
 TEST_CASE("block extraction matches the CPU reference on every synthetic field at three isovalues", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     for (const char* spec : {"sphere:29", "torus:31x23x19", "cayley:33", "gyroid:27", "marschner-lobb:25"}) {
         Volume volume = makeSyntheticVolume(spec);
         for (float iso : spreadIsovalues(volume))
-            requireSameAsReference(volume, iso, blockOptions());
+            requireSameAsReference(volume, iso, blockOptions({8, 4, 4}, true, pass));
     }
-    requireSameAsReference(makeSyntheticVolume("cayley:40"), -0.012f, blockOptions());
+    requireSameAsReference(makeSyntheticVolume("cayley:40"), -0.012f, blockOptions({8, 4, 4}, true, pass));
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
 TEST_CASE("block extraction matches the CPU reference on the real volumes at three or more isovalues", "[block][datasets]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     std::filesystem::path folder = isoscope::test::datasetsDir();
     if (!std::filesystem::exists(folder)) {
         WARN("skipped: " << folder << " is absent (the real volumes live in ../shared/datasets)");
@@ -170,62 +175,57 @@ TEST_CASE("block extraction matches the CPU reference on the real volumes at thr
         std::vector<float> isos = spreadIsovalues(volume);
         isos.push_back(c.manifestIso);
         for (float iso : isos)
-            requireSameAsReference(volume, iso, blockOptions());
+            requireSameAsReference(volume, iso, blockOptions({8, 4, 4}, true, pass));
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
 TEST_CASE("block sizes other than the paper's, on dims that are not multiples of them", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     Volume volume = makeSyntheticVolume("torus:19x13x11");
     for (std::array<uint32_t, 3> size :
          {std::array<uint32_t, 3>{4, 4, 4}, {3, 5, 7}, {2, 2, 2}, {16, 2, 4}, {1, 1, 1}, {8, 4, 4}})
-        requireSameAsReference(volume, 0.1f, blockOptions(size));
+        requireSameAsReference(volume, 0.1f, blockOptions(size, true, pass));
     // 32 wide, the widest a welded block may be (count_vertices holds a
     // block row in one word and the overlap sample apart), on a volume wide
     // enough for the overlap column to lie in the next block.
-    requireSameAsReference(makeSyntheticVolume("torus:70x13x11"), 0.1f, blockOptions({32, 2, 2}));
-    REQUIRE_THROWS_WITH(extractIsosurface(gpuContext(), volume, 0.1f, blockOptions({33, 1, 1})),
+    requireSameAsReference(makeSyntheticVolume("torus:70x13x11"), 0.1f, blockOptions({32, 2, 2}, true, pass));
+    REQUIRE_THROWS_WITH(extractIsosurface(gpuContext(), volume, 0.1f, blockOptions({33, 1, 1}, true, pass)),
                         Catch::Contains("at most 32"));
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
-TEST_CASE("blocks whose edge-group sizes take two words of a list entry (8x8x8) match the reference where they fit",
-          "[block]")
+TEST_CASE("blocks whose edge-group sizes take two words of a list entry (8x8x8) match the reference", "[block]")
 {
-    // 8x8x8: 36 bits of group sizes (slotWords in block_extractor.cpp); no
-    // block of 128 cells or fewer needs more than 32, so only a device with
-    // 512-invocation workgroups (not lavapipe at subgroup size 4 or 8) runs it.
-    Volume volume = makeSyntheticVolume("torus:37x29x23");
-    if (gpuContext().info().maxWorkgroupInvocations() < 512) {
-        REQUIRE_THROWS_WITH(extractIsosurface(gpuContext(), volume, 0.1f, blockOptions({8, 8, 8})),
-                            Catch::Contains("choose a smaller block"));
-        WARN("8x8x8 blocks not extracted: this device's workgroups hold fewer than 512 invocations");
-        REQUIRE_NO_VALIDATION_MESSAGES();
-        return;
-    }
-    requireSameAsReference(volume, 0.1f, blockOptions({8, 8, 8}));
+    // 8x8x8: 36 bits of group sizes (slotWords in block_extractor.cpp). The
+    // passes take a block's rows (81), not its 512 cells, a workgroup, so
+    // every device runs it, lavapipe at subgroup size 4 included.
+    requireSameAsReference(makeSyntheticVolume("torus:37x29x23"), 0.1f, blockOptions({8, 8, 8}));
     requireSameAsReference(makeSyntheticVolume("gyroid:41"), 0.3f, blockOptions({8, 8, 8}));
+    requireSameAsReference(makeSyntheticVolume("gyroid:41"), 0.3f, blockOptions({8, 8, 8}, false));
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
 TEST_CASE("volumes two voxels thin on any axis are extracted", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     for (std::array<uint32_t, 3> dims :
          {std::array<uint32_t, 3>{2, 17, 9}, {17, 2, 9}, {17, 9, 2}, {2, 2, 2}, {9, 2, 2}}) {
         Volume volume = functionVolume(dims, [](uint32_t x, uint32_t y, uint32_t z) {
             return std::sin(0.9f * float(x) + 0.3f) + std::cos(0.7f * float(y)) * std::sin(1.3f * float(z) + 0.5f);
         });
-        requireSameAsReference(volume, 0.2f, blockOptions());
+        requireSameAsReference(volume, 0.2f, blockOptions({8, 4, 4}, true, pass));
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
 TEST_CASE("an isovalue outside the value range gives an empty mesh and no error", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     Volume volume = makeSyntheticVolume("sphere:20");
     for (float iso : {-5.0f, 100.0f, float(volume.stats.max) + 1.0f}) {
-        ExtractionReport report = extractIsosurface(gpuContext(), volume, iso, blockOptions());
+        ExtractionReport report = extractIsosurface(gpuContext(), volume, iso, blockOptions({8, 4, 4}, true, pass));
         REQUIRE(report.mesh.positions.empty());
         REQUIRE(report.mesh.indices.empty());
     }
@@ -234,12 +234,13 @@ TEST_CASE("an isovalue outside the value range gives an empty mesh and no error"
 
 TEST_CASE("every cell active: a checkerboard crosses every edge; full buffers are grown, never truncated", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     // Every grid edge is crossed and every cell holds triangles: far beyond
     // the first mesh estimate, so the extraction must be redone larger.
     Volume checkerboard = functionVolume({23, 18, 13}, [](uint32_t x, uint32_t y, uint32_t z) {
         return float((x + y + z) & 1u);
     }, "checkerboard");
-    ExtractionReport report = requireSameAsReference(checkerboard, 0.5f, blockOptions());
+    ExtractionReport report = requireSameAsReference(checkerboard, 0.5f, blockOptions({8, 4, 4}, true, pass));
     REQUIRE(report.overflowRetries >= 1);
     REQUIRE(report.mesh.positions.size() == 22 * 18 * 13 + 23 * 17 * 13 + 23 * 18 * 12);
 
@@ -249,23 +250,25 @@ TEST_CASE("every cell active: a checkerboard crosses every edge; full buffers ar
         float s = 2.1f;
         return std::sin(s * x) * std::cos(s * y) + std::sin(s * y) * std::cos(s * z) + std::sin(s * z) * std::cos(s * x);
     }, "high-frequency gyroid");
-    ExtractionReport gyroidReport = requireSameAsReference(gyroid, 0.05f, blockOptions({2, 2, 2}));
+    ExtractionReport gyroidReport = requireSameAsReference(gyroid, 0.05f, blockOptions({2, 2, 2}, true, pass));
     REQUIRE(gyroidReport.overflowRetries >= 1);
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
 TEST_CASE("non-finite samples are outside, as in the CPU reference", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     Volume volume = sphereWithNonFiniteSamples();
-    requireSameAsReference(volume, 0.0f, blockOptions());
+    requireSameAsReference(volume, 0.0f, blockOptions({8, 4, 4}, true, pass));
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
 TEST_CASE("without welding, the block mesh has the reference's faces and repeats only vertices on block faces", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     Volume volume = makeSyntheticVolume("cayley:30");
-    ExtractionReport welded = requireSameAsReference(volume, -0.012f, blockOptions());
-    ExtractionReport unwelded = requireSameAsReference(volume, -0.012f, blockOptions({8, 4, 4}, false));
+    ExtractionReport welded = requireSameAsReference(volume, -0.012f, blockOptions({8, 4, 4}, true, pass));
+    ExtractionReport unwelded = requireSameAsReference(volume, -0.012f, blockOptions({8, 4, 4}, false, pass));
     REQUIRE(unwelded.mesh.positions.size() > welded.mesh.positions.size());
     MeshReport check = checkMesh(unwelded.mesh);
     REQUIRE(check.boundaryEdges > 0); // the seams between blocks are open
@@ -291,9 +294,10 @@ TEST_CASE("without welding, the block mesh has the reference's faces and repeats
 
 TEST_CASE("the Cayley surface evaluated in the shader matches the stored volume's", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     Volume stored = makeSyntheticVolume("cayley:41");
     Mesh reference = extractMarchingCubes(stored, -0.012f);
-    ExtractOptions options = blockOptions();
+    ExtractOptions options = blockOptions({8, 4, 4}, true, pass);
     options.analyticField = "cayley";
     ExtractionReport analytic = extractIsosurface(gpuContext(), stored, -0.012f, options);
     // The shader evaluates the polynomial in float, the CPU in double: samples
@@ -311,6 +315,7 @@ TEST_CASE("the Cayley surface evaluated in the shader matches the stored volume'
 TEST_CASE("block extraction writes its draw arguments on the GPU and keeps auxiliary memory under 10% of the volume",
           "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     Volume volume = functionVolume({160, 128, 96}, [](uint32_t x, uint32_t y, uint32_t z) {
         float dx = x - 80.0f, dy = y - 60.0f, dz = z - 45.0f;
         return float(std::clamp(200.0f - std::sqrt(dx * dx + dy * dy + dz * dz) * 4.0f, 0.0f, 255.0f));
@@ -321,7 +326,7 @@ TEST_CASE("block extraction writes its draw arguments on the GPU and keeps auxil
     for (uint64_t i = 0; i < volume.sampleCount(); ++i)
         bytes.data[i] = std::byte(uint8_t(volume.valueAt(i)));
     computeStats(bytes);
-    ExtractionReport report = requireSameAsReference(bytes, 100.5f, blockOptions());
+    ExtractionReport report = requireSameAsReference(bytes, 100.5f, blockOptions({8, 4, 4}, true, pass));
     INFO("aux " << report.auxDeviceBytes << " bytes for a " << bytes.byteSize() << "-byte volume");
     REQUIRE(report.auxDeviceBytes > 0);
     REQUIRE(report.auxDeviceBytes < bytes.byteSize() / 10);
@@ -338,13 +343,14 @@ TEST_CASE("block extraction writes its draw arguments on the GPU and keeps auxil
 
 TEST_CASE("the block extractor writes draw arguments a raster pass can use directly", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     Volume volume = makeSyntheticVolume("sphere:21");
-    ExtractionReport report = extractIsosurface(gpuContext(), volume, 0.6f, blockOptions());
+    ExtractionReport report = extractIsosurface(gpuContext(), volume, 0.6f, blockOptions({8, 4, 4}, true, pass));
     // runGpuExtraction leaves the mesh behind; run the graph here to read the counters.
     Context& context = gpuContext();
     GpuVolume gpuVolume(context, volume);
     std::unique_ptr<GpuExtractor> extractor =
-        createGpuExtractor(context, "block", FieldSource{&volume, &gpuVolume}, blockOptions());
+        createGpuExtractor(context, "block", FieldSource{&volume, &gpuVolume}, blockOptions({8, 4, 4}, true, pass));
     GraphExtraction extraction(context, *extractor, 0.6f);
     extraction.run(0.6f);
     GpuMeshCounters counters = readCounters(context, extraction.mesh());
@@ -360,6 +366,7 @@ TEST_CASE("the block extractor writes draw arguments a raster pass can use direc
 
 TEST_CASE("every sample type, with rows of whole words (raw-byte ranges) and without (image ranges)", "[block]")
 {
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
     // x-sizes 36 and 35: 36 samples of 8 or 16 bits fill whole 32-bit words,
     // 35 do not, so both value-range passes run (float32 always reads the image).
     for (uint32_t width : {36u, 35u})
@@ -390,7 +397,7 @@ TEST_CASE("every sample type, with rows of whole words (raw-byte ranges) and wit
             }
             computeStats(volume);
             for (float iso : spreadIsovalues(volume))
-                requireSameAsReference(volume, iso, blockOptions());
+                requireSameAsReference(volume, iso, blockOptions({8, 4, 4}, true, pass));
         }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

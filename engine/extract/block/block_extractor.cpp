@@ -12,6 +12,7 @@
 #include "extract/block/block_state.h"
 #include "extract/block/compact_blocks.h"
 #include "extract/block/count_vertices.h"
+#include "extract/block/generate_rows.h"
 #include "extract/block/generate_triangles.h"
 #include "extract/block/min_max.h"
 #include "extract/block/prepare_dispatch.h"
@@ -45,6 +46,28 @@ uint32_t slotWords(std::array<uint32_t, 3> block)
     return shift <= 32 ? 2 : 3;
 }
 
+// The shared memory generate_rows holds per block (block_rows.glsl and
+// generate_rows.comp, array by array), so that a workgroup's blocks fit
+// the device's limit.
+uint32_t rowPassSharedBytesPerBlock(std::array<uint32_t, 3> block, bool weld)
+{
+    uint32_t rowCount = (block[1] + 1) * (block[2] + 1);
+    uint32_t rows = rowCount * (4 + 1 + 12 + 1 + 4);
+    // Seven codes a row: 16 bits where 3 ranks a cell fit 10 bits, else vertex numbers.
+    uint32_t codes = weld ? rowCount * 7 * (3 * block[0] * block[1] * block[2] < 1024 ? 2 : 4) : 0;
+    uint32_t areaMax = std::max({block[0] * block[1], block[0] * block[2], block[1] * block[2]});
+    uint32_t masks = weld ? 27 * ((2 * areaMax + 31) / 32) * 4 : 0;
+    uint32_t groupStarts = weld ? 8 * 7 * 4 : 0;
+    return rows + codes + masks + groupStarts + 8;
+}
+
+// From this many blocks in the volume (256³ at 8×4×4) on, the row triangle
+// pass: on the H100 it was the faster of the two there and above, and the
+// slower on the smaller real volumes (docs/BENCHMARKS.md, "The block
+// method's triangles by rows"). It holds more blocks in flight, but each
+// takes longer, which surfaces listing fewer blocks than the GPU holds feel.
+constexpr uint64_t kRowPassFromBlocks = uint64_t(1) << 17;
+
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
@@ -55,15 +78,21 @@ public:
     {
         const DeviceInfo& info = context.info();
         uint64_t cellsPerBlock = uint64_t(block_[0]) * block_[1] * block_[2];
-        // One invocation per cell, rounded up to whole subgroups so every
-        // subgroup is full (partial ones are legal, but lavapipe's scans
-        // went wrong on them).
+        // The cell pass: one invocation per cell, rounded up to whole
+        // subgroups so every subgroup is full (partial ones are legal, but
+        // lavapipe's scans went wrong on them).
         uint64_t blockGroupSize = (cellsPerBlock + info.subgroupSize - 1) / info.subgroupSize * info.subgroupSize;
-        if (block_[0] == 0 || block_[1] == 0 || block_[2] == 0 || blockGroupSize > info.maxWorkgroupInvocations())
+        if (cellsPerBlock == 0)
+            fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
+                 std::to_string(block_[2]) + ": every side must be at least 1");
+        bool cellsFit = blockGroupSize <= info.maxWorkgroupInvocations();
+        if (options.blockPass == "cells" && !cellsFit)
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
                  std::to_string(block_[2]) + " needs " + std::to_string(blockGroupSize) +
-                 " invocations per workgroup; this device allows " + std::to_string(info.maxWorkgroupInvocations()) +
-                 " at its subgroup size: choose a smaller block");
+                 " invocations per workgroup in the cell pass; this device allows " +
+                 std::to_string(info.maxWorkgroupInvocations()) + " at its subgroup size: choose a smaller block");
+        if (!options.blockPass.empty() && options.blockPass != "cells" && options.blockPass != "rows")
+            fail("block triangle pass '" + options.blockPass + "': use cells or rows");
 
         // The triangle pass keeps its shared arrays narrow (8- and 16-bit).
         if (!info.features.shaderInt8 || !info.features.shaderInt16)
@@ -84,16 +113,27 @@ public:
             fail("the block method needs workgroups of 32 invocations; this device allows " +
                  std::to_string(info.maxWorkgroupInvocations()) + " at its subgroup size");
         slotWords_ = slotWords(block_);
-        // count_vertices: an invocation per row of a block's samples (the
-        // rows' inside bits in one word each), several blocks a workgroup of
-        // at most 128 invocations, rounded up to whole subgroups.
-        if (weld_ && block_[0] > 32)
+        // count_vertices and generate_rows: an invocation per row of a
+        // block's samples (the rows' inside bits in one word each), several
+        // blocks a workgroup of at most 128 invocations, rounded up to whole
+        // subgroups, as many as the row pass's shared memory allows.
+        if (block_[0] > 32)
             fail("block width " + std::to_string(block_[0]) +
-                 ": welded extraction holds a block row in one 32-bit word, so the width is at most 32; "
+                 ": the block method holds a block row in one 32-bit word, so the width is at most 32; "
                  "choose a narrower block");
         uint32_t groupLimit = std::min<uint32_t>(128, info.maxWorkgroupInvocations());
         uint32_t rowLanes = std::min(groupLimit, (block_[1] + 1) * (block_[2] + 1));
+        uint64_t blocks = uint64_t(blockCount_);
+        rowPass_ = options.blockPass == "rows" || (options.blockPass.empty() && (blocks >= kRowPassFromBlocks || !cellsFit));
+        uint32_t blockBytes = rowPassSharedBytesPerBlock(block_, weld_);
+        if (rowPass_ && blockBytes > info.maxComputeSharedMemorySize)
+            fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
+                 std::to_string(block_[2]) + " needs " + std::to_string(blockBytes) +
+                 " bytes of shared memory a block in the row triangle pass; this device allows " +
+                 std::to_string(info.maxComputeSharedMemorySize) + ": choose a smaller block");
         uint32_t countBlocksPerGroup = std::max<uint32_t>(1, groupLimit / rowLanes);
+        if (rowPass_)
+            countBlocksPerGroup = std::max<uint32_t>(1, std::min(countBlocksPerGroup, info.maxComputeSharedMemorySize / blockBytes));
         uint32_t countGroupSize =
             (countBlocksPerGroup * rowLanes + info.subgroupSize - 1) / info.subgroupSize * info.subgroupSize;
         SpecValues common = {{"BLOCK_X", block_[0]}, {"BLOCK_Y", block_[1]}, {"BLOCK_Z", block_[2]},
@@ -109,15 +149,19 @@ public:
         prepare_.emplace(context, with(1));
         if (weld_)
             countVertices_.emplace(context, with(countGroupSize));
-        SpecValues generateValues = with(uint32_t(blockGroupSize));
-        generateValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
+        SpecValues generateValues = with(rowPass_ ? countGroupSize : uint32_t(blockGroupSize));
+        if (!rowPass_)
+            generateValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
         // Streamed float32 slabs: one extractor serves every slab, and a later one may hold NaNs.
         bool streamedFloats = options.streamedSlabs && field.volume->type == ScalarType::Float32;
         generateValues.emplace_back("NON_FINITE_SAMPLES",
                                     !analytic && (streamedFloats || field.volume->stats.nonFinite > 0) ? 1u : 0u);
         generateValues.emplace_back("EDGE_CODES", options.streamedSlabs ? 1u : 0u);
         streamedSlabs_ = options.streamedSlabs;
-        generate_.emplace(context, generateValues);
+        if (rowPass_)
+            generateRows_.emplace(context, generateValues);
+        else
+            generate_.emplace(context, generateValues);
 
         state_ = context.allocator().createBuffer(sizeof(BlockState), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                                   MemoryUsage::DeviceLocal, "block method state");
@@ -211,7 +255,10 @@ protected:
         BlockLayout generateLayout = weld_ ? layout : noSlots;
         generateLayout.resources[kBlockVertexEdgeCodes] =
             edgeCodes_ != kNoResource ? edgeCodes_ : graph.createBuffer(prefix + "unused vertex edge codes", 16);
-        generate_->add(graph, generateLayout, parameters_, iso);
+        if (rowPass_)
+            generateRows_->add(graph, generateLayout, parameters_, iso);
+        else
+            generate_->add(graph, generateLayout, parameters_, iso);
     }
 
 private:
@@ -231,6 +278,8 @@ private:
     std::optional<PrepareDispatchPass> prepare_;
     std::optional<CountVerticesPass> countVertices_;
     std::optional<GenerateTrianglesPass> generate_;
+    std::optional<GenerateRowsPass> generateRows_;
+    bool rowPass_ = false;
     Buffer state_;
 };
 

@@ -141,7 +141,8 @@ public:
 
     HalfedgeBuffers halfedgeBuffers() const override
     {
-        return {halfedgeBuffer_.buffer, vertexHalfedgeBuffer_.buffer};
+        return {halfedgeBuffer_.buffer, vertexHalfedgeBuffer_.buffer, vertexColorBuffer_.buffer,
+                faceColorBuffer_.buffer};
     }
 
 protected:

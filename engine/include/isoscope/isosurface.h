@@ -60,6 +60,9 @@ struct IsosurfaceOptions {
     // frame's or extract()'s, also writes the halfedge structure of its quad
     // mesh into device buffers (halfedgeBuffers()).
     bool halfedges = false;
+    // Dual only: the paper's colouring too (HalfedgeBuffers' colours; it
+    // makes the halfedges, which it needs, as well).
+    bool colors = false;
 };
 
 // The mesh in device buffers. Vertices: `vertexStride` bytes each, position
@@ -106,7 +109,12 @@ struct MeshBuffers {
 // (the halfedge of the neighbouring face running the other way; 0xFFFFFFFF
 // where none). An edge four faces share (a tunnel between two cells) pairs
 // them so that the faces keep a consistent orientation.
-// vertexHalfedges: per vertex, one halfedge leaving it. Counts: the mesh's
+// vertexHalfedges: per vertex, one halfedge leaving it. With
+// IsosurfaceOptions::colors, vertexColors: per vertex its cell's colour,
+// 0 .. 7 (Grosso & Zint's 8 cell colours); faceColors: per face 0 .. 4, no
+// two faces sharing a manifold edge alike (where the greedy reduction from
+// the 24 edge colours found no free one, the face keeps its edge colour, 5
+// .. 23). Counts: the mesh's
 // (the faces and vertices written). Read them once the frame or extract()
 // that wrote them has finished (a host reading them in the frame's own
 // command buffer first waits on compute-shader writes). The handles change
@@ -114,6 +122,8 @@ struct MeshBuffers {
 struct HalfedgeBuffers {
     VkBuffer halfedges = VK_NULL_HANDLE;       // 16 bytes a halfedge, 4 halfedges a face
     VkBuffer vertexHalfedges = VK_NULL_HANDLE; // 4 bytes a vertex
+    VkBuffer vertexColors = VK_NULL_HANDLE;    // 4 bytes a vertex (colors only)
+    VkBuffer faceColors = VK_NULL_HANDLE;      // 4 bytes a face (colors only)
 };
 
 // GPU milliseconds of one pass of a frame or an extraction (its timestamps).
@@ -155,7 +165,7 @@ public:
     MeshBuffers buffers() const;
     Method method() const;
     // The halfedge buffers: null handles unless made with
-    // IsosurfaceOptions::halfedges.
+    // IsosurfaceOptions::halfedges (or colors; the colours only with colors).
     HalfedgeBuffers halfedgeBuffers() const;
 };
 

@@ -30,8 +30,8 @@ const uint SLOT_FIRST_VERTEX = 0u, SLOT_GROUP_SIZES = 1u;
 // 8-bit volumes, cell ranges: a range is its minimum and maximum byte, 2
 // bytes per block instead of 4 (blockRangeAt says where).
 layout(constant_id = 9) const bool BYTE_RANGES = false;
-// count_vertices: blocks per workgroup, and invocations per block (one per
-// row of the block's samples, up to the workgroup's size).
+// count_vertices and generate_rows: blocks per workgroup, and invocations
+// per block (one per row of the block's samples, up to the workgroup's size).
 layout(constant_id = 10) const uint COUNT_BLOCKS_PER_GROUP = 5;
 layout(constant_id = 11) const uint COUNT_ROW_LANES = 25;
 // Streamed extraction (engine/extract/stream): the triangle pass writes, per
@@ -98,10 +98,11 @@ layout(set = 0, binding = 2, std430) ACTIVE_BLOCKS_ACCESS buffer ActiveBlocks { 
 // per block: per word of 32 consecutive block indices, one bit per listed
 // block and the list slot of its first listed block (listedSlotOf).
 layout(set = 0, binding = 3, std430) LISTED_WORDS_ACCESS buffer ListedWords { uvec2 listedWords[]; };
-// The list's length and the indirect dispatch of the triangle pass over it
+// The list's length and the indirect dispatch of generate_triangles over it
 // (a workgroup per listed block); (welded) how many listed blocks make
-// vertices or triangles, for benchmarks (generate_triangles counts them); the
-// dispatch of count_vertices (COUNT_BLOCKS_PER_GROUP listed blocks a workgroup).
+// vertices or triangles, for benchmarks (the triangle pass counts them); the
+// dispatch of count_vertices and generate_rows (COUNT_BLOCKS_PER_GROUP listed
+// blocks a workgroup).
 layout(set = 0, binding = 4, std430) STATE_ACCESS buffer State {
     uint activeCount; uint dispatchX, dispatchY, dispatchZ;
     uint meshBlockCount;

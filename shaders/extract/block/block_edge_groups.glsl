@@ -21,18 +21,24 @@ uint edgeGroup(uvec3 l, uint axis)
     return GROUP_INTERIOR;
 }
 
-// Position of edge (l, axis) in its group's order (voxels by index, then
-// axis): along the line, or 2 * (index within the face) + (axis == v).
+// Position of edge (l, axis) in its group's order: along the line; on a
+// face, by the block's x-rows of samples (y, z), then axis, then x, so that
+// the edges of one row along one axis are consecutive (the triangle pass
+// numbers them from one code per row and axis, block_edges.glsl).
 uint positionInGroup(uvec3 l, uint axis, uint group)
 {
-    if (group <= GROUP_YZ)
-        return l[2u - group]; // the XY line runs along z, XZ along y, YZ along x
-    uint fixedAxis = group - GROUP_X;
-    uint u = fixedAxis == 0u ? 1u : 0u;
-    uint v = fixedAxis == 2u ? 1u : 2u;
-    return 2u * (l[u] + blockSize()[u] * l[v]) + (axis == v ? 1u : 0u);
+    if (group == GROUP_XY)
+        return l.z; // the XY line runs along z, XZ along y, YZ along x
+    if (group == GROUP_XZ)
+        return l.y;
+    if (group == GROUP_YZ)
+        return l.x;
+    if (group == GROUP_X) // one or two edges a row, at x = 0
+        return 2u * (l.y + BLOCK_Y * l.z) + (axis == 2u ? 1u : 0u);
+    if (group == GROUP_Y)
+        return (2u * l.z + (axis == 2u ? 1u : 0u)) * BLOCK_X + l.x;
+    return (2u * l.y + (axis == 1u ? 1u : 0u)) * BLOCK_X + l.x; // GROUP_Z
 }
-
 
 // The sizes of the groups a lower neighbour borrows from (all but the
 // interior) are stored per listed block in bit fields just wide enough for

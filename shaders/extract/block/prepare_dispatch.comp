@@ -1,9 +1,10 @@
 #version 460
 // Turns the list's length into the indirect dispatches of the vertex-count
-// pass (COUNT_BLOCKS_PER_GROUP listed blocks a workgroup) and the triangle
-// pass (one workgroup per listed block), folded into 2D where a count passes
-// the device's workgroup limit along x, and raises the mesh's overflow
-// flag when the list could not hold every active block.
+// pass and the row triangle pass (COUNT_BLOCKS_PER_GROUP listed blocks a
+// workgroup) and the cell triangle pass (one workgroup per listed block),
+// folded into 2D where a count passes the device's workgroup limit along x,
+// and raises the mesh's overflow flag when the list could not hold every
+// active block.
 #extension GL_GOOGLE_include_directive : require
 
 // The bindings this pass writes (block_common.glsl).
