@@ -1,6 +1,8 @@
 #include "vtkIsoscopeContour.h"
 
+#include <array>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include <vtkDataSetAttributes.h>
 #include <vtkFloatArray.h>
 #include <vtkFlyingEdges3D.h>
+#include <vtkIdTypeArray.h>
 #include <vtkImageData.h>
 #include <vtkInformation.h>
 #include <vtkInformationVector.h>
@@ -230,31 +233,57 @@ int vtkIsoscopeContour::RequestData(vtkInformation*, vtkInformationVector** inpu
         return 0;
     }
 
-    vtkNew<vtkPoints> points;
-    points->SetDataTypeToFloat();
-    vtkNew<vtkCellArray> triangles;
-    vtkNew<vtkFloatArray> normals;
-    normals->SetName("Normals");
-    normals->SetNumberOfComponents(3);
-    vtkSmartPointer<vtkDataArray> values = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(scalars->GetDataType()));
-    values->SetName(scalars->GetName());
+    // The meshes of all isovalues, gathered and then handed to VTK whole:
+    // inserting point by point and cell by cell took longer than extraction.
+    std::vector<std::array<float, 3>> positions, meshNormals;
+    std::vector<double> pointValues;
+    std::vector<vtkIdType> connectivity;
     for (int i = 0; i < this->GetNumberOfContours(); ++i) {
         auto mesh = surface->extract(float(this->GetValue(i)));
         if (!mesh) {
             vtkErrorMacro("Isoscope Contour: extraction at " << this->GetValue(i) << " failed: " << mesh.error().message);
             return 0;
         }
-        const vtkIdType first = points->GetNumberOfPoints();
-        for (size_t v = 0; v < mesh->positions.size(); ++v) {
-            points->InsertNextPoint(mesh->positions[v].data());
-            normals->InsertNextTypedTuple(mesh->normals[v].data());
-            values->InsertNextTuple1(this->GetValue(i));
-        }
-        for (size_t t = 0; t + 2 < mesh->indices.size(); t += 3) {
-            const vtkIdType ids[3] = {first + mesh->indices[t], first + mesh->indices[t + 1], first + mesh->indices[t + 2]};
-            triangles->InsertNextCell(3, ids);
-        }
+        const vtkIdType first = vtkIdType(positions.size());
+        positions.insert(positions.end(), mesh->positions.begin(), mesh->positions.end());
+        meshNormals.insert(meshNormals.end(), mesh->normals.begin(), mesh->normals.end());
+        pointValues.resize(positions.size(), this->GetValue(i));
+        const size_t triangleIndices = mesh->indices.size() / 3 * 3;
+        const size_t at = connectivity.size();
+        connectivity.resize(at + triangleIndices);
+        for (size_t k = 0; k < triangleIndices; ++k)
+            connectivity[at + k] = first + vtkIdType(mesh->indices[k]);
     }
+    const vtkIdType pointCount = vtkIdType(positions.size());
+    vtkNew<vtkFloatArray> coordinates;
+    coordinates->SetNumberOfComponents(3);
+    coordinates->SetNumberOfTuples(pointCount);
+    if (pointCount)
+        std::memcpy(coordinates->GetPointer(0), positions.data(), positions.size() * sizeof(positions[0]));
+    vtkNew<vtkPoints> points;
+    points->SetData(coordinates);
+    vtkNew<vtkFloatArray> normals;
+    normals->SetName("Normals");
+    normals->SetNumberOfComponents(3);
+    normals->SetNumberOfTuples(pointCount);
+    if (pointCount)
+        std::memcpy(normals->GetPointer(0), meshNormals.data(), meshNormals.size() * sizeof(meshNormals[0]));
+    vtkSmartPointer<vtkDataArray> values = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(scalars->GetDataType()));
+    values->SetName(scalars->GetName());
+    values->SetNumberOfTuples(pointCount);
+    for (vtkIdType p = 0; p < pointCount; ++p)
+        values->SetTuple1(p, pointValues[size_t(p)]);
+    const vtkIdType triangleCount = vtkIdType(connectivity.size() / 3);
+    vtkNew<vtkIdTypeArray> offsets;
+    offsets->SetNumberOfValues(triangleCount + 1);
+    for (vtkIdType t = 0; t <= triangleCount; ++t)
+        offsets->SetValue(t, 3 * t);
+    vtkNew<vtkIdTypeArray> connectivityArray;
+    connectivityArray->SetNumberOfValues(vtkIdType(connectivity.size()));
+    if (!connectivity.empty())
+        std::memcpy(connectivityArray->GetPointer(0), connectivity.data(), connectivity.size() * sizeof(vtkIdType));
+    vtkNew<vtkCellArray> triangles;
+    triangles->SetData(offsets, connectivityArray);
     if (!this->Device->messages.empty()) {
         vtkErrorMacro("Isoscope Contour: " << this->Device->messages.size()
                       << " validation message(s), the first: " << this->Device->messages.front());

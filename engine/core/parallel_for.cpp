@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -41,6 +42,20 @@ void parallelFor(uint64_t count, unsigned threads, const std::function<void(uint
     }
     if (error)
         std::rethrow_exception(error);
+}
+
+void parallelCopy(void* destination, const void* source, size_t bytes)
+{
+    constexpr size_t kPiece = size_t(8) << 20;
+    if (bytes <= kPiece) {
+        std::memcpy(destination, source, bytes);
+        return;
+    }
+    parallelFor((bytes + kPiece - 1) / kPiece, hostThreads(), [&](uint64_t piece) {
+        size_t offset = piece * kPiece;
+        std::memcpy(static_cast<std::byte*>(destination) + offset, static_cast<const std::byte*>(source) + offset,
+                    std::min(kPiece, bytes - offset));
+    });
 }
 
 } // namespace isoscope

@@ -6,6 +6,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/memory.h"
+#include "core/parallel_for.h"
 #include "core/vk_check.h"
 
 namespace isoscope {
@@ -45,7 +46,7 @@ void uploadToBuffer(Context& context, const Buffer& destination, const void* dat
                                                       MemoryUsage::Upload, "staging buffer");
     for (size_t done = 0; done < bytes; done += kStagingBytes) {
         size_t chunk = std::min(kStagingBytes, bytes - done);
-        std::memcpy(staging.mapped, static_cast<const std::byte*>(data) + done, chunk);
+        parallelCopy(staging.mapped, static_cast<const std::byte*>(data) + done, chunk);
         context.submitAndWait([&](VkCommandBuffer cmd) {
             barrierBeforeTransferWrite(cmd);
             VkBufferCopy region{0, offset + done, chunk};
@@ -80,7 +81,7 @@ std::vector<std::byte> downloadBuffer(Context& context, const Buffer& source, Vk
         memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     });
-    std::memcpy(result.data(), staging.mapped, bytes);
+    parallelCopy(result.data(), staging.mapped, bytes);
     return result;
 }
 
@@ -145,8 +146,8 @@ void uploadToImage(Context& context, Image& image, const void* data, size_t byte
     uploadToImage(
         context, image, texelBytes,
         [&](uint32_t firstSlice, uint32_t sliceCount, std::byte* destination) {
-            std::memcpy(destination, static_cast<const std::byte*>(data) + firstSlice * sliceBytes,
-                        sliceCount * sliceBytes);
+            parallelCopy(destination, static_cast<const std::byte*>(data) + firstSlice * sliceBytes,
+                         sliceCount * sliceBytes);
         },
         finalLayout);
 }
