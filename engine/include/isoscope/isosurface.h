@@ -132,7 +132,9 @@ struct PassTime {
     double ms = 0.0;
 };
 
-// A mesh read back to the host.
+// A mesh read back to the host. Every method's faces, dual's quads too, wind
+// counter-clockwise around their normal, which points toward decreasing
+// values (out of a bright object), as VTK orients them.
 struct HostMesh {
     std::vector<std::array<float, 3>> positions;
     std::vector<std::array<float, 3>> normals;
