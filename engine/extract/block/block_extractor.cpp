@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -62,11 +63,21 @@ uint32_t rowPassSharedBytesPerBlock(std::array<uint32_t, 3> block, bool weld)
 }
 
 // From this many blocks in the volume (256³ at 8×4×4) on, the row triangle
-// pass: on the H100 it was the faster of the two there and above, and the
+// pass may run: on the H100 it was the faster of the two there and above, and the
 // slower on the smaller real volumes (docs/BENCHMARKS.md, "The block
 // method's triangles by rows"). It holds more blocks in flight, but each
-// takes longer, which surfaces listing fewer blocks than the GPU holds feel.
+// takes longer, which surfaces listing fewer blocks than the GPU holds feel:
+// so prepare_dispatch runs it only from kRowPassFromListed listed blocks on
+// (the sparse sphere of 1024³ lists 2,058), the cell pass below.
 constexpr uint64_t kRowPassFromBlocks = uint64_t(1) << 17;
+constexpr uint32_t kRowPassFromListed = 4096;
+
+// Exploration only (not to land): ISOSCOPE_ROW_LANES, ISOSCOPE_ROWS_FROM_LISTED, ISOSCOPE_ROWS_FROM_BLOCKS.
+uint64_t exploreValue(const char* name, uint64_t fallback)
+{
+    const char* v = std::getenv(name);
+    return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -77,6 +88,8 @@ public:
         : GpuExtractor(context, *field.volume), context_(context), weld_(options.weld), block_(options.blockSize)
     {
         const DeviceInfo& info = context.info();
+        const char* explorePass = std::getenv("ISOSCOPE_BLOCK_PASS"); // exploration only
+        const std::string blockPass = options.blockPass.empty() && explorePass ? std::string(explorePass) : options.blockPass;
         uint64_t cellsPerBlock = uint64_t(block_[0]) * block_[1] * block_[2];
         // The cell pass: one invocation per cell, rounded up to whole
         // subgroups so every subgroup is full (partial ones are legal, but
@@ -86,13 +99,13 @@ public:
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
                  std::to_string(block_[2]) + ": every side must be at least 1");
         bool cellsFit = blockGroupSize <= info.maxWorkgroupInvocations();
-        if (options.blockPass == "cells" && !cellsFit)
+        if (blockPass == "cells" && !cellsFit)
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
                  std::to_string(block_[2]) + " needs " + std::to_string(blockGroupSize) +
                  " invocations per workgroup in the cell pass; this device allows " +
                  std::to_string(info.maxWorkgroupInvocations()) + " at its subgroup size: choose a smaller block");
-        if (!options.blockPass.empty() && options.blockPass != "cells" && options.blockPass != "rows")
-            fail("block triangle pass '" + options.blockPass + "': use cells or rows");
+        if (!blockPass.empty() && blockPass != "cells" && blockPass != "rows")
+            fail("block triangle pass '" + blockPass + "': use cells or rows");
 
         // The triangle pass keeps its shared arrays narrow (8- and 16-bit).
         if (!info.features.shaderInt8 || !info.features.shaderInt16)
@@ -122,9 +135,14 @@ public:
                  ": the block method holds a block row in one 32-bit word, so the width is at most 32; "
                  "choose a narrower block");
         uint32_t groupLimit = std::min<uint32_t>(128, info.maxWorkgroupInvocations());
-        uint32_t rowLanes = std::min(groupLimit, (block_[1] + 1) * (block_[2] + 1));
+        uint32_t rowLanes = std::min<uint32_t>(groupLimit, uint32_t(exploreValue("ISOSCOPE_ROW_LANES", block_[1] * block_[2])));
         uint64_t blocks = uint64_t(blockCount_);
-        rowPass_ = options.blockPass == "rows" || (options.blockPass.empty() && (blocks >= kRowPassFromBlocks || !cellsFit));
+        // Which triangle passes are built; where both are, prepare_dispatch
+        // dispatches one by the list's length, the other's dispatch empty.
+        bool onlyRows = blockPass == "rows" || (blockPass.empty() && !cellsFit);
+        rowPass_ = onlyRows || (blockPass.empty() && blocks >= exploreValue("ISOSCOPE_ROWS_FROM_BLOCKS", kRowPassFromBlocks));
+        cellPass_ = !onlyRows;
+        uint32_t rowsFromListed = onlyRows ? 0u : !rowPass_ ? 0xFFFFFFFFu : uint32_t(exploreValue("ISOSCOPE_ROWS_FROM_LISTED", kRowPassFromListed));
         uint32_t blockBytes = rowPassSharedBytesPerBlock(block_, weld_);
         if (rowPass_ && blockBytes > info.maxComputeSharedMemorySize)
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
@@ -146,22 +164,31 @@ public:
             return values;
         };
         compact_.emplace(context, with(groupSize));
-        prepare_.emplace(context, with(1));
+        SpecValues prepareValues = with(1);
+        prepareValues.emplace_back("ROWS_FROM_LISTED", rowsFromListed);
+        prepare_.emplace(context, prepareValues);
         if (weld_)
             countVertices_.emplace(context, with(countGroupSize));
-        SpecValues generateValues = with(rowPass_ ? countGroupSize : uint32_t(blockGroupSize));
-        if (!rowPass_)
-            generateValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
         // Streamed float32 slabs: one extractor serves every slab, and a later one may hold NaNs.
         bool streamedFloats = options.streamedSlabs && field.volume->type == ScalarType::Float32;
-        generateValues.emplace_back("NON_FINITE_SAMPLES",
-                                    !analytic && (streamedFloats || field.volume->stats.nonFinite > 0) ? 1u : 0u);
-        generateValues.emplace_back("EDGE_CODES", options.streamedSlabs ? 1u : 0u);
+        auto generateValues = [&](uint32_t workgroupSize) {
+            SpecValues values = with(workgroupSize);
+            values.emplace_back("NON_FINITE_SAMPLES",
+                                !analytic && (streamedFloats || field.volume->stats.nonFinite > 0) ? 1u : 0u);
+            values.emplace_back("EDGE_CODES", options.streamedSlabs ? 1u : 0u);
+            return values;
+        };
         streamedSlabs_ = options.streamedSlabs;
-        if (rowPass_)
-            generateRows_.emplace(context, generateValues);
-        else
-            generate_.emplace(context, generateValues);
+        if (rowPass_) {
+            SpecValues rowValues = generateValues(countGroupSize);
+            rowValues.emplace_back("NARROW_ROWS_ALLOWED", exploreValue("ISOSCOPE_WIDE_ROWS", 0) ? 0u : 1u);
+            generateRows_.emplace(context, rowValues);
+        }
+        if (cellPass_) {
+            SpecValues cellValues = generateValues(uint32_t(blockGroupSize));
+            cellValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
+            generate_.emplace(context, cellValues);
+        }
 
         state_ = context.allocator().createBuffer(sizeof(BlockState), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                                   MemoryUsage::DeviceLocal, "block method state");
@@ -196,6 +223,8 @@ public:
                                                                 {"listed_blocks", state.activeCount}};
         if (weld_)
             counts.emplace_back("blocks_with_geometry", state.meshBlockCount);
+        // 1 where the row triangle pass ran (prepare_dispatch's pick), 0 where the cell pass did.
+        counts.emplace_back("row_pass", state.rowDispatch.x > 0 ? 1 : 0);
         return counts;
     }
 
@@ -255,10 +284,10 @@ protected:
         BlockLayout generateLayout = weld_ ? layout : noSlots;
         generateLayout.resources[kBlockVertexEdgeCodes] =
             edgeCodes_ != kNoResource ? edgeCodes_ : graph.createBuffer(prefix + "unused vertex edge codes", 16);
+        if (cellPass_)
+            generate_->add(graph, generateLayout, parameters_, iso);
         if (rowPass_)
             generateRows_->add(graph, generateLayout, parameters_, iso);
-        else
-            generate_->add(graph, generateLayout, parameters_, iso);
     }
 
 private:
@@ -279,7 +308,8 @@ private:
     std::optional<CountVerticesPass> countVertices_;
     std::optional<GenerateTrianglesPass> generate_;
     std::optional<GenerateRowsPass> generateRows_;
-    bool rowPass_ = false;
+    bool rowPass_ = false;  // generate_rows is built (and runs where prepare_dispatch picks it)
+    bool cellPass_ = false; // generate_triangles is built (likewise)
     Buffer state_;
 };
 

@@ -101,12 +101,14 @@ layout(set = 0, binding = 3, std430) LISTED_WORDS_ACCESS buffer ListedWords { uv
 // The list's length and the indirect dispatch of generate_triangles over it
 // (a workgroup per listed block); (welded) how many listed blocks make
 // vertices or triangles, for benchmarks (the triangle pass counts them); the
-// dispatch of count_vertices and generate_rows (COUNT_BLOCKS_PER_GROUP listed
-// blocks a workgroup).
+// dispatch of count_vertices (COUNT_BLOCKS_PER_GROUP listed blocks a
+// workgroup); that of generate_rows (the same, or empty where
+// prepare_dispatch picks the cell pass).
 layout(set = 0, binding = 4, std430) STATE_ACCESS buffer State {
     uint activeCount; uint dispatchX, dispatchY, dispatchZ;
     uint meshBlockCount;
     uint countDispatchX, countDispatchY, countDispatchZ;
+    uint rowDispatchX, rowDispatchY, rowDispatchZ;
 };
 // Per listed block (welded meshes), SLOT_WORDS words: its first vertex and
 // the sizes of its edge groups packed in bit fields (block_edge_groups.glsl).
