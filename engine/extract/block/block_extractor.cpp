@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -53,7 +52,10 @@ uint32_t slotWords(std::array<uint32_t, 3> block)
 uint32_t rowPassSharedBytesPerBlock(std::array<uint32_t, 3> block, bool weld)
 {
     uint32_t rowCount = (block[1] + 1) * (block[2] + 1);
-    uint32_t rows = rowCount * (4 + 1 + 12 + 1 + 4);
+    // Inside and crossed-edge rows in bytes up to 8 wide; (welded) 16-bit first ranks where a block's fit.
+    uint32_t rowBytes = block[0] <= 8 ? 1 : 4;
+    uint32_t firstBytes = weld && 3 * block[0] * block[1] * block[2] <= 0xFFFF ? 2 : 4;
+    uint32_t rows = rowCount * (rowBytes + 1 + 3 * rowBytes + 1 + firstBytes);
     // Seven codes a row: 16 bits where 3 ranks a cell fit 10 bits, else vertex numbers.
     uint32_t codes = weld ? rowCount * 7 * (3 * block[0] * block[1] * block[2] < 1024 ? 2 : 4) : 0;
     uint32_t areaMax = std::max({block[0] * block[1], block[0] * block[2], block[1] * block[2]});
@@ -72,13 +74,6 @@ uint32_t rowPassSharedBytesPerBlock(std::array<uint32_t, 3> block, bool weld)
 constexpr uint64_t kRowPassFromBlocks = uint64_t(1) << 17;
 constexpr uint32_t kRowPassFromListed = 4096;
 
-// Exploration only (not to land): ISOSCOPE_ROW_LANES, ISOSCOPE_ROWS_FROM_LISTED, ISOSCOPE_ROWS_FROM_BLOCKS.
-uint64_t exploreValue(const char* name, uint64_t fallback)
-{
-    const char* v = std::getenv(name);
-    return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
@@ -88,8 +83,7 @@ public:
         : GpuExtractor(context, *field.volume), context_(context), weld_(options.weld), block_(options.blockSize)
     {
         const DeviceInfo& info = context.info();
-        const char* explorePass = std::getenv("ISOSCOPE_BLOCK_PASS"); // exploration only
-        const std::string blockPass = options.blockPass.empty() && explorePass ? std::string(explorePass) : options.blockPass;
+        const std::string& blockPass = options.blockPass;
         uint64_t cellsPerBlock = uint64_t(block_[0]) * block_[1] * block_[2];
         // The cell pass: one invocation per cell, rounded up to whole
         // subgroups so every subgroup is full (partial ones are legal, but
@@ -126,23 +120,26 @@ public:
             fail("the block method needs workgroups of 32 invocations; this device allows " +
                  std::to_string(info.maxWorkgroupInvocations()) + " at its subgroup size");
         slotWords_ = slotWords(block_);
-        // count_vertices and generate_rows: an invocation per row of a
-        // block's samples (the rows' inside bits in one word each), several
-        // blocks a workgroup of at most 128 invocations, rounded up to whole
-        // subgroups, as many as the row pass's shared memory allows.
+        // count_vertices and generate_rows: an invocation per own x-row of a
+        // block (y < BLOCK_Y, z < BLOCK_Z; the overlap's rows go to the first
+        // ones as second rows), the rows' inside bits in one word each,
+        // several blocks a workgroup of at most 128 invocations, rounded up
+        // to whole subgroups, as many as the row pass's shared memory allows.
+        // An invocation per row of the box (25 for 8x4x4, not 16) left 9 idle
+        // through the triangles (docs/BENCHMARKS.md).
         if (block_[0] > 32)
             fail("block width " + std::to_string(block_[0]) +
                  ": the block method holds a block row in one 32-bit word, so the width is at most 32; "
                  "choose a narrower block");
         uint32_t groupLimit = std::min<uint32_t>(128, info.maxWorkgroupInvocations());
-        uint32_t rowLanes = std::min<uint32_t>(groupLimit, uint32_t(exploreValue("ISOSCOPE_ROW_LANES", block_[1] * block_[2])));
+        uint32_t rowLanes = std::min(groupLimit, block_[1] * block_[2]);
         uint64_t blocks = uint64_t(blockCount_);
         // Which triangle passes are built; where both are, prepare_dispatch
         // dispatches one by the list's length, the other's dispatch empty.
         bool onlyRows = blockPass == "rows" || (blockPass.empty() && !cellsFit);
-        rowPass_ = onlyRows || (blockPass.empty() && blocks >= exploreValue("ISOSCOPE_ROWS_FROM_BLOCKS", kRowPassFromBlocks));
+        rowPass_ = onlyRows || (blockPass.empty() && blocks >= kRowPassFromBlocks);
         cellPass_ = !onlyRows;
-        uint32_t rowsFromListed = onlyRows ? 0u : !rowPass_ ? 0xFFFFFFFFu : uint32_t(exploreValue("ISOSCOPE_ROWS_FROM_LISTED", kRowPassFromListed));
+        uint32_t rowsFromListed = onlyRows ? 0u : !rowPass_ ? 0xFFFFFFFFu : kRowPassFromListed;
         uint32_t blockBytes = rowPassSharedBytesPerBlock(block_, weld_);
         if (rowPass_ && blockBytes > info.maxComputeSharedMemorySize)
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
@@ -179,11 +176,8 @@ public:
             return values;
         };
         streamedSlabs_ = options.streamedSlabs;
-        if (rowPass_) {
-            SpecValues rowValues = generateValues(countGroupSize);
-            rowValues.emplace_back("NARROW_ROWS_ALLOWED", exploreValue("ISOSCOPE_WIDE_ROWS", 0) ? 0u : 1u);
-            generateRows_.emplace(context, rowValues);
-        }
+        if (rowPass_)
+            generateRows_.emplace(context, generateValues(countGroupSize));
         if (cellPass_) {
             SpecValues cellValues = generateValues(uint32_t(blockGroupSize));
             cellValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);

@@ -31,7 +31,7 @@ const uint SLOT_FIRST_VERTEX = 0u, SLOT_GROUP_SIZES = 1u;
 // bytes per block instead of 4 (blockRangeAt says where).
 layout(constant_id = 9) const bool BYTE_RANGES = false;
 // count_vertices and generate_rows: blocks per workgroup, and invocations
-// per block (one per row of the block's samples, up to the workgroup's size).
+// per block (one per own x-row of the block, up to the workgroup's size).
 layout(constant_id = 10) const uint COUNT_BLOCKS_PER_GROUP = 5;
 layout(constant_id = 11) const uint COUNT_ROW_LANES = 25;
 // Streamed extraction (engine/extract/stream): the triangle pass writes, per

@@ -3,7 +3,7 @@
 // CACHE_Y × CACHE_Z) held in shared memory as x-rows of inside bits and
 // crossed-edge bits, and the number of the vertex on any grid edge its cells
 // touch. Several blocks share a workgroup, TEAMS of them, each with
-// ROW_LANES invocations, one per x-row of its box (as in count_vertices): an
+// ROW_LANES invocations, one per own x-row (rowOfTask; as in count_vertices): an
 // invocation handles a whole row with bit arithmetic where an invocation per
 // cell left most of them idle, so a multiprocessor holds more blocks in
 // flight (docs/BENCHMARKS.md).
@@ -37,8 +37,7 @@ const uint ROW_COUNT = CACHE_Y * CACHE_Z; // rows (y, z) of the box
 // along axis a = 1, 2 is crossed), so that rows 32 wide fit a word.
 // Rows of blocks up to 8 wide are held in bytes, wider ones in words:
 // shared memory per workgroup sets how many blocks a multiprocessor holds.
-layout(constant_id = 25) const bool NARROW_ROWS_ALLOWED = true;
-const bool BYTE_ROWS = NARROW_ROWS_ALLOWED && BLOCK_X <= 8u;
+const bool BYTE_ROWS = BLOCK_X <= 8u;
 shared uint8_t insideRowBytes[BYTE_ROWS ? TEAMS * ROW_COUNT : 1u];
 shared uint insideRowWords[BYTE_ROWS ? 1u : TEAMS * ROW_COUNT];
 shared uint8_t rowEnd[TEAMS * ROW_COUNT];
@@ -49,9 +48,7 @@ shared uint8_t crossedEnd[TEAMS * ROW_COUNT];
 // group (16 bits where a block's ranks fit). Not welded: the row's first
 // vertex (the block's vertices by row, then axis, then x).
 const bool SHORT_RANKS = 3u * BLOCK_X * BLOCK_Y * BLOCK_Z <= 0xFFFFu;
-// Two operands an &&: with three, glslang evaluated it at run time, not as a specialization constant.
-const bool NARROW_WELD = WELD && NARROW_ROWS_ALLOWED;
-const bool SHORT_ROW_FIRST = NARROW_WELD && SHORT_RANKS;
+const bool SHORT_ROW_FIRST = WELD && SHORT_RANKS;
 shared uint16_t rowFirstShorts[SHORT_ROW_FIRST ? TEAMS * ROW_COUNT : 1u];
 shared uint rowFirstWords[SHORT_ROW_FIRST ? 1u : TEAMS * ROW_COUNT];
 
