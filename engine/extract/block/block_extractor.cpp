@@ -65,13 +65,17 @@ uint32_t rowPassSharedBytesPerBlock(std::array<uint32_t, 3> block, bool weld)
 }
 
 // From this many blocks in the volume (256³ at 8×4×4) on, the row triangle
-// pass may run: on the H100 it was the faster of the two there and above, and the
+// pass: on the H100 it was the faster of the two there and above, and the
 // slower on the smaller real volumes (docs/BENCHMARKS.md, "The block
 // method's triangles by rows"). It holds more blocks in flight, but each
-// takes longer, which surfaces listing fewer blocks than the GPU holds feel:
-// so prepare_dispatch runs it only from kRowPassFromListed listed blocks on
-// (the sparse sphere of 1024³ lists 2,058), the cell pass below.
+// takes longer, which surfaces listing fewer blocks than the GPU holds feel
+// (the sparse sphere of 1024³ lists 2,058). So from kPickOnGpuFromBlocks
+// (512³) on both passes are recorded and prepare_dispatch runs the row pass
+// only from kRowPassFromListed listed blocks on, the cell pass below; under
+// it the empty pass and its barrier cost about what the pick saves
+// (docs/BENCHMARKS.md).
 constexpr uint64_t kRowPassFromBlocks = uint64_t(1) << 17;
+constexpr uint64_t kPickOnGpuFromBlocks = uint64_t(1) << 20;
 constexpr uint32_t kRowPassFromListed = 4096;
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
@@ -136,10 +140,10 @@ public:
         uint64_t blocks = uint64_t(blockCount_);
         // Which triangle passes are built; where both are, prepare_dispatch
         // dispatches one by the list's length, the other's dispatch empty.
-        bool onlyRows = blockPass == "rows" || (blockPass.empty() && !cellsFit);
-        rowPass_ = onlyRows || (blockPass.empty() && blocks >= kRowPassFromBlocks);
-        cellPass_ = !onlyRows;
-        uint32_t rowsFromListed = onlyRows ? 0u : !rowPass_ ? 0xFFFFFFFFu : kRowPassFromListed;
+        bool byRule = blockPass.empty() && cellsFit;
+        rowPass_ = blockPass == "rows" || (blockPass.empty() && !cellsFit) || (byRule && blocks >= kRowPassFromBlocks);
+        cellPass_ = blockPass == "cells" || (byRule && (blocks < kRowPassFromBlocks || blocks >= kPickOnGpuFromBlocks));
+        uint32_t rowsFromListed = !cellPass_ ? 0u : !rowPass_ ? 0xFFFFFFFFu : kRowPassFromListed;
         uint32_t blockBytes = rowPassSharedBytesPerBlock(block_, weld_);
         if (rowPass_ && blockBytes > info.maxComputeSharedMemorySize)
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
