@@ -14,7 +14,6 @@
 #include "core/transfer.h"
 #include "extract/gpu_extractor.h"
 #include "extract/stream/mesh_read_back.h"
-#include "extract/stream/slab_upload.h"
 #include "graph/render_graph.h"
 #include "mesh/mesh_buffers.h"
 #include "volume/gpu_volume.h"
@@ -70,39 +69,34 @@ struct SlabBuffers {
 
 } // namespace
 
-uint64_t streamSlabBytes(const Context& context, const Volume& grid, uint32_t cellLayers,
-                         std::array<uint32_t, 3> blockSize)
+uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t cellLayers)
 {
     uint64_t planeTexels = uint64_t(grid.dims[0]) * grid.dims[1];
     uint64_t imagePlanes = uint64_t(cellLayers) + 3; // the grid's planes and one either side
-    uint64_t image = planeTexels * imagePlanes * volumeTexelBytes(context, grid.type);
-    uint64_t blocks = blocksOf(grid, cellLayers + 1, blockSize);
-    // Value ranges (4 bytes a block), listed-block words (1/4), a list of an
-    // eighth of the blocks at 16 bytes an entry (block_extractor.h).
-    uint64_t work = blocks * 4 + blocks / 4 + blocks / 8 * 16 + (uint64_t(4) << 10);
-    return image * 3 + work; // the image and two staging buffers of its size
+    uint64_t image = planeTexels * imagePlanes * method.texelBytes();
+    return image * 3 + method.workBytes(cellLayers); // the image and two staging buffers of its size
 }
 
-uint32_t planSlabLayers(const Context& context, const Volume& grid, uint64_t budget, std::array<uint32_t, 3> blockSize)
+uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget)
 {
     uint32_t cells = grid.dims[2] - 1;
-    uint64_t one = streamSlabBytes(context, grid, 1, blockSize);
+    uint64_t one = streamSlabBytes(method, grid, 1);
     if (one > budget)
         fail("streaming '" + grid.source + "' (" + std::to_string(grid.dims[0]) + "x" + std::to_string(grid.dims[1]) +
              "x" + std::to_string(grid.dims[2]) + " " + std::string(scalarName(grid.type)) + "): a slab of one cell "
-             "layer needs " + formatBytes(one) + " (its 4 planes as an image and in two staging buffers, and the "
-             "block method's work buffers), more than the device budget of " + formatBytes(budget) +
+             "layer needs " + formatBytes(one) + " (its 4 planes on the device and in two staging buffers, and the " +
+             method.name() + " method's work buffers), more than the device budget of " + formatBytes(budget) +
              ": give a larger --device-budget");
     // The largest layer count whose slab takes at most half the budget, and
     // whose image holds at most kSlabImageBytes: more, smaller slabs keep
     // reading, upload, extraction and read-back in step (the first slab's
     // read and the last's read-back overlap nothing) and the pinned staging small.
-    uint64_t planeBytes = uint64_t(grid.dims[0]) * grid.dims[1] * volumeTexelBytes(context, grid.type);
+    uint64_t planeBytes = uint64_t(grid.dims[0]) * grid.dims[1] * method.texelBytes();
     uint32_t high = uint32_t(std::clamp<uint64_t>(kSlabImageBytes / planeBytes, 4, uint64_t(cells) + 3) - 3);
     uint32_t low = 1;
     while (low < high) {
         uint32_t mid = low + (high - low + 1) / 2;
-        if (streamSlabBytes(context, grid, mid, blockSize) <= budget / 2)
+        if (streamSlabBytes(method, grid, mid) <= budget / 2)
             low = mid;
         else
             high = mid - 1;
@@ -127,32 +121,25 @@ class Streamer {
 public:
     Streamer(Context& context, VolumeSource& source, float iso, const ExtractOptions& options,
              const StreamOptions& stream, MeshSink& sink)
-        : context_(context), source_(source), iso_(iso), options_(options), stream_(stream), welder_(sink),
+        : context_(context), source_(source), iso_(iso), stream_(stream), welder_(sink),
           grid_(source.grid())
     {
-        options_.streamedSlabs = true;
-        if (options_.method == "auto")
-            options_.method = "block";
-        if (options_.method != "block")
-            fail("streamed extraction runs the block method, not '" + options_.method + "': use --method block");
-        if (!options_.weld)
-            fail("streamed extraction makes one welded mesh; leave out --no-weld");
         budget_ = stream.deviceBudget ? stream.deviceBudget : context.allocator().deviceBudgetBytes();
+        method_ = createSlabMethod(context, grid_, options, budget_);
         nz_ = grid_.dims[2];
         if (grid_.dims[0] < 2 || grid_.dims[1] < 2 || nz_ < 2)
             fail("'" + grid_.source + "': streamed extraction needs at least 2 samples along each axis");
         if (uint64_t(grid_.dims[0]) * grid_.dims[1] * 2 > (uint64_t(1) << 31))
             fail("'" + grid_.source + "': planes of " + std::to_string(grid_.dims[0]) + "x" +
                  std::to_string(grid_.dims[1]) + " samples are too large to weld (edge codes hold 2^31 edges a plane)");
-        planned_ = planSlabLayers(context, grid_, budget_, options_.blockSize);
+        planned_ = planSlabLayers(*method_, grid_, budget_);
         if (stream.maxSlabLayers)
             planned_ = std::min(planned_, stream.maxSlabLayers);
-        texelBytes_ = volumeTexelBytes(context, grid_.type);
-        converted_ = texelBytes_ != scalarSize(grid_.type);
+        texelBytes_ = method_->texelBytes();
+        converted_ = method_->converted();
         imagePlanes_ = std::min(planned_ + 3, nz_);
-        // Until a graph says: the list and maps streamSlabBytes counts.
-        uint64_t blocks = blocksOf(grid_, planned_ + 1, options_.blockSize);
-        transientReserve_ = blocks / 4 + blocks / 8 * 16;
+        // Until a graph says: the transients streamSlabBytes counts.
+        transientReserve_ = method_->transientBytes(planned_);
     }
 
     StreamReport run()
@@ -160,7 +147,7 @@ public:
         Clock::time_point start = Clock::now();
         Allocator& allocator = context_.allocator();
         allocator.resetPeak();
-        report_.method = "block";
+        report_.method = method_->name();
         report_.device = context_.info().name;
         report_.subgroupSize = context_.info().subgroupSize;
         report_.deviceBudget = budget_;
@@ -272,7 +259,7 @@ private:
         image.dims[2] = imagePlanes_;
         const std::byte* samples =
             converted_ ? buffers_.raw[ring].data() : static_cast<const std::byte*>(buffers_.staging[ring].mapped);
-        gpuVolume_ = std::make_unique<GpuVolume>(context_, image, GpuVolumeUsage{}, samples);
+        gpuVolume_ = std::make_unique<GpuVolume>(context_, image, method_->volumeUsage(), samples);
     }
 
     struct SlabExtractor {
@@ -293,7 +280,7 @@ private:
         slab.grid->dims[2] = gridPlanes;
         slab.grid->stats = {};
         FieldSource field{slab.grid.get(), gpuVolume_.get()};
-        slab.extractor = createGpuExtractor(context_, "block", field, options_);
+        slab.extractor = createGpuExtractor(context_, method_->name(), field, method_->extractOptions());
         GpuExtractor& extractor = *slab.extractor;
         extractors_.emplace(gridPlanes, std::move(slab));
         return extractor;
@@ -369,7 +356,7 @@ private:
         std::unique_ptr<RenderGraph> uploadGraph;
         if (upload) {
             uploadGraph = std::make_unique<RenderGraph>(context_);
-            addSlabUploadPass(*uploadGraph, *gpuVolume_, buffers_.staging[ring], imagePlanes_);
+            method_->addUploadPass(*uploadGraph, *gpuVolume_, buffers_.staging[ring], imagePlanes_);
             uploadGraph->compile();
         }
         for (uint32_t attempt = 0;; ++attempt) {
@@ -380,7 +367,7 @@ private:
             ResourceId codes =
                 graph.importBuffer("vertex edge codes", codes_.buffer, {},
                                    ResourceState{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT});
-            extractor.placeSlab({int32_t(w.z0), w.below, codes});
+            extractor.placeSlab({int32_t(w.z0), w.below, nz_, codes});
             extractor.addToGraph(graph, buffers, iso_);
             addCountersReadBackPass(graph, buffers.counters, countersHost_);
             graph.compile();
@@ -498,10 +485,10 @@ private:
     Context& context_;
     VolumeSource& source_;
     float iso_;
-    ExtractOptions options_;
     const StreamOptions& stream_;
     SlabWelder welder_;
     const Volume& grid_;
+    std::unique_ptr<SlabMethod> method_;
     std::string progressWhat_ = "extracting '" + grid_.source + "'";
     uint64_t budget_ = 0;
     uint32_t nz_ = 0, planned_ = 0, imagePlanes_ = 0;

@@ -9,10 +9,11 @@
 //   stream.deviceBudget = uint64_t(2) << 30;
 //   StreamReport report = extractStreamed(context, *source, 100.0f, options, stream, collector);
 //
-// Each slab is a run of cell layers; its image holds its planes and, for the
-// normals' central differences, one more on either side where the volume has
-// them (the overlap the block method needs). One image of the largest slab
-// is reused. A slab's planes are read (on every core) into one of two
+// Each slab is a run of cell layers, extracted by the block method (the
+// default) or the scan method (extract/stream/slab_method.h); its image (the
+// scan method: storage buffer) holds its planes and, for the normals'
+// central differences, one more on either side where the volume has them
+// (the overlap both methods need). One image of the largest slab is reused. A slab's planes are read (on every core) into one of two
 // persistently mapped staging buffers while the GPU uploads and extracts the
 // slab before: one submission per slab records the "slab upload" graph, the
 // block method's graph and a copy of the mesh counters to the host. The
@@ -27,6 +28,7 @@
 
 #include "core/progress.h"
 #include "extract/extract.h"
+#include "extract/stream/slab_method.h"
 #include "extract/stream/slab_weld.h"
 #include "volume/volume_source.h"
 
@@ -74,24 +76,24 @@ struct StreamReport {
 // The device bytes a streamed slab of `cellLayers` layers holds before its
 // mesh: the image (with the planes around it), the two staging buffers (which
 // count where the device maps them from its own memory, and are counted here
-// either way), the block method's value ranges, list and maps.
-uint64_t streamSlabBytes(const Context& context, const Volume& grid, uint32_t cellLayers,
-                         std::array<uint32_t, 3> blockSize);
+// either way), the method's work (SlabMethod::workBytes).
+uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t cellLayers);
 
 // The budget's cell layers per slab: the most whose slab bytes take at most
 // half the budget (the rest for the slab's mesh and the graph's transients)
 // and whose image holds at most 1 GiB (smaller slabs pipeline better).
 // Throws Error, with the numbers, when even one layer does not fit.
-uint32_t planSlabLayers(const Context& context, const Volume& grid, uint64_t budget, std::array<uint32_t, 3> blockSize);
+uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget);
 
 // Whether extracting `volume` whole would need more device memory than
 // `budget` holds: the image plus the block method's auxiliary memory and a
 // first mesh.
 bool needsStreaming(const Context& context, const Volume& grid, uint64_t budget);
 
-// Runs the extraction; options.method must be "block" (or "auto"). Throws
-// Error, before reading any sample, when one slab cannot fit the budget, and
-// from a source that fails (the sink then holds the slabs before it).
+// Runs the extraction; options.method "block" (or "auto") or "scan"
+// (createSlabMethod refuses the others). Throws Error, before reading any
+// sample, when one slab cannot fit the budget, and from a source that fails
+// (the sink then holds the slabs before it).
 StreamReport extractStreamed(Context& context, VolumeSource& source, float iso, const ExtractOptions& options,
                              const StreamOptions& stream, MeshSink& sink);
 
