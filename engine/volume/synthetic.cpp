@@ -122,7 +122,7 @@ void writeRow(const double* xs, size_t count, double y, double z, ScalarType typ
         writeRowBody<F>(xs, count, y, z, type, out);
 }
 
-// The sphere's bytes without a square root: roundedByte(sqrt(s)) is a
+// The sphere's bytes without a square root a sample: roundedByte(sqrt(s)) is a
 // non-decreasing step function of s = x² + y² + z², so byte k begins at the
 // least s whose byte is k (step(k), found once by bisection over the bit
 // patterns of non-negative doubles, which order as their values).
@@ -153,38 +153,38 @@ const SphereByteSteps& sphereByteSteps()
     return steps;
 }
 
-constexpr size_t kSphereBlock = 16;
-
-// A block of the sphere's bytes whose bytes lie within two steps of `k`, the
-// byte before: k plus (rising) or minus the comparisons with the two steps,
-// four samples at a time. Returns the block's last byte.
-template <bool Rising>
-__attribute__((target("avx2"), always_inline)) inline int32_t sphereStepBlock(const double* x, int32_t* to, int32_t k,
-                                                                             double firstStep, double secondStep,
-                                                                             double yy, double zz)
+// The first index j in [low, high) where pred(j) holds (pred false, then
+// true), or high: `guess` first, then its neighbour, then bisection of what
+// is left (a good guess costs two evaluations).
+template <typename Pred>
+size_t firstWhere(size_t low, size_t high, size_t guess, Pred pred)
 {
-    const __m256d yy4 = _mm256_set1_pd(yy), zz4 = _mm256_set1_pd(zz), one = _mm256_set1_pd(1.0);
-    const __m256d base = _mm256_set1_pd(double(k)), first = _mm256_set1_pd(firstStep),
-                  second = _mm256_set1_pd(secondStep);
-    constexpr int compare = Rising ? _CMP_GE_OQ : _CMP_LT_OQ;
-    for (size_t q = 0; q < kSphereBlock; q += 4) {
-        __m256d x4 = _mm256_loadu_pd(x + q);
-        __m256d s = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(x4, x4), yy4), zz4); // as sphere(): (x*x + y*y) + z*z
-        __m256d steps = _mm256_add_pd(_mm256_and_pd(_mm256_cmp_pd(s, first, compare), one),
-                                      _mm256_and_pd(_mm256_cmp_pd(s, second, compare), one));
-        __m256d b = Rising ? _mm256_add_pd(base, steps) : _mm256_sub_pd(base, steps);
-        _mm_store_si128(reinterpret_cast<__m128i*>(to + q), _mm256_cvttpd_epi32(b));
+    if (guess >= low && guess < high) {
+        if (pred(guess)) {
+            high = guess;
+            if (guess > low && !pred(guess - 1))
+                low = guess;
+        } else {
+            low = guess + 1;
+            if (low < high && pred(low))
+                high = low;
+        }
     }
-    return to[kSphereBlock - 1];
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (pred(middle))
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    return low;
 }
 
-// A row of the uint8 sphere along sorted x (AVX2): s falls while x < 0 and
-// rises after, so from one sample to the next the byte only steps down, then
-// up. In blocks of 16 samples on one side whose bytes stay within two steps
-// of the byte before (nearly all: a byte spans many samples), each byte is
-// that byte plus or minus two comparisons, four at a time; the first block
-// of a side (or one that straddles x = 0), a block of larger steps and the
-// row's last samples take each byte outright. Identical to
+// A row of the uint8 sphere along sorted x: s = x² + y² + z² falls while
+// x < 0 and rises after, so the row is runs of equal bytes, each ending where
+// s crosses the next step. The run's end is guessed from x = ±sqrt(step - y² -
+// z²) on the row's (near even) spacing and settled by comparing the samples'
+// own s with the step, exactly; the run is then written whole. Identical to
 // roundedByte(sphere(x, y, z)) sample for sample. False, writing nothing,
 // where xs is not sorted.
 __attribute__((target("avx2"))) bool writeSortedSphereBytes(const double* xs, size_t count, double y, double z,
@@ -197,40 +197,42 @@ __attribute__((target("avx2"))) bool writeSortedSphereBytes(const double* xs, si
     bool sorted = _mm256_movemask_pd(unsorted) == 0;
     for (; i < count; ++i)
         sorted &= xs[i - 1] <= xs[i];
-    if (!sorted)
+    if (!sorted || count == 0)
         return false;
 
     const SphereByteSteps& steps = sphereByteSteps();
     const double yy = y * y, zz = z * z;
-    constexpr size_t run = 1024, block = kSphereBlock;
-    alignas(64) int32_t ints[run];
-    alignas(64) uint8_t bytes[run];
-    int32_t k = 0; // the byte of the sample before
-    int side = 0;  // -1 falling (x < 0), +1 rising, 0 not yet known
-    for (size_t start = 0; start < count; start += run) {
-        size_t n = std::min(run, count - start);
-        size_t j = 0;
-        for (; j + block <= n; j += block) {
-            const double* x = xs + start + j;
-            double last = x[block - 1] * x[block - 1] + yy + zz;
-            int blockSide = x[0] >= 0.0 ? 1 : x[block - 1] < 0.0 ? -1 : 0;
-            if (blockSide > 0 && side > 0 && last < steps.step(k + 3)) {
-                k = sphereStepBlock<true>(x, ints + j, k, steps.step(k + 1), steps.step(k + 2), yy, zz);
-            } else if (blockSide < 0 && side < 0 && last >= steps.step(k - 2)) {
-                k = sphereStepBlock<false>(x, ints + j, k, steps.step(k), steps.step(k - 1), yy, zz);
-            } else {
-                for (size_t e = 0; e < block; ++e)
-                    ints[j + e] = k = roundedByte(std::sqrt(x[e] * x[e] + yy + zz));
-                side = blockSide;
-            }
-        }
-        for (; j < n; ++j) {
-            ints[j] = k = roundedByte(std::sqrt(xs[start + j] * xs[start + j] + yy + zz));
-            side = 0;
-        }
-        for (size_t e = 0; e < n; ++e)
-            bytes[e] = uint8_t(ints[e]);
-        std::memcpy(out + start, bytes, n);
+    auto s = [&](size_t j) { return xs[j] * xs[j] + yy + zz; }; // as sphere(): (x*x + y*y) + z*z
+    // Index of x on the row's mean spacing: a guess, never trusted.
+    const double first = xs[0], perX = count > 1 && xs[count - 1] > first ? double(count - 1) / (xs[count - 1] - first) : 0.0;
+    auto indexNear = [&](double x) {
+        double at = (x - first) * perX;
+        return at >= 0.0 && at < double(count) ? size_t(at) : count;
+    };
+    size_t middle = size_t(std::partition_point(xs, xs + count, [](double x) { return x < 0.0; }) - xs);
+    i = 0;
+    int32_t k = i < middle ? roundedByte(std::sqrt(s(0))) : 0;
+    while (i < middle) { // falling: the run of byte k ends where s < step(k)
+        double step = steps.step(k);
+        double rest = step - yy - zz;
+        size_t end = firstWhere(i + 1, middle, rest > 0.0 ? indexNear(-std::sqrt(rest)) : middle,
+                                [&](size_t j) { return s(j) < step; });
+        std::memset(out + i, k, end - i);
+        if ((i = end) < middle)
+            for (double next = s(i); next < steps.step(k);)
+                --k;
+    }
+    if (middle < count)
+        k = roundedByte(std::sqrt(s(middle)));
+    while (i < count) { // rising: the run of byte k ends where s >= step(k + 1)
+        double step = steps.step(k + 1);
+        double rest = step - yy - zz;
+        size_t end = firstWhere(i + 1, count, rest >= 0.0 ? indexNear(std::sqrt(rest)) : i + 1,
+                                [&](size_t j) { return s(j) >= step; });
+        std::memset(out + i, k, end - i);
+        if ((i = end) < count)
+            for (double next = s(i); next >= steps.step(k + 1);)
+                ++k;
     }
     return true;
 }
