@@ -1,6 +1,7 @@
 #include "graph/render_graph.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/context.h"
 #include "core/gpu_timer.h"
@@ -38,7 +39,16 @@ struct RenderGraph::Transients {
     }
 };
 
-RenderGraph::RenderGraph(Context& context) : context_(context) {}
+RenderGraph::RenderGraph(Context& context, QueueRole role) : context_(context), role_(role)
+{
+    desc_.queueFamily = context.queueFamily(role);
+}
+
+void RenderGraph::acquireImportedImage(VkImage image, ResourceState arriving)
+{
+    isCompiled_ = false;
+    acquiredImages_.emplace_back(image, arriving);
+}
 
 RenderGraph::~RenderGraph() = default;
 
@@ -143,12 +153,39 @@ void RenderGraph::addComputePass(std::string name, std::vector<const ComputeProg
 
 void RenderGraph::compile()
 {
+    bool dedicatedTransfer = role_ == QueueRole::Transfer && context_.hasDedicatedTransferQueue();
+    if (dedicatedTransfer)
+        for (const PassDesc& pass : desc_.passes)
+            if (pass.kind != PassKind::Transfer)
+                fail("pass '" + pass.name + "' is placed on the transfer queue, which runs transfer passes only "
+                     "(engine bug)");
+    for (auto& [image, arriving] : acquiredImages_) {
+        // The import of `image` that the earliest pass uses takes the acquire.
+        std::optional<ResourceId> first;
+        for (const PassDesc& pass : desc_.passes) {
+            for (const ResourceUse& use : pass.uses)
+                if (use.resource < desc_.resources.size() && desc_.resources[use.resource].imported &&
+                    desc_.resources[use.resource].image && images_[use.resource].image == image) {
+                    first = use.resource;
+                    break;
+                }
+            if (first)
+                break;
+        }
+        if (!first)
+            fail("an acquired image is not used by any pass of the graph (engine bug)");
+        desc_.resources[*first].initialState = arriving;
+    }
     compiled_ = compileGraph(desc_);
     // One scope a pass and one for the whole frame.
     uint32_t scopes = uint32_t(compiled_.passes.size()) + 1;
-    if (context_.info().timestampValidBits != 0 && scopes > timerScopes_) {
+    // A dedicated transfer queue cannot reset queries in a command buffer:
+    // the host does, where it may.
+    uint32_t validBits = dedicatedTransfer ? context_.transferTimestampValidBits() : context_.info().timestampValidBits;
+    bool timed = validBits != 0 && (!dedicatedTransfer || context_.info().features.hostQueryReset);
+    if (timed && scopes > timerScopes_) {
         timer_.reset();
-        timer_ = std::make_unique<GpuTimer>(context_, scopes);
+        timer_ = std::make_unique<GpuTimer>(context_, scopes, validBits, dedicatedTransfer);
         timerScopes_ = scopes;
     }
     transients_.reset();
@@ -238,7 +275,8 @@ void RenderGraph::recordBarriers(VkCommandBuffer cmd, const std::vector<Barrier>
             barrier.dstAccessMask = b.dstAccess;
             barrier.oldLayout = b.oldLayout;
             barrier.newLayout = b.newLayout;
-            barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            barrier.srcQueueFamilyIndex = b.srcQueueFamily;
+            barrier.dstQueueFamilyIndex = b.dstQueueFamily;
             barrier.image = image.image;
             barrier.subresourceRange = {VkImageAspectFlags(isDepthFormat(image.format) ? VK_IMAGE_ASPECT_DEPTH_BIT
                                                                                        : VK_IMAGE_ASPECT_COLOR_BIT),
@@ -250,7 +288,8 @@ void RenderGraph::recordBarriers(VkCommandBuffer cmd, const std::vector<Barrier>
             barrier.srcAccessMask = b.srcAccess;
             barrier.dstStageMask = b.dstStage;
             barrier.dstAccessMask = b.dstAccess;
-            barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            barrier.srcQueueFamilyIndex = b.srcQueueFamily;
+            barrier.dstQueueFamilyIndex = b.dstQueueFamily;
             barrier.buffer = buffers_[b.resource];
             barrier.size = VK_WHOLE_SIZE;
             bufferBarriers.push_back(barrier);
@@ -307,6 +346,9 @@ void RenderGraph::record(VkCommandBuffer cmd)
 
 void RenderGraph::execute()
 {
+    if (context_.queueFamily(role_) != context_.queueFamily())
+        fail("execute() submits to the main queue; a graph placed on the transfer queue goes through a GraphQueue "
+             "(engine bug)");
     context_.submitAndWait([&](VkCommandBuffer cmd) { record(cmd); });
 }
 
@@ -330,6 +372,12 @@ double RenderGraph::frameMs()
 {
     readTimings();
     return frameMs_;
+}
+
+std::pair<double, double> RenderGraph::frameSpan()
+{
+    readTimings();
+    return timer_ ? timer_->firstScopeSpan() : std::pair<double, double>{0.0, 0.0};
 }
 
 uint64_t RenderGraph::transientBytes() const
