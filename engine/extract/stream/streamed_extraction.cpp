@@ -193,6 +193,19 @@ public:
     // image), then slab k+2's planes are read into slot k % 2's staging by
     // a thread of its own once slab k's upload is done; only then does the
     // host wait, for slab k's extraction, to read its mesh back.
+    ~Streamer()
+    {
+        // Each queue's submissions wait on the other's semaphore: all of
+        // them done before either queue (and anything they use) goes, also
+        // after an error.
+        try {
+            compute_.waitIdle();
+            transfer_.waitIdle();
+        } catch (...) {
+            vkDeviceWaitIdle(context_.device());
+        }
+    }
+
     StreamReport run()
     {
         Clock::time_point start = Clock::now();
@@ -223,8 +236,11 @@ public:
         waitRead(0);
         createImages();
         submitUpload(0);
-        if (auto next = nextWindow(w))
-            startRead(1, *next);
+        if (auto second = nextWindow(w)) {
+            startRead(1, *second);
+            if (auto third = nextWindow(*second))
+                startRead(0, *third); // once the first upload is done
+        }
         for (uint32_t slot = 0;; slot ^= 1u) {
             SlabStats stats = slots_[slot].pending;
             stats.firstPlane = w.z0;
@@ -234,8 +250,10 @@ public:
             if (next) {
                 waitRead(slot ^ 1u);
                 submitUpload(slot ^ 1u);
+                // Two slabs on into the same staging, as soon as this upload is done.
                 if (auto after = nextWindow(*next))
-                    startRead(slot, *after);
+                    if (auto third = nextWindow(*after))
+                        startRead(slot ^ 1u, *third);
             }
             finishWindow(w, slot, extracted, stats);
             stats.wallMs = msSince(slabStart);
@@ -244,7 +262,7 @@ public:
                 break;
             w = *next;
         }
-        finishWeld();
+        finishWelds();
         compute_.waitIdle();
         transfer_.waitIdle();
         report_.vertexCount = welder_.vertexCount();
@@ -397,7 +415,9 @@ private:
     // read-back buffer (device memory where the device maps its own).
     uint64_t heldWithoutMesh() const
     {
-        uint64_t readBack = readBack_.deviceLocal ? readBack_.allocated : 0;
+        uint64_t readBack = 0;
+        for (const ReadBackSlot& slot : readBacks_)
+            readBack += slot.buffer.deviceLocal ? slot.buffer.allocated : 0;
         return context_.allocator().currentDeviceBytes() - mesh_.deviceBytes() - codes_.allocated - readBack;
     }
 
@@ -411,9 +431,11 @@ private:
         uint64_t readBack = readBackOnDevice_ ? MeshReadBackLayout{vertices, faces}.bytes() : 0;
         if (heldWithoutMesh() + transientReserve_ + readBack + bytes > budget_)
             return false;
-        finishWeld(); // it reads the read-back buffer, which goes with the mesh
-        readBackGraph_.reset();
-        readBack_ = Buffer{};
+        finishWelds(); // they read the read-back buffers, which go with the mesh
+        for (ReadBackSlot& slot : readBacks_) {
+            slot.graph.reset();
+            slot.buffer = Buffer{};
+        }
         mesh_ = GpuMesh{};
         codes_ = Buffer{};
         forgetGraphs();
@@ -496,7 +518,8 @@ private:
     {
         SlabWindow part = w;
         bool first = true;
-        for (uint32_t attempt = 0;; ++attempt) {
+        uint32_t retries = 0; // of one part after its buffers grew
+        for (;;) {
             Clock::time_point waitStart = Clock::now();
             compute_.wait(extracted);
             stats.gpuWaitMs += msSince(waitStart);
@@ -520,9 +543,9 @@ private:
                     break;
                 // The rest of the window, from the same image.
                 part = subWindow(w, part.z1, w.z1);
-                attempt = 0;
+                retries = 0;
             } else {
-                if (attempt > 3)
+                if (++retries > 4)
                     fail("a streamed slab overflowed its buffers again after growing them (an engine bug)");
                 ++report_.overflowRetries;
                 SlabExtractor& slab = extractorFor(part.gridPlanes(), slot);
@@ -537,6 +560,7 @@ private:
                             failBudget(part, vertices, faces);
                         ++report_.slabsSplit;
                         part = subWindow(w, part.z0, part.z0 + (part.z1 - part.z0) / 2);
+                        retries = 0;
                     }
                 } else if (!listGrew) {
                     fail("a streamed slab reported an overflow that no buffer explains (an engine bug)");
@@ -566,74 +590,93 @@ private:
              ", more than the device budget of " + formatBytes(budget_) + ": give a larger --device-budget");
     }
 
-    // Waits for the pending weld (which may throw the sink's error) and
-    // books its time to its slab (`current` where that is the slab in hand).
-    void finishWeld(SlabStats* current = nullptr)
+    // Waits for the weld of read-back slot `index` (which may throw the
+    // sink's error) and books its times to its slab (`current` where that
+    // is the slab in hand).
+    void finishWeld(uint32_t index, SlabStats* current = nullptr)
     {
-        if (!pendingWeld_.valid())
+        ReadBackSlot& slot = readBacks_[index];
+        if (!slot.weld.valid())
             return;
         Clock::time_point start = Clock::now();
-        auto [weldMs, readBackMs] = pendingWeld_.get();
+        std::shared_future<std::pair<double, double>> weld = std::move(slot.weld);
+        slot.weld = {};
+        auto [weldMs, readBackMs] = weld.get();
         if (current)
             current->weldWaitMs += msSince(start);
-        SlabStats* owner = weldingSlab_ < report_.slabs.size() ? &report_.slabs[weldingSlab_] : current;
+        SlabStats* owner = slot.slab < report_.slabs.size() ? &report_.slabs[slot.slab] : current;
         if (owner) {
             owner->weldMs += weldMs;
             owner->readBackMs += readBackMs;
         }
     }
 
-    // The part's mesh into the read-back buffer (one copy pass on the main
-    // queue, after the extraction; the part before must be welded first, it
-    // reads that buffer), then welded and sent to the sink on a thread of
-    // its own, once the copy is done, while the next slab uploads and extracts.
+    void finishWelds(SlabStats* current = nullptr)
+    {
+        // The older first: welds run in slab order.
+        finishWeld(readBackNext_, current);
+        finishWeld(readBackNext_ ^ 1u, current);
+    }
+
+    // The part's mesh into a read-back buffer (one copy pass on the main
+    // queue, after the extraction, not waited for; two buffers in turn, so
+    // the part before may still be welding), then welded and sent to the
+    // sink on a thread of its own, after the part before and once the copy
+    // is done, while the next slabs upload and extract.
     void downloadSlab(const SlabWindow& w, SlabStats& stats, const GpuMeshCounters& counters)
     {
-        finishWeld(&stats);
+        uint32_t index = readBackNext_;
+        readBackNext_ ^= 1u;
+        ReadBackSlot& slot = readBacks_[index];
+        finishWeld(index, &stats); // two parts back: it reads this buffer
         Clock::time_point start = Clock::now();
         MeshReadBackLayout layout{counters.vertexCount, counters.faceCount};
-        if (readBack_.size < layout.bytes()) {
+        if (slot.buffer.size < layout.bytes()) {
             uint64_t capacity = MeshReadBackLayout{mesh_.vertexCapacity, mesh_.faceCapacity}.bytes();
-            readBackGraph_.reset();
-            readBack_ = Buffer{};
-            readBack_ = context_.allocator().createBuffer(std::max(capacity, layout.bytes()),
-                                                          VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
-                                                          "slab mesh read-back");
-            readBackOnDevice_ = readBack_.deviceLocal;
+            slot.graph.reset();
+            slot.buffer = Buffer{};
+            slot.buffer = context_.allocator().createBuffer(std::max(capacity, layout.bytes()),
+                                                            VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
+                                                            "slab mesh read-back");
+            readBackOnDevice_ = slot.buffer.deviceLocal;
         }
         uint64_t copied = 0;
-        readBackGraph_.reset();
+        slot.graph.reset();
         if (layout.bytes() > 0) {
-            readBackGraph_ = std::make_unique<RenderGraph>(context_);
-            addMeshReadBackPass(*readBackGraph_, mesh_, codes_, layout, readBack_);
-            readBackGraph_->compile();
-            copied = compute_.submit({readBackGraph_.get()});
+            slot.graph = std::make_unique<RenderGraph>(context_);
+            addMeshReadBackPass(*slot.graph, mesh_, codes_, layout, slot.buffer);
+            slot.graph->compile();
+            copied = compute_.submit({slot.graph.get()});
         }
         stats.vertices += counters.vertexCount;
         stats.triangles += counters.faceCount;
         stats.downloadMs += msSince(start);
         report_.bytesRead += bytesReadPending_.exchange(0);
-        weldingSlab_ = report_.slabs.size(); // this slab's stats go there next
-        const auto* base = static_cast<const std::byte*>(readBack_.mapped);
-        RenderGraph* graph = readBackGraph_.get();
-        pendingWeld_ = std::async(std::launch::async, [this, layout, base, copied, graph] {
-            compute_.wait(copied);
-            double readBackMs = 0;
-            if (graph)
-                for (auto& [name, ms] : graph->passTimings())
-                    readBackMs += ms;
-            Clock::time_point weldStart = Clock::now();
-            welder_.addSlab({reinterpret_cast<const GpuMeshVertex*>(base), size_t(layout.vertices)},
+        slot.slab = report_.slabs.size(); // this slab's stats go there next
+        const auto* base = static_cast<const std::byte*>(slot.buffer.mapped);
+        RenderGraph* graph = slot.graph.get();
+        std::shared_future<std::pair<double, double>> before = readBacks_[index ^ 1u].weld;
+        slot.weld = std::async(std::launch::async, [this, layout, base, copied, graph, before] {
+                        if (before.valid())
+                            before.get(); // slab order; the sink's error ends this one too
+                        compute_.wait(copied);
+                        double readBackMs = 0;
+                        if (graph)
+                            for (auto& [name, ms] : graph->passTimings())
+                                readBackMs += ms;
+                        Clock::time_point weldStart = Clock::now();
+                        welder_.addSlab(
+                            {reinterpret_cast<const GpuMeshVertex*>(base), size_t(layout.vertices)},
                             {reinterpret_cast<const uint32_t*>(base + layout.indexOffset()), size_t(layout.triangles * 3)},
                             {reinterpret_cast<const uint32_t*>(base + layout.codeOffset()), size_t(layout.vertices)});
-            return std::pair(msSince(weldStart), readBackMs);
-        });
-        if (readBack_.deviceLocal) {
+                        return std::pair(msSince(weldStart), readBackMs);
+                    }).share();
+        if (slot.buffer.deviceLocal) {
             // Device memory (lavapipe): not held beside the next slab's
             // graphs, whose transients the budget check counted without it.
-            finishWeld(&stats);
-            readBackGraph_.reset();
-            readBack_ = Buffer{};
+            finishWelds(&stats);
+            slot.graph.reset();
+            slot.buffer = Buffer{};
         }
         progress(w.z1 + 1 == nz_ ? nz_ : w.z1);
     }
@@ -657,19 +700,23 @@ private:
     GpuMesh mesh_;
     Buffer codes_;
     Buffer countersHost_;
-    Buffer readBack_;
-    std::unique_ptr<RenderGraph> readBackGraph_;
     bool readBackOnDevice_ = true; // until the first read-back buffer says where it lives
     uint64_t transientReserve_ = 0;
     std::atomic<uint64_t> bytesReadPending_{0};
     StreamReport report_;
-    size_t weldingSlab_ = 0;
-    // Destroyed before everything above: each waits for the GPU work
-    // (and the threads) that use it.
     GraphQueue transfer_;
     GraphQueue compute_;
+    // After the queues (the destructor waited for both): destroyed first,
+    // each waiting for its thread, which waits on a queue.
     std::future<std::pair<double, double>> reads_[2];
-    std::future<std::pair<double, double>> pendingWeld_;
+    struct ReadBackSlot {
+        Buffer buffer; // persistently mapped, host-cached where the device has it
+        std::unique_ptr<RenderGraph> graph;
+        std::shared_future<std::pair<double, double>> weld; // {weld ms, read-back GPU ms}
+        size_t slab = 0; // report_.slabs index its times go to
+    };
+    ReadBackSlot readBacks_[2];
+    uint32_t readBackNext_ = 0;
 };
 
 } // namespace
