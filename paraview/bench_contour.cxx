@@ -1,16 +1,21 @@
 // vtkIsoscopeContour against vtkFlyingEdges3D on the host's cores: filter
-// wall time of Update() (for isoscope: the upload of the piece, extraction,
-// read-back and the polydata; the device is made by a first, untimed
-// update), median of the timed runs after one warm-up. One JSON line per
-// volume and filter on stdout.
+// wall time of Update(), median of the timed runs after one warm-up (the
+// device is made by a first, untimed update), for two kinds of update:
+// "new samples" (the array marked modified before each: isoscope uploads the
+// piece, extracts, reads back and fills the polydata) and "isovalue change"
+// (the isovalue alternates between ISO and the next float above it:
+// isoscope extracts from the piece it keeps on the device). One JSON line
+// per update kind and filter on stdout.
 //   isoscope_vtk_bench [--threads N] [--backend STDThread|TBB|Sequential] [--repeat R] VOLUME ISO...
 // VOLUME: cayley:N (float32, sampled on [-1,1]^3 as isoscope's cayley:N) or
 // FILE.nhdr[@N] (read by vtkNrrdReader, resampled trilinearly to N^3 by
 // vtkImageReslice over the same box).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -92,11 +97,11 @@ vtkSmartPointer<vtkImageData> nrrd(const std::string& path, int n)
 }
 
 template <typename Filter>
-std::vector<double> time(Filter* filter, int repeat)
+std::vector<double> time(Filter* filter, int repeat, const std::function<void(int)>& beforeRun)
 {
     std::vector<double> ms;
     for (int run = 0; run <= repeat; ++run) { // run 0: warm-up
-        filter->Modified();
+        beforeRun(run);
         const auto start = std::chrono::steady_clock::now();
         filter->Update();
         const auto stop = std::chrono::steady_clock::now();
@@ -161,20 +166,25 @@ int main(int argc, char** argv)
         flyingEdges->SetValue(int(i), isovalues[i]);
     }
     isoscope->Update(); // makes the device: not timed
-    const std::vector<double> isoscopeMs = time(isoscope.Get(), repeat);
-    const std::vector<double> flyingEdgesMs = time(flyingEdges.Get(), repeat);
-
-    auto line = [&](const char* filter, vtkPolyData* mesh, const std::vector<double>& ms) {
+    auto line = [&](const char* filter, const char* update, vtkPolyData* mesh, const std::vector<double>& ms) {
         std::printf("{\"volume\": \"%s\", \"dims\": [%d, %d, %d], \"type\": \"%s\", \"iso\": %g, \"filter\": \"%s\", "
-                    "\"smp_backend\": \"%s\", \"threads\": %d, \"triangles\": %lld, \"points\": %lld, "
+                    "\"update\": \"%s\", \"smp_backend\": \"%s\", \"threads\": %d, \"triangles\": %lld, \"points\": %lld, "
                     "\"wall_ms_median\": %.3f, \"wall_ms_min\": %.3f, \"runs\": %zu}\n",
-                    volume.c_str(), dims[0], dims[1], dims[2], scalars->GetDataTypeAsString(), isovalues[0], filter,
+                    volume.c_str(), dims[0], dims[1], dims[2], scalars->GetDataTypeAsString(), isovalues[0], filter, update,
                     vtkSMPTools::GetBackend(), vtkSMPTools::GetEstimatedNumberOfThreads(),
                     (long long)mesh->GetNumberOfCells(), (long long)mesh->GetNumberOfPoints(), median(ms),
                     *std::min_element(ms.begin(), ms.end()), ms.size());
     };
-    line("vtkIsoscopeContour", isoscope->GetOutput(), isoscopeMs);
-    line("vtkFlyingEdges3D", flyingEdges->GetOutput(), flyingEdgesMs);
+    auto newSamples = [&](int) { scalars->Modified(); };
+    auto bench = [&](auto* filter, const char* name) {
+        line(name, "new samples", filter->GetOutput(), time(filter, repeat, newSamples));
+        const double iso = isovalues[0], above = std::nextafter(float(iso), INFINITY);
+        line(name, "isovalue change", filter->GetOutput(),
+             time(filter, repeat, [&](int run) { filter->SetValue(0, run % 2 ? above : iso); }));
+        filter->SetValue(0, iso);
+    };
+    bench(isoscope.Get(), "vtkIsoscopeContour");
+    bench(flyingEdges.Get(), "vtkFlyingEdges3D");
     std::fflush(stdout);
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "vtkIsoscopeContour.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +53,30 @@ std::shared_ptr<vtkIsoscopeContour::Gpu> vtkIsoscopeContour::SharedGpu()
     return gpu;
 }
 
+// What the piece on the device was made from: an update that matches it
+// reuses the volume (no upload) and, for the same method, the extraction.
+// MTimes are VTK's global counter, so a new array at the freed address of
+// the old one never matches; the image's MTime also moves when its producer
+// runs again (the data object is initialized anew) or an array is modified.
+struct vtkIsoscopeContour::Piece {
+    vtkDataArray* array = nullptr;
+    vtkMTimeType arrayTime = 0, imageTime = 0;
+    std::array<int, 6> extent{};
+    std::array<double, 3> spacing{}, origin{};
+    std::optional<iso::Volume> volume;
+    std::optional<iso::Isosurface> surface; // after volume: destroyed first
+    int method = -1;
+
+    bool holds(vtkImageData* image, vtkDataArray* scalars, const int pieceExtent[6], const double pieceSpacing[3],
+               const double pieceOrigin[3]) const
+    {
+        return volume && array == scalars && arrayTime == scalars->GetMTime() && imageTime == image->GetMTime() &&
+               std::equal(extent.begin(), extent.end(), pieceExtent) &&
+               std::equal(spacing.begin(), spacing.end(), pieceSpacing) &&
+               std::equal(origin.begin(), origin.end(), pieceOrigin);
+    }
+};
+
 namespace {
 
 // The node-local rank as the MPI launchers export it (Open MPI, MPICH, Slurm); 0 outside MPI.
@@ -83,6 +108,8 @@ vtkIsoscopeContour::vtkIsoscopeContour() : Device(SharedGpu()), Values(vtkContou
 }
 
 vtkIsoscopeContour::~vtkIsoscopeContour() { this->Values->Delete(); }
+
+void vtkIsoscopeContour::ReleaseDeviceMemory() { this->Resident.reset(); }
 
 void vtkIsoscopeContour::SetValue(int i, double value) { this->Values->SetValue(i, value); }
 double vtkIsoscopeContour::GetValue(int i) { return this->Values->GetValue(i); }
@@ -200,38 +227,59 @@ int vtkIsoscopeContour::RequestData(vtkInformation*, vtkInformationVector** inpu
     iso::Context& context = *this->Device->context;
     this->DeviceIndex = int(context.info().index);
 
-    // Types the GPU volume holds go up as they are (no host copy); others as float32.
-    vtkSmartPointer<vtkDataArray> samples = scalars;
-    std::optional<iso::ScalarType> type = directType(scalars->GetDataType());
-    if (!type || !scalars->HasStandardMemoryLayout()) {
-        auto converted = vtkSmartPointer<vtkFloatArray>::New();
-        converted->DeepCopy(scalars);
-        samples = converted;
-        if (!type && !this->SaidConverted)
-            vtkWarningMacro("Isoscope Contour: array '" << scalars->GetName() << "' (" << scalars->GetDataTypeAsString()
-                            << ") is converted to float32 on the host; uint8, uint16, int16 and float32 go up as they are");
-        this->SaidConverted = this->SaidConverted || !type;
-        type = iso::ScalarType::Float32;
-    }
-    iso::VolumeDesc desc;
-    desc.type = *type;
-    for (int axis = 0; axis < 3; ++axis) {
-        desc.dims[axis] = uint32_t(dims[axis]);
-        desc.spacing[axis] = grid.spacing[axis];
-        desc.origin[axis] = grid.origin[axis];
-    }
-    const size_t bytes = size_t(samples->GetNumberOfValues()) * size_t(samples->GetDataTypeSize());
     this->Device->messages.clear();
-    auto volume = iso::Volume::fromMemory(context, desc, samples->GetVoidPointer(0), bytes);
-    if (!volume) {
-        vtkErrorMacro("Isoscope Contour: cannot upload the piece: " << volume.error().message);
-        return 0;
+    const double* spacing = input->GetSpacing();
+    if (!this->Resident || !this->Resident->holds(input, scalars, extent, spacing, grid.origin.data())) {
+        this->Resident.reset(); // the old piece's device memory first
+        auto piece = std::make_unique<Piece>();
+        // Types the GPU volume holds go up as they are (no host copy); others as float32.
+        vtkSmartPointer<vtkDataArray> samples = scalars;
+        std::optional<iso::ScalarType> type = directType(scalars->GetDataType());
+        if (!type || !scalars->HasStandardMemoryLayout()) {
+            auto converted = vtkSmartPointer<vtkFloatArray>::New();
+            converted->DeepCopy(scalars);
+            samples = converted;
+            if (!type && !this->SaidConverted)
+                vtkWarningMacro("Isoscope Contour: array '" << scalars->GetName() << "' (" << scalars->GetDataTypeAsString()
+                                << ") is converted to float32 on the host; uint8, uint16, int16 and float32 go up as they are");
+            this->SaidConverted = this->SaidConverted || !type;
+            type = iso::ScalarType::Float32;
+        }
+        iso::VolumeDesc desc;
+        desc.type = *type;
+        for (int axis = 0; axis < 3; ++axis) {
+            desc.dims[axis] = uint32_t(dims[axis]);
+            desc.spacing[axis] = grid.spacing[axis];
+            desc.origin[axis] = grid.origin[axis];
+        }
+        const size_t bytes = size_t(samples->GetNumberOfValues()) * size_t(samples->GetDataTypeSize());
+        auto volume = iso::Volume::fromMemory(context, desc, samples->GetVoidPointer(0), bytes);
+        if (!volume) {
+            vtkErrorMacro("Isoscope Contour: cannot upload the piece: " << volume.error().message);
+            return 0;
+        }
+        ++this->VolumeUploads;
+        piece->volume.emplace(std::move(*volume));
+        piece->array = scalars;
+        piece->arrayTime = scalars->GetMTime();
+        piece->imageTime = input->GetMTime();
+        std::copy(extent, extent + 6, piece->extent.begin());
+        std::copy(spacing, spacing + 3, piece->spacing.begin());
+        piece->origin = grid.origin;
+        this->Resident = std::move(piece);
     }
-    auto surface = iso::Isosurface::create(context, *volume, {iso::Method(this->Method)});
-    if (!surface) {
-        vtkErrorMacro("Isoscope Contour: " << surface.error().message);
-        return 0;
+    Piece& piece = *this->Resident;
+    if (!piece.surface || piece.method != this->Method) {
+        piece.surface.reset();
+        auto surface = iso::Isosurface::create(context, *piece.volume, {iso::Method(this->Method)});
+        if (!surface) {
+            vtkErrorMacro("Isoscope Contour: " << surface.error().message);
+            return 0;
+        }
+        piece.surface.emplace(std::move(*surface));
+        piece.method = this->Method;
     }
+    iso::Isosurface* surface = &*piece.surface;
 
     // The meshes of all isovalues, gathered and then handed to VTK whole:
     // inserting point by point and cell by cell took longer than extraction.

@@ -19,6 +19,11 @@
 // GPU when there are more ranks than GPUs). A rank without a usable device
 // fails with a message; it runs vtkFlyingEdges3D instead only when
 // SetCPUFallback(true) asks for it.
+//
+// The piece stays on the device between updates: an update that changes
+// only the isovalues (or the method) extracts without uploading it again.
+// A new piece, a modified scalars array or another extent uploads anew;
+// ReleaseDeviceMemory() gives the device memory back before that.
 #include <memory>
 
 #include <vtkPolyDataAlgorithm.h>
@@ -56,6 +61,10 @@ public:
     vtkGetMacro(CPUFallback, bool);
     // The device index the last update ran on (-1: none yet, or the CPU fallback).
     vtkGetMacro(DeviceIndex, int);
+    // How many times a piece went up to the device (isovalue changes do not count).
+    vtkGetMacro(VolumeUploads, int);
+    // Drops the piece kept on the device; the next update uploads it again.
+    void ReleaseDeviceMemory();
 
 protected:
     vtkIsoscopeContour();
@@ -70,7 +79,9 @@ private:
 
     struct Gpu; // the isoscope Context, made at the first update, shared by the process's filters
     static std::shared_ptr<Gpu> SharedGpu();
+    struct Piece; // the last piece on the device, its extraction and what it was made from
     std::shared_ptr<Gpu> Device;
+    std::unique_ptr<Piece> Resident; // after Device: destroyed before the Context it lives on
     vtkContourValues* Values;
     int Method = 0;
     bool ComputeNormals = true;
@@ -78,6 +89,7 @@ private:
     bool Validation = false;
     bool CPUFallback = false;
     int DeviceIndex = -1;
+    int VolumeUploads = 0;
     bool SaidConverted = false;
     bool SaidValidation = false;
 };

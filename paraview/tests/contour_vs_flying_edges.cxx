@@ -7,7 +7,8 @@
 // as many triangles, the same vertices and normals (the ghost layer gives
 // the faces between pieces the whole volume's central differences). Also:
 // several isovalues, uint8 / int16 / float32 / float64 / int32 input, a
-// surface-free isovalue, cell data (an error).
+// surface-free isovalue, cell data (an error), and updates that keep the
+// piece on the device.
 //   isoscope_vtk_tests OUT_DIR DATASETS_DIR
 #include <array>
 #include <cmath>
@@ -255,6 +256,59 @@ void cellDataIsAnError()
         fail("cell-data input: expected one error and no output, got " + std::to_string(errors) + " error(s)");
 }
 
+// The piece stays on the device between updates: an isovalue or method
+// change extracts without uploading again; samples modified in place, a new
+// input and ReleaseDeviceMemory() upload anew. Each step against FlyingEdges.
+void updatesKeepThePiece()
+{
+    auto wavelet = [](int half) {
+        vtkNew<vtkRTAnalyticSource> source;
+        source->SetWholeExtent(-half, half, -half, half, -half, half);
+        source->Update();
+        auto image = vtkSmartPointer<vtkImageData>::New();
+        image->DeepCopy(source->GetOutput());
+        return image;
+    };
+    const int failuresBefore = failures;
+    vtkSmartPointer<vtkImageData> image = wavelet(16);
+    vtkNew<vtkIsoscopeContour> isoscope;
+    isoscope->SetValidation(true);
+    isoscope->SetInputData(image);
+    auto step = [&](const std::string& what, double iso, int uploads) {
+        isoscope->SetValue(0, iso);
+        isoscope->Update();
+        vtkNew<vtkFlyingEdges3D> reference;
+        reference->SetInputData(image);
+        reference->SetValue(0, iso);
+        reference->Update();
+        vtkPolyData* mesh = isoscope->GetOutput();
+        const double tolerance = 1e-5 * image->GetSpacing()[0];
+        const Match match = worstMatch(mesh, reference->GetOutput());
+        if (isoscope->GetVolumeUploads() != uploads || mesh->GetNumberOfCells() != reference->GetOutput()->GetNumberOfCells() ||
+            mesh->GetNumberOfCells() == 0 || !(match.distance <= tolerance))
+            fail("kept piece, " + what + ": " + std::to_string(isoscope->GetVolumeUploads()) + " upload(s) (expected " +
+                 std::to_string(uploads) + "), " + std::to_string(mesh->GetNumberOfCells()) + " triangles against FlyingEdges' " +
+                 std::to_string(reference->GetOutput()->GetNumberOfCells()) + ", vertices " + std::to_string(match.distance) + " apart");
+    };
+    step("first update", 100.0, 1);
+    step("isovalue change", 180.0, 1);
+    isoscope->SetMethod(1);
+    step("method change", 140.0, 1);
+    vtkDataArray* values = image->GetPointData()->GetScalars();
+    for (vtkIdType i = 0; i < values->GetNumberOfTuples(); ++i)
+        values->SetTuple1(i, 320.0 - values->GetTuple1(i));
+    values->Modified();
+    step("samples modified in place", 140.0, 2);
+    image = wavelet(12);
+    isoscope->SetInputData(image);
+    step("a new input", 180.0, 3);
+    isoscope->ReleaseDeviceMemory(); // the output stays: only an update that runs uploads again
+    step("after ReleaseDeviceMemory", 150.0, 4);
+    if (failures == failuresBefore)
+        std::printf("kept piece: isovalue and method changes extracted without an upload; modified samples, a new input and "
+                "ReleaseDeviceMemory() uploaded anew; every step equal to FlyingEdges\n");
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -307,6 +361,8 @@ int main(int argc, char** argv)
         std::printf("SKIP fmri-int16: %s not found\n", fmri.c_str());
     }
     cellDataIsAnError();
+    if (rank == 0)
+        updatesKeepThePiece();
 
     const long long allFailures = sum(failures);
     mpi->Finalize();
