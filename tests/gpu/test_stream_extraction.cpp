@@ -243,7 +243,9 @@ TEST_CASE("a device budget below the whole mesh streams it to the host slab by s
     INFO("mesh " << meshBytes << " bytes, budget " << budget << " of which " << held << " held before");
     REQUIRE(budget < held + meshBytes + readBackBytes);
     MeshCollector collector;
-    StreamReport report = streamInto(collector, *noise, 0.5f, 0, budget);
+    // Slabs of at most 8 layers: the budget alone would allow more where
+    // staging is host memory (not counted), and fewer slabs split less.
+    StreamReport report = streamInto(collector, *noise, 0.5f, 8, budget);
     CHECK(report.peakDeviceBytes <= budget);
     CHECK(report.slabs.size() >= 4);
     CHECK(report.slabsSplit > 0);
