@@ -233,8 +233,8 @@ public:
 
         SlabWindow w = slabWindow(nz_, 0, std::min(planned_, nz_ - 1));
         startRead(0, w);
+        createImages(); // while the first planes are read
         waitRead(0);
-        createImages();
         submitUpload(0);
         if (auto second = nextWindow(w)) {
             startRead(1, *second);
@@ -316,18 +316,22 @@ private:
     }
 
     // The window's planes into the slot's staging on a thread of its own,
-    // once the slot's last upload (which reads that staging) is done.
+    // once the slot's last upload (which reads that staging) is done and
+    // the read before it has ended: one read at a time, on every core.
     void startRead(uint32_t index, const SlabWindow& w)
     {
         RingSlot& slot = slots_[index];
         slot.window = w;
         uint64_t uploaded = slot.uploaded;
-        reads_[index] = std::async(std::launch::async, [this, &slot, w, uploaded] {
-            Clock::time_point start = Clock::now();
-            transfer_.wait(uploaded);
-            double freedMs = msSince(start);
-            return std::pair(readPlanes(w, slot), freedMs);
-        });
+        std::shared_future<std::pair<double, double>> before = reads_[index ^ 1u];
+        reads_[index] = std::async(std::launch::async, [this, &slot, w, uploaded, before] {
+                            Clock::time_point start = Clock::now();
+                            if (before.valid())
+                                before.wait(); // its error is its own slab's
+                            transfer_.wait(uploaded);
+                            double waitedMs = msSince(start);
+                            return std::pair(readPlanes(w, slot), waitedMs);
+                        }).share();
     }
 
     void waitRead(uint32_t index)
@@ -341,16 +345,15 @@ private:
         stats.waitMs = msSince(start);
     }
 
-    // The ring's two images, made once with the first slab's planes (then
-    // refilled by every slab's upload, the first one's too).
+    // The ring's two images, left unwritten: every slab's upload writes all
+    // of its image, the first one's too.
     void createImages()
     {
         Volume image = grid_;
         image.dims[2] = imagePlanes_;
-        const std::byte* samples =
-            converted_ ? slots_[0].raw.data() : static_cast<const std::byte*>(slots_[0].staging.mapped);
+        image.data.clear();
         for (RingSlot& slot : slots_)
-            slot.image = std::make_unique<GpuVolume>(context_, image, GpuVolumeUsage{}, samples);
+            slot.image = std::make_unique<GpuVolume>(context_, image, GpuVolumeUsage{}, nullptr);
     }
 
     // The slot's staging into its image on the transfer queue, after the
@@ -632,10 +635,14 @@ private:
         Clock::time_point start = Clock::now();
         MeshReadBackLayout layout{counters.vertexCount, counters.faceCount};
         if (slot.buffer.size < layout.bytes()) {
-            uint64_t capacity = MeshReadBackLayout{mesh_.vertexCapacity, mesh_.faceCapacity}.bytes();
+            // Twice this part's mesh where the buffer is host memory (pinned
+            // pages take long to allocate: the mesh's capacity took ~95 ms on
+            // the H100); device memory (lavapipe), held one part at a time,
+            // just this part's, as the budget check counts it.
+            uint64_t bytes = readBackOnDevice_ ? layout.bytes() : std::max(layout.bytes() * 2, uint64_t(1) << 20);
             slot.graph.reset();
             slot.buffer = Buffer{};
-            slot.buffer = context_.allocator().createBuffer(std::max(capacity, layout.bytes()),
+            slot.buffer = context_.allocator().createBuffer(bytes,
                                                             VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
                                                             "slab mesh read-back");
             readBackOnDevice_ = slot.buffer.deviceLocal;
@@ -708,7 +715,7 @@ private:
     GraphQueue compute_;
     // After the queues (the destructor waited for both): destroyed first,
     // each waiting for its thread, which waits on a queue.
-    std::future<std::pair<double, double>> reads_[2];
+    std::shared_future<std::pair<double, double>> reads_[2]; // {read ms, ms waited before reading}
     struct ReadBackSlot {
         Buffer buffer; // persistently mapped, host-cached where the device has it
         std::unique_ptr<RenderGraph> graph;

@@ -14,7 +14,7 @@
 // them (the overlap the block method needs). Slabs go round a ring of two
 // slots, each a persistently mapped staging buffer and an image:
 //
-//   host        read k+2 into staging k%2 (every core) once upload k is done
+//   host        read k+2 into staging k%2 (every core) once upload k and read k+1 are done
 //   transfer    upload k+1: staging -> image (k+1)%2, after the extraction that last read that image
 //   main        extract k from image k%2 (after its upload), counters to the host; then slab k's mesh
 //               copied into a kept host-cached read-back buffer
@@ -51,7 +51,7 @@ struct StreamOptions {
 struct SlabStats {
     uint32_t firstPlane = 0, cellLayers = 0;
     double readMs = 0;     // the host: planes read into staging (overlapping the GPU work of the slabs before)
-    double stagingWaitMs = 0; // the reader waited this long for the upload that freed its staging buffer
+    double stagingWaitMs = 0; // the reader waited this long for the read before and the upload freeing its staging
     double waitMs = 0;     // the main thread waited this long for that read
     double uploadMs = 0;   // GPU: the slab upload pass
     double extractMs = 0;  // GPU: the method's passes
