@@ -17,7 +17,7 @@ StreamStats streamToFile(Context& context, VolumeSource& source, float iso, cons
     if (meshPath.empty())
         fail("extractStreamed: meshPath is empty; name the mesh file to write (.ply, .stl, .obj, .glb, ...)");
     ExtractOptions extract;
-    extract.method = "block";
+    extract.method = methodName(options.method);
     isoscope::StreamOptions stream;
     stream.deviceBudget = options.deviceBudget;
     stream.maxSlabLayers = options.maxSlabLayers;

@@ -35,8 +35,8 @@ struct ExtractOptions {
     // device's limit), to run small volumes through the per-slab volume
     // ranges that volumes larger than one binding take.
     uint64_t maxBindingBytes = 0;
-    // block method: built for the z-slabs of streamed extraction (extract/stream/): writes each vertex's
-    // edge code and takes GpuExtractor::placeSlab.
+    // block and scan methods: built for the z-slabs of streamed extraction (extract/stream/): writes each
+    // vertex's edge code and takes GpuExtractor::placeSlab.
     bool streamedSlabs = false;
     // dual method: the halfedge structure (ExtractionReport::halfedges), and
     // the vertex and face colouring (which needs the halfedges).

@@ -19,7 +19,7 @@ GpuExtractor::GpuExtractor(Context& context, const Volume& volume, bool triangle
 
 void GpuExtractor::placeSlab(const SlabPlacement&)
 {
-    fail("this extraction method does not extract streamed slabs: use --method block");
+    fail("this extraction method does not extract streamed slabs: use --method block or --method scan");
 }
 
 ResourceId GpuExtractor::importCaseTable(RenderGraph& graph, const std::string& prefix) const

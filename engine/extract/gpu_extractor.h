@@ -43,10 +43,12 @@ struct FieldSource {
 
 // Where a streamed slab's grid lies in the whole volume (extract/stream/):
 // the extractor's Volume is the slab's grid (its dims, the whole volume's
-// origin and spacing), the image holds it and the planes around it.
+// origin and spacing), the image (the scan method: buffer) holds it and the
+// planes around it.
 struct SlabPlacement {
     int32_t firstPlane = 0;        // the volume's z of the grid's plane 0 (positions match the whole volume's)
     uint32_t imagePlanesBelow = 0; // planes the image holds below the grid's plane 0 (normals read them)
+    uint32_t volumePlanes = 0;     // the whole volume's planes (the scan method's one-sided differences at its ends)
     // Imported into the graph about to be built: 4 bytes per vertex of the
     // mesh's capacity, filled with each vertex's edge code
     // (block_common.glsl: the x- or y-edge of the grid's first or last

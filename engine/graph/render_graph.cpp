@@ -47,7 +47,13 @@ RenderGraph::RenderGraph(Context& context, QueueRole role) : context_(context), 
 void RenderGraph::acquireImportedImage(VkImage image, ResourceState arriving)
 {
     isCompiled_ = false;
-    acquiredImages_.emplace_back(image, arriving);
+    acquired_.push_back({image, VK_NULL_HANDLE, arriving});
+}
+
+void RenderGraph::acquireImportedBuffer(VkBuffer buffer, ResourceState arriving)
+{
+    isCompiled_ = false;
+    acquired_.push_back({VK_NULL_HANDLE, buffer, arriving});
 }
 
 RenderGraph::~RenderGraph() = default;
@@ -159,13 +165,17 @@ void RenderGraph::compile()
             if (pass.kind != PassKind::Transfer)
                 fail("pass '" + pass.name + "' is placed on the transfer queue, which runs transfer passes only "
                      "(engine bug)");
-    for (auto& [image, arriving] : acquiredImages_) {
-        // The import of `image` that the earliest pass uses takes the acquire.
+    for (const Acquired& acquired : acquired_) {
+        // The import of the handle that the earliest pass uses takes the acquire.
+        auto isIt = [&](ResourceId id) {
+            const ResourceDesc& resource = desc_.resources[id];
+            return resource.imported && (resource.image ? acquired.image && images_[id].image == acquired.image
+                                                        : acquired.buffer && buffers_[id] == acquired.buffer);
+        };
         std::optional<ResourceId> first;
         for (const PassDesc& pass : desc_.passes) {
             for (const ResourceUse& use : pass.uses)
-                if (use.resource < desc_.resources.size() && desc_.resources[use.resource].imported &&
-                    desc_.resources[use.resource].image && images_[use.resource].image == image) {
+                if (use.resource < desc_.resources.size() && isIt(use.resource)) {
                     first = use.resource;
                     break;
                 }
@@ -173,8 +183,8 @@ void RenderGraph::compile()
                 break;
         }
         if (!first)
-            fail("an acquired image is not used by any pass of the graph (engine bug)");
-        desc_.resources[*first].initialState = arriving;
+            fail("an acquired resource is not used by any pass of the graph (engine bug)");
+        desc_.resources[*first].initialState = acquired.arriving;
     }
     compiled_ = compileGraph(desc_);
     // One scope a pass and one for the whole frame.

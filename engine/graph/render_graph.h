@@ -77,6 +77,8 @@ public:
     // graph_desc.h): the import used first is acquired there; the others
     // read after that acquire. Applied at compile().
     void acquireImportedImage(VkImage image, ResourceState arriving);
+    // The same for a buffer (a streamed slab's raw samples).
+    void acquireImportedBuffer(VkBuffer buffer, ResourceState arriving);
 
     QueueRole queueRole() const { return role_; }
     uint32_t queueFamily() const { return desc_.queueFamily; }
@@ -152,7 +154,12 @@ private:
     Context& context_;
     QueueRole role_;
     GraphDesc desc_;
-    std::vector<std::pair<VkImage, ResourceState>> acquiredImages_;
+    struct Acquired {
+        VkImage image = VK_NULL_HANDLE;   // one of the two
+        VkBuffer buffer = VK_NULL_HANDLE;
+        ResourceState arriving;
+    };
+    std::vector<Acquired> acquired_;
     std::vector<Record> records_;
     std::vector<std::function<bool()>> conditions_; // per pass; empty: always
     std::vector<VkBuffer> buffers_;  // per resource; null for images

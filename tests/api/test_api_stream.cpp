@@ -70,6 +70,22 @@ TEST_CASE("extractStreamed writes the mesh Isosurface::extract makes, from a spe
     REQUIRE(hostStats.ok());
     CHECK(hostStats->vertices == heldMesh->positions.size());
     CHECK(std::filesystem::file_size(fromHost) == 84 + 50 * heldMesh->indices.size() / 3);
+
+    // The scan method streams into its own in-core mesh; the methods whose work spans the volume do not stream.
+    auto scanSurface = iso::Isosurface::create(api.context, *held, {iso::Method::Scan});
+    REQUIRE(scanSurface.ok());
+    auto scanMesh = scanSurface->extract(6.0f);
+    REQUIRE(scanMesh.ok());
+    iso::StreamOptions scan = options;
+    scan.method = iso::Method::Scan;
+    auto scanStats = iso::extractStreamed(api.context, desc, planes, 6.0f, scratch("scan.stl").string(), scan);
+    REQUIRE(scanStats.ok());
+    CHECK(scanStats->vertices == scanMesh->positions.size());
+    CHECK(scanStats->triangles == scanMesh->indices.size() / 3);
+    iso::StreamOptions dual = options;
+    dual.method = iso::Method::Dual;
+    CHECK_THAT(errorOf(iso::extractStreamed(api.context, desc, planes, 6.0f, scratch("dual.stl").string(), dual)).message,
+               Contains("--method block or --method scan"));
 }
 
 TEST_CASE("extractStreamed stops at the host's error and leaves no mesh file", "[api]")

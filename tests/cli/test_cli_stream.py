@@ -90,6 +90,30 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
             check(all(s["slab_wall_ms"] >= s["wait_ms"] + s["graph_setup_ms"] + s["gpu_wait_ms"] + s["download_ms"]
                       for s in stats["slabs"]), "each slab's main-thread time holds its measured parts")
 
+    # The scan method streams too, into its own in-core mesh; --stream alone streams with the block method;
+    # methods whose work spans the whole volume are refused naming --method.
+    r = run(["extract", raw, "--iso", "200", "--method", "scan", "-o", "incore_scan.ply"], tmp)
+    check(r.returncode == 0, f"in-core scan extraction runs: {r.stderr.strip()}")
+    scan_reference = canonical(*read_ply(os.path.join(tmp, "incore_scan.ply")))
+    for layers in ("3", "13"):
+        r = run(["extract", raw, "--iso", "200", "--method", "scan", "--stream", "--slab-layers", layers,
+                 "-o", f"scan{layers}.ply", "--stats", f"scan{layers}.json"], tmp)
+        check(r.returncode == 0, f"--stream --method scan --slab-layers {layers} runs: {r.stderr.strip()}")
+        if r.returncode == 0:
+            streamed = canonical(*read_ply(os.path.join(tmp, f"scan{layers}.ply")))
+            check(streamed == scan_reference, f"scan, {layers} layers a slab: the in-core scan mesh")
+            stats = json.load(open(os.path.join(tmp, f"scan{layers}.json")))
+            check(stats["method"] == "scan" and stats["slab_count"] == -(-52 // int(layers)),
+                  f"scan, {layers} layers a slab: the stats name the method and the slabs")
+            check(r.stdout.startswith("scan (streamed"), f"the summary names the method: {r.stdout.strip()}")
+    r = run(["extract", raw, "--iso", "200", "--stream", "--slab-layers", "9", "--stats", "default.json"], tmp)
+    check(r.returncode == 0 and json.load(open(os.path.join(tmp, "default.json")))["method"] == "block",
+          f"--stream without --method streams with the block method: {r.stderr.strip()}")
+    for method in ("histopyramid", "dual"):
+        r = run(["extract", raw, "--iso", "200", "--method", method, "--stream"], tmp)
+        check(r.returncode != 0 and f"not '{method}'" in r.stderr and "--method block or --method scan" in r.stderr,
+              f"--stream --method {method} is refused naming the option: {r.stderr.strip()[:200]}")
+
     # A gzip NRRD of the same samples: inflated slab by slab as the slabs ask, the same mesh.
     nrrd = os.path.join(tmp, "ball_gzip.nrrd")
     with open(nrrd, "wb") as f:

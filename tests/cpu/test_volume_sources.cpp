@@ -157,6 +157,26 @@ TEST_CASE("synthetic row writers give the field's values sample for sample, floa
         INFO("x = " << ties[i]);
         REQUIRE(bytes[i] == syntheticByte(syntheticFunction("sphere")(ties[i], 0.0, 0.0)));
     }
+    // The uint8 sphere along sorted x takes its bytes from the steps between
+    // them (no square root): wide rows, many steps a row, every (y, z) of a
+    // grid, against the field's bytes.
+    for (uint32_t width : {4099u, 1000u, 37u}) {
+        std::vector<double> xs(width);
+        for (uint32_t i = 0; i < width; ++i)
+            xs[i] = syntheticCoordinate(i, width);
+        std::vector<uint8_t> row(width);
+        uint64_t wrong = 0;
+        for (uint32_t j = 0; j < 61; ++j)
+            for (uint32_t k = 0; k < 53; ++k) {
+                double y = syntheticCoordinate(j, 61), z = syntheticCoordinate(k, 53);
+                syntheticRowWriter("sphere")(xs.data(), width, y, z, ScalarType::UInt8,
+                                             reinterpret_cast<std::byte*>(row.data()));
+                for (uint32_t i = 0; i < width; ++i)
+                    wrong += row[i] != syntheticByte(syntheticFunction("sphere")(xs[i], y, z));
+            }
+        INFO("sphere rows of " << width);
+        REQUIRE(wrong == 0);
+    }
     // The streamed source (rows on every core) against the in-core generator.
     std::unique_ptr<VolumeSource> torus = openSyntheticSource("torus:45x38x21");
     REQUIRE(readWholeVolume(*torus).data == makeSyntheticVolume("torus:45x38x21").data);

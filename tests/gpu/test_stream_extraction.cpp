@@ -1,5 +1,5 @@
 // Streamed extraction (engine/extract/stream/): slab by slab, the same welded
-// mesh as the in-core block method, vertex for vertex.
+// mesh as the in-core block or scan method, vertex for vertex.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -72,8 +72,9 @@ CanonicalMesh canonical(const Mesh& mesh)
 }
 
 // Positions and triangles identical; normals, which the image's filtering
-// takes at its own (the slab's) texture coordinates, as below.
-void requireSameMesh(const Mesh& streamed, const Mesh& inCore)
+// takes at its own (the slab's) texture coordinates, as below, or bit for
+// bit (`exactNormals`: the scan method's differences of the grid's samples).
+void requireSameMesh(const Mesh& streamed, const Mesh& inCore, bool exactNormals = false)
 {
     REQUIRE(streamed.positions.size() == inCore.positions.size());
     REQUIRE(streamed.indices.size() == inCore.indices.size());
@@ -81,6 +82,13 @@ void requireSameMesh(const Mesh& streamed, const Mesh& inCore)
     CanonicalMesh a = canonical(streamed), b = canonical(inCore);
     REQUIRE(a.positions == b.positions);
     REQUIRE(a.triangles == b.triangles);
+    if (exactNormals) {
+        for (size_t i = 0; i < a.normals.size(); ++i) {
+            INFO("vertex " << i << " of " << a.normals.size());
+            REQUIRE(bitsOf(a.normals[i]) == bitsOf(b.normals[i]));
+        }
+        return;
+    }
     // Vertices at one position (ranked alike) may pair either way: each
     // normal against the nearest of its position's. The image's filter
     // weighs texels at the slab image's coordinates, with its sub-texel
@@ -106,21 +114,36 @@ void requireSameMesh(const Mesh& streamed, const Mesh& inCore)
     REQUIRE(apart <= a.normals.size() / 100);
 }
 
-Mesh inCoreMesh(const Volume& volume, float iso, const std::string& blockPass = "")
+Mesh inCoreMesh(const Volume& volume, float iso, const std::string& blockPass = "", const std::string& method = "block")
 {
     ExtractOptions options;
-    options.method = "block";
+    options.method = method;
     options.blockPass = blockPass;
     return extractIsosurface(gpuContext(), volume, iso, options).mesh;
 }
 
-// `blockPass`: the block method's triangle pass (ExtractOptions::blockPass).
-StreamReport streamInto(MeshSink& sink, VolumeSource& source, float iso, uint32_t slabLayers, uint64_t budget = 0,
-                        const std::string& blockPass = "")
+ExtractOptions methodOptions(const std::string& method, const std::string& blockPass = "")
 {
     ExtractOptions options;
-    options.method = "block";
+    options.method = method;
     options.blockPass = blockPass;
+    return options;
+}
+
+StreamReport streamWith(const ExtractOptions& options, MeshSink& sink, VolumeSource& source, float iso,
+                        uint32_t slabLayers, uint64_t budget = 0)
+{
+    StreamOptions stream;
+    stream.maxSlabLayers = slabLayers;
+    stream.deviceBudget = budget;
+    return extractStreamed(gpuContext(), source, iso, options, stream, sink);
+}
+
+// `blockPass`: the block method's triangle pass (ExtractOptions::blockPass).
+StreamReport streamInto(MeshSink& sink, VolumeSource& source, float iso, uint32_t slabLayers, uint64_t budget = 0,
+                        const std::string& blockPass = "", const std::string& method = "block")
+{
+    ExtractOptions options = methodOptions(method, blockPass);
     StreamOptions stream;
     stream.maxSlabLayers = slabLayers;
     stream.deviceBudget = budget;
@@ -130,24 +153,72 @@ StreamReport streamInto(MeshSink& sink, VolumeSource& source, float iso, uint32_
 // Streams `source` at several slab counts (2 to 20 where the volume has the
 // layers) and requires the in-core mesh each time.
 void requireStreamedSameAsInCore(VolumeSource& source, float iso, std::vector<uint32_t> slabCounts,
-                                 const std::string& blockPass = "")
+                                 const std::string& blockPass = "", const std::string& method = "block")
 {
     Volume whole = readWholeVolume(source);
-    Mesh reference = inCoreMesh(whole, iso, blockPass);
+    Mesh reference = inCoreMesh(whole, iso, blockPass, method);
     REQUIRE(!reference.indices.empty());
     uint32_t cells = whole.dims[2] - 1;
     for (uint32_t slabs : slabCounts) {
         uint32_t layers = (cells + slabs - 1) / slabs;
-        INFO(whole.source << " at iso " << iso << ", " << slabs << " slabs of " << layers << " cell layers");
+        INFO(method << ": " << whole.source << " at iso " << iso << ", " << slabs << " slabs of " << layers
+                    << " cell layers");
         MeshCollector collector;
-        StreamReport report = streamInto(collector, source, iso, layers, 0, blockPass);
+        StreamReport report = streamInto(collector, source, iso, layers, 0, blockPass, method);
+        REQUIRE(report.method == method);
         REQUIRE(report.slabs.size() == (cells + layers - 1) / layers);
         REQUIRE(report.vertexCount == reference.positions.size());
         for (const SlabStats& slab : report.slabs) // every slab's mesh came back and was welded
             CHECK((slab.weldMs > 0 && slab.downloadMs > 0));
-        requireSameMesh(collector.mesh(), reference);
+        requireSameMesh(collector.mesh(), reference, method == "scan");
         REQUIRE_NO_VALIDATION_MESSAGES();
     }
+}
+
+// Noise in layers 30 to 36 of 64 and nothing elsewhere: the slabs there make most of the mesh.
+std::unique_ptr<VolumeSource> noiseInSixLayers(Volume& grid)
+{
+    grid.dims = {24, 24, 64};
+    grid.type = ScalarType::Float32;
+    grid.source = "noise in 6 layers";
+    return makeCallbackSource(grid, [](uint32_t first, uint32_t count, std::byte* out) {
+        auto* values = reinterpret_cast<float*>(out);
+        for (uint32_t z = first; z < first + count; ++z)
+            for (uint32_t i = 0; i < 24 * 24; ++i) {
+                uint32_t h = (i + 1) * 2654435761u ^ (z + 7) * 40503u;
+                h ^= h >> 13;
+                *values++ = z >= 30 && z <= 36 ? float(h * 0x9E3779B9u >> 8) / float(1 << 24) : 0.0f;
+            }
+    });
+}
+
+// A budget that holds slabs of 8 layers and a third of the mesh with its
+// read-back, never the whole mesh: the mesh streams to the host slab by
+// slab, and the noisy slabs are split.
+void requireMeshStreamedUnderBudget(const std::string& method)
+{
+    Volume grid;
+    auto noise = noiseInSixLayers(grid);
+    Volume whole = readWholeVolume(*noise);
+    Mesh reference = inCoreMesh(whole, 0.5f, "", method);
+    uint64_t meshBytes = reference.positions.size() * sizeof(GpuMeshVertex) + reference.indices.size() * 4;
+    // Lavapipe maps its device memory for the host: the mesh's read-back
+    // copy (vertices, indices and an edge code a vertex) is device memory too.
+    uint64_t readBackBytes = meshBytes + reference.positions.size() * 4;
+    uint64_t held = gpuContext().allocator().currentDeviceBytes();
+    std::unique_ptr<SlabMethod> slabs = createSlabMethod(gpuContext(), grid, methodOptions(method), 1 << 20);
+    uint64_t budget = held + 2 * streamSlabBytes(*slabs, grid, 8) + (meshBytes + readBackBytes) / 3;
+    INFO(method << ": mesh " << meshBytes << " bytes, budget " << budget << " of which " << held << " held before");
+    REQUIRE(budget < held + meshBytes + readBackBytes);
+    MeshCollector collector;
+    // Slabs of at most 8 layers: the budget alone would allow more where
+    // staging is host memory (not counted), and fewer slabs split less.
+    StreamReport report = streamInto(collector, *noise, 0.5f, 8, budget, "", method);
+    CHECK(report.peakDeviceBytes <= budget);
+    CHECK(report.slabs.size() >= 4);
+    CHECK(report.slabsSplit > 0);
+    requireSameMesh(collector.mesh(), reference, method == "scan");
+    REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
 } // namespace
@@ -217,39 +288,79 @@ TEST_CASE("a device budget below the whole mesh streams it to the host slab by s
           "does not fit",
           "[stream]")
 {
-    // Noise in layers 30 to 36 of 64 and nothing elsewhere: the slabs there make most of the mesh.
-    Volume grid;
-    grid.dims = {24, 24, 64};
-    grid.type = ScalarType::Float32;
-    grid.source = "noise in 6 layers";
-    auto noise = makeCallbackSource(grid, [](uint32_t first, uint32_t count, std::byte* out) {
-        auto* values = reinterpret_cast<float*>(out);
-        for (uint32_t z = first; z < first + count; ++z)
-            for (uint32_t i = 0; i < 24 * 24; ++i) {
-                uint32_t h = (i + 1) * 2654435761u ^ (z + 7) * 40503u;
-                h ^= h >> 13;
-                *values++ = z >= 30 && z <= 36 ? float(h * 0x9E3779B9u >> 8) / float(1 << 24) : 0.0f;
-            }
-    });
-    Volume whole = readWholeVolume(*noise);
-    Mesh reference = inCoreMesh(whole, 0.5f);
-    uint64_t meshBytes = reference.positions.size() * sizeof(GpuMeshVertex) + reference.indices.size() * 4;
-    // Lavapipe maps its device memory for the host: the mesh's read-back
-    // copy (vertices, indices and an edge code a vertex) is device memory too.
-    uint64_t readBackBytes = meshBytes + reference.positions.size() * 4;
-    uint64_t held = gpuContext().allocator().currentDeviceBytes();
-    // Room for slabs of 8 layers and a third of the mesh with its read-back: never the whole mesh.
-    uint64_t budget = held + 2 * streamSlabBytes(gpuContext(), grid, 8, {8, 4, 4}) + (meshBytes + readBackBytes) / 3;
-    INFO("mesh " << meshBytes << " bytes, budget " << budget << " of which " << held << " held before");
-    REQUIRE(budget < held + meshBytes + readBackBytes);
-    MeshCollector collector;
-    // Slabs of at most 8 layers: the budget alone would allow more where
-    // staging is host memory (not counted), and fewer slabs split less.
-    StreamReport report = streamInto(collector, *noise, 0.5f, 8, budget);
-    CHECK(report.peakDeviceBytes <= budget);
-    CHECK(report.slabs.size() >= 4);
-    CHECK(report.slabsSplit > 0);
-    requireSameMesh(collector.mesh(), reference);
+    requireMeshStreamedUnderBudget("block");
+}
+
+TEST_CASE("streamed scan extraction gives the in-core scan mesh, normals bit for bit, from 2 to 20 slabs",
+          "[stream][scan]")
+{
+    auto cayley = openSyntheticSource("cayley:23x19x41");
+    requireStreamedSameAsInCore(*cayley, -0.012f, {2, 3, 7, 20}, "", "scan");
+    auto gyroid = openSyntheticSource("gyroid:17x21x27");
+    requireStreamedSameAsInCore(*gyroid, 0.3f, {2, 5, 13}, "", "scan");
+    // Integer isovalues on bytes put vertices exactly on samples, several on one point.
+    auto sphere = openSyntheticSource("sphere:21x18x33", ScalarType::UInt8);
+    for (float iso : {200.0f, 230.0f})
+        requireStreamedSameAsInCore(*sphere, iso, {2, 4, 11, 16}, "", "scan");
+}
+
+TEST_CASE("streamed scan extraction gives the in-core scan mesh on the real volumes", "[stream][scan][datasets]")
+{
+    std::filesystem::path dir = datasetsDir();
+    if (!std::filesystem::exists(dir / "MANIFEST.md")) {
+        WARN("skipped: no datasets at " << dir.string());
+        return;
+    }
+    auto anatomical = openFileSource(dir / "anatomical_33x41x25_int16.nhdr");
+    requireStreamedSameAsInCore(*anatomical, 5000.5f, {2, 6, 12}, "", "scan");
+    auto engine = openFileSource(dir / "engine_256x256x128_uint8.nhdr");
+    requireStreamedSameAsInCore(*engine, 150.0f, {2, 9}, "", "scan");
+}
+
+TEST_CASE("the scan method streams its mesh to the host under a budget below it, splitting slabs", "[stream][scan]")
+{
+    requireMeshStreamedUnderBudget("scan");
+}
+
+TEST_CASE("the scan method's own slabs (bindings of a few planes) inside streamed slabs weld into the in-core mesh",
+          "[stream][scan]")
+{
+    auto cayley = openSyntheticSource("cayley:23x19x41");
+    Volume whole = readWholeVolume(*cayley);
+    Mesh reference = inCoreMesh(whole, -0.012f, "", "scan");
+    ExtractOptions options = methodOptions("scan");
+    // Bindings of 32 KiB hold lists of 2048 occupied points (16 bytes
+    // each): the method's own slabs are a few cell layers thick, so they
+    // split each streamed slab of 7 or 20 layers.
+    options.maxBindingBytes = 32 << 10;
+    ExtractionReport inCore = extractIsosurface(gpuContext(), whole, -0.012f, options);
+    uint64_t ownSlabs = 0;
+    for (const auto& [name, count] : inCore.workCounts)
+        if (name == "slabs")
+            ownSlabs = count;
+    REQUIRE(ownSlabs >= 40 / 6);
+    for (uint32_t layers : {7u, 20u}) {
+        INFO(layers << " cell layers a streamed slab");
+        MeshCollector collector;
+        StreamReport report = streamWith(options, collector, *cayley, -0.012f, layers);
+        REQUIRE(report.slabs.size() == (40 + layers - 1) / layers);
+        requireSameMesh(collector.mesh(), reference, true);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("streaming refuses the methods whose work spans the volume, naming --method, before reading", "[stream]")
+{
+    std::atomic<int> reads{0};
+    Volume grid = makeSyntheticGrid("sphere:32");
+    auto source = makeCallbackSource(grid, [&](uint32_t, uint32_t, std::byte*) { ++reads; });
+    for (const char* method : {"histopyramid", "dual"}) {
+        MeshCollector collector;
+        REQUIRE_THROWS_WITH(streamInto(collector, *source, 0.5f, 0, 0, "", method),
+                            Catch::Contains("not '" + std::string(method) + "'") &&
+                                Catch::Contains("--method block or --method scan"));
+    }
+    REQUIRE(reads == 0);
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 

@@ -58,10 +58,10 @@ Run addExtractCommand(CLI::App& app)
     command->add_option("--stats", options->stats, "Write statistics as JSON to this file ('-' for stdout)")
         ->check(outputName(Stdout::Allowed));
     command->add_flag("--stream", options->stream,
-                      "Extract slab of z-planes by slab (block method): the volume (a .raw or raw-encoded NRRD file, "
-                      "read in place, or a synthetic spec, generated slab by slab) is never whole in host or device "
-                      "memory; the mesh is the same welded mesh. Automatic with --device-budget when the volume "
-                      "does not fit it");
+                      "Extract slab of z-planes by slab (the block method unless --method scan): the volume (a .raw "
+                      "or raw-encoded NRRD file, read in place, or a synthetic spec, generated slab by slab) is never "
+                      "whole in host or device memory; the mesh is the same welded mesh. Automatic with "
+                      "--device-budget when the volume does not fit it");
     command->add_option("--device-budget", options->deviceBudget,
                         "Device memory isoscope may use, e.g. 2GiB, 512MiB, 3GB (default: the device's budget)")
         ->check(byteSizeValidator());
@@ -71,7 +71,8 @@ Run addExtractCommand(CLI::App& app)
     command->add_flag("--measure-copy", options->measureCopy,
                       "With --stream: first measure the pinned host-to-device copy rate (the stats' copy_ceiling)");
     addForceFlag(command, options->force);
-    return [args, options, method]() {
+    CLI::Option* methodOption = command->get_option("--method");
+    return [args, options, method, methodOption]() {
         if (!options->stream && (options->slabLayers || options->measureCopy))
             usageError("--stream", options->slabLayers ? "--slab-layers needs --stream" : "--measure-copy needs --stream");
         if (options->stream || !options->deviceBudget.empty()) {
@@ -82,6 +83,8 @@ Run addExtractCommand(CLI::App& app)
                 request.syntheticType = parseScalarName(args->type);
             request.iso = float(options->iso);
             request.method = method->options();
+            if (options->stream && methodOption->count() == 0)
+                request.method.method = "block"; // streaming's default, not the in-core CPU reference
             request.deviceBudget = options->deviceBudget.empty() ? 0 : *parseByteSize(options->deviceBudget);
             request.slabLayers = options->slabLayers;
             request.forced = options->stream;
@@ -93,7 +96,8 @@ Run addExtractCommand(CLI::App& app)
             request.quiet = args->quiet;
             bool gpu = request.method.method != "cpu";
             if (options->stream && !gpu)
-                usageError("--stream", "streamed extraction runs on the GPU: give --method block (or auto)");
+                usageError("--stream", "streamed extraction runs on the GPU: give --method block or --method scan "
+                                       "(or auto)");
             if (options->stream && (options->simplify < 1.0 || options->smooth > 0))
                 usageError("--stream", "--simplify and --smooth need the whole mesh; leave them out with --stream");
             if (gpu && options->simplify >= 1.0 && options->smooth == 0) {

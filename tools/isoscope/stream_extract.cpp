@@ -217,8 +217,8 @@ std::optional<int> runStreamedExtract(const StreamRequest& request)
     if (!request.stats.empty())
         writeJson(stats, request.stats, request.force);
     if (request.stats != "-")
-        std::printf("block (streamed, %zu slabs): %llu vertices, %llu triangles, %.3f s, %.2f GB/s end to end\n",
-                    report.slabs.size(), (unsigned long long)report.vertexCount,
+        std::printf("%s (streamed, %zu slabs): %llu vertices, %llu triangles, %.3f s, %.2f GB/s end to end\n",
+                    report.method.c_str(), report.slabs.size(), (unsigned long long)report.vertexCount,
                     (unsigned long long)report.faceCount, report.wallMs * 1e-3,
                     report.wallMs > 0 ? double(report.volumeBytes) / (report.wallMs * 1e-3) * 1e-9 : 0.0);
     return 0;

@@ -15,7 +15,8 @@ class ScanGeneratePass : public ScanPass {
 public:
     static constexpr uint32_t kWorkgroupSize = 64;
 
-    ScanGeneratePass(Context& context, bool weld);
+    // `edgeCodes`: write each vertex's edge code (streamed slabs, scan_grid.glsl).
+    ScanGeneratePass(Context& context, bool weld, bool edgeCodes);
     void add(RenderGraph& graph, const ScanResources& r, const ScanSlab& slab, const float& iso) const;
 };
 

@@ -29,7 +29,8 @@ public:
           bindings_{uint32_t(scalarSize(field.volume->type)), options.maxBindingBytes},
           budgetBytes_(options.budgetBytes ? options.budgetBytes : context.allocator().availableDeviceBytes() / 2),
           tiling_(scanTiling(context)), count_(context, tileSpec()), list_(context, tileSpec()), prepare_(context),
-          generate_(context, weld_)
+          generate_(context, weld_, options.streamedSlabs), streamedSlabs_(options.streamedSlabs),
+          volumePlanes_(field.volume->dims[2])
     {
         listNeeded_ = context.allocator().createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                                                VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -39,6 +40,19 @@ public:
 
     uint64_t auxiliaryBytes() const override { return listNeeded_.allocated; }
 
+    // A streamed slab: its grid's planes lie at firstPlane.. of the whole
+    // volume, and plane 0 of the bound buffer at firstPlane - imagePlanesBelow.
+    // The passes work in the whole volume's z, so positions and the
+    // differences at the volume's ends are the in-core extraction's.
+    void placeSlab(const SlabPlacement& placement) override
+    {
+        if (!streamedSlabs_)
+            GpuExtractor::placeSlab(placement);
+        firstPlane_ = uint32_t(placement.firstPlane);
+        imagePlanesBelow_ = placement.imagePlanesBelow;
+        volumePlanes_ = placement.volumePlanes;
+        edgeCodes_ = placement.edgeCodes;
+    }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
     {
@@ -81,6 +95,7 @@ protected:
         r.vertices = mesh.vertices;
         r.indices = mesh.indices;
         r.counters = mesh.counters;
+        r.edgeCodes = edgeCodes_ != kNoResource ? edgeCodes_ : transient("unused vertex edge codes", 16);
         for (uint32_t index = 0; index < plan_.slabCount; ++index) {
             ScanSlab slab = slabAt(index);
             count_.add(graph, r, *blockSums_, slab, iso);
@@ -111,15 +126,18 @@ private:
         ScanSlab slab;
         slab.index = index;
         ScanGridPush& push = slab.push;
-        uint32_t z0 = index * plan_.cellLayersPerSlab;
+        uint32_t z0 = index * plan_.cellLayersPerSlab; // of this extractor's grid
         uint32_t layers = std::min(plan_.cellLayersPerSlab, volume_.dims[2] - 1 - z0);
         setGridPush(push, volume_);
-        push.z0 = z0;
+        push.nz = volumePlanes_;
+        push.z0 = firstPlane_ + z0;
         push.planes = layers + 1;
         push.slabFlags = (index == 0 ? kSlabFirst : 0) | (index + 1 == plan_.slabCount ? kSlabLast : 0);
         push.listCapacity = uint32_t(plan_.listCapacity);
-        SlabVolumeRange range = slabVolumeRange(context_, volume_.dims, bindings_.sampleBytes, push.z0, push.planes);
-        push.volumeFirstPlane = range.firstPlane;
+        // The bound buffer's planes: a streamed slab's begin imagePlanesBelow_ under its grid.
+        SlabVolumeRange range = slabVolumeRange(context_, gpuVolume_.dims(), bindings_.sampleBytes,
+                                                imagePlanesBelow_ + z0, push.planes);
+        push.volumeFirstPlane = firstPlane_ - imagePlanesBelow_ + range.firstPlane;
         push.volumeFirstSample = range.firstSample;
         slab.volumeOffset = range.offset;
         slab.volumeBytes = range.bytes;
@@ -141,6 +159,10 @@ private:
     ScanGeneratePass generate_;
     std::optional<BlockSumScan> blockSums_; // per tile: vertices, triangles, occupied points; then their offsets
     Buffer listNeeded_;
+    bool streamedSlabs_;
+    uint32_t volumePlanes_;              // the whole volume's (a streamed slab's grid is part of it)
+    uint32_t firstPlane_ = 0, imagePlanesBelow_ = 0;
+    ResourceId edgeCodes_ = kNoResource; // streamed slabs: written by generate
 };
 
 } // namespace

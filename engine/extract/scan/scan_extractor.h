@@ -17,6 +17,10 @@
 // of block sums. Slabs only where that does not fit ExtractOptions::budgetBytes
 // (0: half of what the device has free) or one storage binding; a slab binds
 // only its planes of the volume, so the volume may be larger than one binding.
+// Streamed extraction (ExtractOptions::streamedSlabs, extract/stream/): the
+// grid is a streamed slab's, its slabs own their bottom plane's edges (the
+// streamed slabs are welded by edge code, which generate writes), and the
+// passes work in the whole volume's z (GpuExtractor::placeSlab).
 #include <memory>
 
 #include "extract/gpu_extractor.h"

@@ -36,6 +36,7 @@ struct ScanResources {
     ResourceId listNeeded = kNoResource; // read back after the frame: imported
     ResourceId seams[2] = {kNoResource, kNoResource}; // vertex numbers of a shared plane (transient)
     ResourceId vertices = kNoResource, indices = kNoResource, counters = kNoResource;
+    ResourceId edgeCodes = kNoResource;  // a vertex's edge code (streamed slabs; else 16 unused bytes)
 };
 
 // One slab as the passes see it: its push constants and the volume's bytes bound for it.

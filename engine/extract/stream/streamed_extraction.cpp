@@ -18,7 +18,7 @@
 #include "core/transfer.h"
 #include "extract/gpu_extractor.h"
 #include "extract/stream/mesh_read_back.h"
-#include "extract/stream/slab_upload.h"
+#include "extract/stream/slab_method.h"
 #include "graph/graph_queue.h"
 #include "graph/render_graph.h"
 #include "mesh/mesh_buffers.h"
@@ -67,60 +67,40 @@ uint64_t blocksOf(const Volume& grid, uint32_t planes, std::array<uint32_t, 3> b
            ((planes + block[2] - 1) / block[2]);
 }
 
-// Whether staging (MemoryUsage::Upload: the first host-visible, coherent
-// memory type, as the allocator picks it) is the device's own memory, so
-// that it counts against the device budget: on lavapipe, not on a discrete
-// GPU, whose staging is pinned host memory.
-bool stagingOnDevice(const Context& context)
-{
-    VkPhysicalDeviceMemoryProperties memory;
-    vkGetPhysicalDeviceMemoryProperties(context.physicalDevice(), &memory);
-    const VkMemoryPropertyFlags upload = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
-        if ((memory.memoryTypes[i].propertyFlags & upload) == upload)
-            return (memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
-    return true;
-}
-
 } // namespace
 
-uint64_t streamSlabBytes(const Context& context, const Volume& grid, uint32_t cellLayers,
-                         std::array<uint32_t, 3> blockSize)
+uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t cellLayers)
 {
     uint64_t planeTexels = uint64_t(grid.dims[0]) * grid.dims[1];
     uint64_t imagePlanes = uint64_t(cellLayers) + 3; // the grid's planes and one either side
-    uint64_t image = planeTexels * imagePlanes * volumeTexelBytes(context, grid.type);
-    uint64_t blocks = blocksOf(grid, cellLayers + 1, blockSize);
-    // Value ranges (4 bytes a block), listed-block words (1/4), a list of an
-    // eighth of the blocks at 16 bytes an entry (block_extractor.h).
-    uint64_t work = blocks * 4 + blocks / 4 + blocks / 8 * 16 + (uint64_t(4) << 10);
+    uint64_t image = planeTexels * imagePlanes * method.texelBytes();
     // A ring of two slots (one slab uploads while the one before extracts):
-    // two images and two staging buffers of the image's size (where the
-    // staging is device memory), and the block method's buffers of two
-    // extractors (one per image).
-    return image * (stagingOnDevice(context) ? 4 : 2) + work * 2;
+    // two slab volumes and two staging buffers of their size (where the
+    // staging is device memory), and the work of two extractors (one per
+    // volume; their graphs' transients twice where each keeps its graph).
+    return image * (method.stagingOnDevice() ? 4 : 2) + method.workBytes(cellLayers) * (method.reusesGraphs() ? 2 : 1);
 }
 
-uint32_t planSlabLayers(const Context& context, const Volume& grid, uint64_t budget, std::array<uint32_t, 3> blockSize)
+uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget)
 {
     uint32_t cells = grid.dims[2] - 1;
-    uint64_t one = streamSlabBytes(context, grid, 1, blockSize);
+    uint64_t one = streamSlabBytes(method, grid, 1);
     if (one > budget)
         fail("streaming '" + grid.source + "' (" + std::to_string(grid.dims[0]) + "x" + std::to_string(grid.dims[1]) +
              "x" + std::to_string(grid.dims[2]) + " " + std::string(scalarName(grid.type)) + "): a slab of one cell "
-             "layer needs " + formatBytes(one) + " (its 4 planes in the ring's two images and, where staging is "
-             "device memory, two staging buffers, and the block method's work buffers), more than the device budget of " + formatBytes(budget) +
-             ": give a larger --device-budget");
+             "layer needs " + formatBytes(one) + " (its 4 planes in the ring's two slab volumes and, where staging "
+             "is device memory, two staging buffers, and the " + method.name() + " method's work buffers), more "
+             "than the device budget of " + formatBytes(budget) + ": give a larger --device-budget");
     // The largest layer count whose slab takes at most half the budget, and
     // whose image holds at most kSlabImageBytes: more, smaller slabs keep
     // reading, upload, extraction and read-back in step (the first slab's
     // read and the last's read-back overlap nothing) and the pinned staging small.
-    uint64_t planeBytes = uint64_t(grid.dims[0]) * grid.dims[1] * volumeTexelBytes(context, grid.type);
+    uint64_t planeBytes = uint64_t(grid.dims[0]) * grid.dims[1] * method.texelBytes();
     uint32_t high = uint32_t(std::clamp<uint64_t>(kSlabImageBytes / planeBytes, 4, uint64_t(cells) + 3) - 3);
     uint32_t low = 1;
     while (low < high) {
         uint32_t mid = low + (high - low + 1) / 2;
-        if (streamSlabBytes(context, grid, mid, blockSize) <= budget / 2)
+        if (streamSlabBytes(method, grid, mid) <= budget / 2)
             low = mid;
         else
             high = mid - 1;
@@ -159,32 +139,25 @@ class Streamer {
 public:
     Streamer(Context& context, VolumeSource& source, float iso, const ExtractOptions& options,
              const StreamOptions& stream, MeshSink& sink)
-        : context_(context), source_(source), iso_(iso), options_(options), stream_(stream), welder_(sink),
-          grid_(source.grid()), transfer_(context, QueueRole::Transfer), compute_(context, QueueRole::Main)
+        : context_(context), source_(source), iso_(iso), stream_(stream), welder_(sink), grid_(source.grid()),
+          transfer_(context, QueueRole::Transfer), compute_(context, QueueRole::Main)
     {
-        options_.streamedSlabs = true;
-        if (options_.method == "auto")
-            options_.method = "block";
-        if (options_.method != "block")
-            fail("streamed extraction runs the block method, not '" + options_.method + "': use --method block");
-        if (!options_.weld)
-            fail("streamed extraction makes one welded mesh; leave out --no-weld");
         budget_ = stream.deviceBudget ? stream.deviceBudget : context.allocator().deviceBudgetBytes();
+        method_ = createSlabMethod(context, grid_, options, budget_);
         nz_ = grid_.dims[2];
         if (grid_.dims[0] < 2 || grid_.dims[1] < 2 || nz_ < 2)
             fail("'" + grid_.source + "': streamed extraction needs at least 2 samples along each axis");
         if (uint64_t(grid_.dims[0]) * grid_.dims[1] * 2 > (uint64_t(1) << 31))
             fail("'" + grid_.source + "': planes of " + std::to_string(grid_.dims[0]) + "x" +
                  std::to_string(grid_.dims[1]) + " samples are too large to weld (edge codes hold 2^31 edges a plane)");
-        planned_ = planSlabLayers(context, grid_, budget_, options_.blockSize);
+        planned_ = planSlabLayers(*method_, grid_, budget_);
         if (stream.maxSlabLayers)
             planned_ = std::min(planned_, stream.maxSlabLayers);
-        texelBytes_ = volumeTexelBytes(context, grid_.type);
-        converted_ = texelBytes_ != scalarSize(grid_.type);
+        texelBytes_ = method_->texelBytes();
+        converted_ = method_->converted();
         imagePlanes_ = std::min(planned_ + 3, nz_);
-        // Until a graph says: the list and maps streamSlabBytes counts.
-        uint64_t blocks = blocksOf(grid_, planned_ + 1, options_.blockSize);
-        transientReserve_ = blocks / 4 + blocks / 8 * 16;
+        // Until a graph says: the transients streamSlabBytes counts.
+        transientReserve_ = method_->transientBytes(planned_);
     }
 
     // The pipeline, per slab k in ring slot k % 2: its extraction is
@@ -211,7 +184,7 @@ public:
         Clock::time_point start = Clock::now();
         Allocator& allocator = context_.allocator();
         allocator.resetPeak();
-        report_.method = "block";
+        report_.method = method_->name();
         report_.device = context_.info().name;
         report_.subgroupSize = context_.info().subgroupSize;
         report_.deviceBudget = budget_;
@@ -353,7 +326,7 @@ private:
         image.dims[2] = imagePlanes_;
         image.data.clear();
         for (RingSlot& slot : slots_)
-            slot.image = std::make_unique<GpuVolume>(context_, image, GpuVolumeUsage{}, nullptr);
+            slot.image = std::make_unique<GpuVolume>(context_, image, method_->volumeUsage(), nullptr);
     }
 
     // The slot's staging into its image on the transfer queue, after the
@@ -364,7 +337,7 @@ private:
         RingSlot& slot = slots_[index];
         if (!slot.upload) {
             slot.upload = std::make_unique<RenderGraph>(context_, QueueRole::Transfer);
-            addSlabUploadPass(*slot.upload, *slot.image, slot.staging, imagePlanes_, context_.queueFamily());
+            method_->addUploadPass(*slot.upload, *slot.image, slot.staging, imagePlanes_, context_.queueFamily());
             slot.upload->compile();
         }
         std::vector<QueueWait> waits;
@@ -403,7 +376,7 @@ private:
         slab.grid->dims[2] = gridPlanes;
         slab.grid->stats = {};
         FieldSource field{slab.grid.get(), slots_[slot].image.get()};
-        slab.extractor = createGpuExtractor(context_, "block", field, options_);
+        slab.extractor = createGpuExtractor(context_, method_->name(), field, method_->extractOptions());
         return extractors_.emplace(key, std::move(slab)).first->second;
     }
 
@@ -463,18 +436,19 @@ private:
     // The extraction graph of window `w` (whole slab or a part) in `slot`:
     // the method's passes into the mesh and the counters' copy to the host.
     // `acquire`: the image comes from the slab's upload on the transfer queue.
-    std::unique_ptr<RenderGraph> buildExtraction(SlabExtractor& slab, uint32_t slot, bool acquire, ResourceId& codes)
+    std::unique_ptr<RenderGraph> buildExtraction(SlabExtractor& slab, const SlabWindow& w, uint32_t slot, bool acquire,
+                                                 ResourceId& codes)
     {
         auto graph = std::make_unique<RenderGraph>(context_);
         graph->setImportsFollowEarlierWork(); // the slab before may still be read back
         MeshBuffers buffers = importMesh(*graph, mesh_);
         codes = graph->importBuffer("vertex edge codes", codes_.buffer, {},
                                     ResourceState{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT});
-        slab.extractor->placeSlab({0, 0, codes});
+        slab.extractor->placeSlab({int32_t(w.z0), w.below, nz_, codes});
         slab.extractor->addToGraph(*graph, buffers, iso_);
         addCountersReadBackPass(*graph, buffers.counters, countersHost_);
         if (acquire)
-            graph->acquireImportedImage(slots_[slot].image->image().image, slabImageAfterUpload(context_));
+            method_->acquireAfterUpload(*graph, *slots_[slot].image);
         graph->compile();
         transientReserve_ = std::max(transientReserve_, graph->transientBytes());
         return graph;
@@ -491,18 +465,18 @@ private:
         ensureMesh(*slab.extractor, w);
         RenderGraph* graph = nullptr;
         ResourceId codes = kNoResource;
-        if (acquire) {
+        if (acquire && method_->reusesGraphs()) {
             if (!slab.graph)
-                slab.graph = buildExtraction(slab, slot, true, slab.codes);
+                slab.graph = buildExtraction(slab, w, slot, true, slab.codes);
             graph = slab.graph.get();
             codes = slab.codes;
         } else {
             oneOffGraph_.reset();
-            oneOffGraph_ = buildExtraction(slab, slot, false, codes);
+            oneOffGraph_ = buildExtraction(slab, w, slot, acquire, codes);
             graph = oneOffGraph_.get();
         }
         // Read when the graph records: where this slab lies.
-        slab.extractor->placeSlab({int32_t(w.z0), w.below, codes});
+        slab.extractor->placeSlab({int32_t(w.z0), w.below, nz_, codes});
         stats.setupMs += msSince(setupStart);
         std::vector<QueueWait> waits;
         if (acquire)
@@ -691,12 +665,12 @@ private:
     Context& context_;
     VolumeSource& source_;
     float iso_;
-    ExtractOptions options_;
     const StreamOptions& stream_;
     SlabWelder welder_;
     const Volume& grid_;
     std::string progressWhat_ = "extracting '" + grid_.source + "'";
     uint64_t budget_ = 0;
+    std::unique_ptr<SlabMethod> method_;
     uint32_t nz_ = 0, planned_ = 0, imagePlanes_ = 0;
     uint32_t texelBytes_ = 1;
     bool converted_ = false;

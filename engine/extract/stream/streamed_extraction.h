@@ -9,32 +9,35 @@
 //   stream.deviceBudget = uint64_t(2) << 30;
 //   StreamReport report = extractStreamed(context, *source, 100.0f, options, stream, collector);
 //
-// Each slab is a run of cell layers; its image holds its planes and, for the
-// normals' central differences, one more on either side where the volume has
-// them (the overlap the block method needs). Slabs go round a ring of two
-// slots, each a persistently mapped staging buffer and an image:
+// Each slab is a run of cell layers, extracted by the block method (the
+// default) or the scan method (extract/stream/slab_method.h); its image (the
+// scan method: storage buffer) holds its planes and, for the normals'
+// central differences, one more on either side where the volume has them
+// (the overlap both methods need). Slabs go round a ring of two slots, each
+// a persistently mapped staging buffer and a slab volume:
 //
 //   host        read k+2 into staging k%2 (every core) once upload k and read k+1 are done
-//   transfer    upload k+1: staging -> image (k+1)%2, after the extraction that last read that image
-//   main        extract k from image k%2 (after its upload), counters to the host; then slab k's mesh
-//               copied into a kept host-cached read-back buffer
+//   transfer    upload k+1: staging -> volume (k+1)%2, after the extraction that last read that volume
+//   main        extract k from volume k%2 (after its upload), counters to the host; then slab k's mesh
+//               copied into one of two host-cached read-back buffers
 //   weld thread slab k's mesh welded (extract/stream/slab_weld.h) and sent to the sink
 //
 // The transfer queue is a dedicated one where the device has it (its copies
-// run beside the extraction; the image changes queue family by a release
-// and an acquire in the graphs) and the main queue otherwise; timeline
-// semaphores order the submissions (graph/graph_queue.h). The host waits
-// only for slab k's extraction, to size its mesh's read-back, while slab
-// k+1 uploads. Graphs are compiled once per slab size and slot and recorded
-// again for every slab. The device only ever holds one slab's mesh; a slab
-// whose mesh does not fit the budget is extracted in parts (halves, again as
-// needed) from its image.
+// run beside the extraction; the slab volume changes queue family by a
+// release and an acquire in the graphs) and the main queue otherwise;
+// timeline semaphores order the submissions (graph/graph_queue.h). The host
+// waits only for slab k's extraction, to size its mesh's read-back, while
+// slab k+1 uploads. Graphs are compiled once per slab size and slot and
+// recorded again for every slab. The device only ever holds one slab's
+// mesh; a slab whose mesh does not fit the budget is extracted in parts
+// (halves, again as needed) from its volume.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/progress.h"
 #include "extract/extract.h"
+#include "extract/stream/slab_method.h"
 #include "extract/stream/slab_weld.h"
 #include "volume/volume_source.h"
 
@@ -86,27 +89,27 @@ struct StreamReport {
 };
 
 // The device bytes a streamed slab of `cellLayers` layers holds before its
-// mesh: the ring's two images (with the planes around the slab), its two
-// staging buffers where they are the device's memory (lavapipe; on a
-// discrete GPU they are pinned host memory), and two extractors' value
-// ranges, list and maps.
-uint64_t streamSlabBytes(const Context& context, const Volume& grid, uint32_t cellLayers,
-                         std::array<uint32_t, 3> blockSize);
+// mesh: the ring's two slab volumes (with the planes around the slab), its
+// two staging buffers where they are the device's memory (lavapipe; on a
+// discrete GPU they are pinned host memory), and two extractors' work
+// (SlabMethod::workBytes).
+uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t cellLayers);
 
 // The budget's cell layers per slab: the most whose slab bytes take at most
 // half the budget (the rest for the slab's mesh and the graph's transients)
 // and whose image holds at most 1 GiB (smaller slabs pipeline better).
 // Throws Error, with the numbers, when even one layer does not fit.
-uint32_t planSlabLayers(const Context& context, const Volume& grid, uint64_t budget, std::array<uint32_t, 3> blockSize);
+uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget);
 
 // Whether extracting `volume` whole would need more device memory than
 // `budget` holds: the image plus the block method's auxiliary memory and a
 // first mesh.
 bool needsStreaming(const Context& context, const Volume& grid, uint64_t budget);
 
-// Runs the extraction; options.method must be "block" (or "auto"). Throws
-// Error, before reading any sample, when one slab cannot fit the budget, and
-// from a source that fails (the sink then holds the slabs before it).
+// Runs the extraction; options.method "block" (or "auto") or "scan"
+// (createSlabMethod refuses the others). Throws Error, before reading any
+// sample, when one slab cannot fit the budget, and from a source that fails
+// (the sink then holds the slabs before it).
 StreamReport extractStreamed(Context& context, VolumeSource& source, float iso, const ExtractOptions& options,
                              const StreamOptions& stream, MeshSink& sink);
 

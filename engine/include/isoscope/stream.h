@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "isoscope/context.h"
+#include "isoscope/isosurface.h"
 #include "isoscope/result.h"
 #include "isoscope/volume.h"
 
@@ -30,6 +31,9 @@ namespace isoscope::api {
 struct StreamOptions {
     uint64_t deviceBudget = 0;  // device bytes isoscope may use; 0: the device's memory budget
     uint32_t maxSlabLayers = 0; // at most this many cell layers a slab; 0: as many as the budget allows
+    // Block or Scan (the mesh is that method's in-core mesh, welded); HistoPyramid
+    // and Dual, whose work spans the whole volume, are refused with an Error.
+    Method method = Method::Block;
 };
 
 struct StreamStats {

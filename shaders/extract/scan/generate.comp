@@ -12,6 +12,9 @@
 
 layout(constant_id = 0) const uint WORKGROUP_SIZE = 64;
 layout(constant_id = 1) const uint WELD = 1;
+// Streamed slabs (extract/stream/): each vertex's edge code, which welds the
+// slabs' shared planes on the host (extract/stream/slab_weld.h).
+layout(constant_id = 2) const uint EDGE_CODES = 0;
 layout(local_size_x_id = 0) in;
 
 #define CASE_TABLE_BINDING 1
@@ -31,6 +34,11 @@ layout(set = 0, binding = 5, std430) readonly buffer SlabBase { uvec2 slabBase; 
 // (read) and above (written), two per point of a plane.
 layout(set = 0, binding = 6, std430) readonly buffer SeamBelow { uint seamBelow[]; };
 layout(set = 0, binding = 7, std430) writeonly buffer SeamAbove { uint seamAbove[]; };
+// EDGE_CODES: per vertex, as the block method writes them (block_common.glsl):
+// (last plane ? 1 << 31 : 0) | (y * nx + x) << 1 | axis for a vertex on an x-
+// or y-edge of the streamed slab's first or last plane (the bottom of this
+// extractor's first slab, the top of its last), else 0xFFFFFFFF.
+layout(set = 0, binding = 11, std430) writeonly buffer VertexEdgeCodes { uint vertexEdgeCodes[]; };
 
 // The list entry of point q, which owns a crossed edge and so has one.
 uvec4 entryOf(uvec3 q)
@@ -58,6 +66,13 @@ void writeWeldedVertices(uvec3 p, uint first, uint ownedCrossed)
             continue;
         EdgeVertex v = edgeVertex(p, axis);
         writeMeshVertex(next, v.position, v.normal);
+        if (EDGE_CODES != 0u && next < meshVertexCapacity) {
+            bool first = p.z == grid.z0 && (grid.slabFlags & SLAB_FIRST) != 0u;
+            bool last = p.z + 1u == grid.z0 + grid.planes && (grid.slabFlags & SLAB_LAST) != 0u;
+            vertexEdgeCodes[next] = axis < 2u && (first || last)
+                                        ? (last ? 1u << 31 : 0u) | ((p.x + grid.nx * p.y) << 1) | axis
+                                        : 0xFFFFFFFFu;
+        }
         if (seamPlane)
             seamAbove[2u * (p.x + grid.nx * p.y) + axis] = next;
         ++next;
