@@ -205,10 +205,12 @@ public:
         progress(0);
 
         SlabWindow w = slabWindow(nz_, 0, std::min(planned_, nz_ - 1));
+        Clock::time_point firstStart = Clock::now();
         startRead(0, w);
         createImages(); // while the first planes are read
-        waitRead(0);
+        double firstWaitMs = waitRead(0);
         submitUpload(0);
+        double firstMs = msSince(firstStart); // slab 0's turn began here
         if (auto second = nextWindow(w)) {
             startRead(1, *second);
             if (auto third = nextWindow(*second))
@@ -218,10 +220,14 @@ public:
             SlabStats stats = slots_[slot].pending;
             stats.firstPlane = w.z0;
             Clock::time_point slabStart = Clock::now();
+            if (w.z0 == 0) {
+                stats.waitMs = firstWaitMs;
+                stats.wallMs = firstMs;
+            }
             uint64_t extracted = submitExtraction(w, slot, true, stats);
             std::optional<SlabWindow> next = nextWindow(w);
             if (next) {
-                waitRead(slot ^ 1u);
+                stats.waitMs += waitRead(slot ^ 1u); // in this slab's turn
                 submitUpload(slot ^ 1u);
                 // Two slabs on into the same staging, as soon as this upload is done.
                 if (auto after = nextWindow(*next))
@@ -229,7 +235,7 @@ public:
                         startRead(slot ^ 1u, *third);
             }
             finishWindow(w, slot, extracted, stats);
-            stats.wallMs = msSince(slabStart);
+            stats.wallMs += msSince(slabStart);
             report_.slabs.push_back(stats);
             if (!next)
                 break;
@@ -307,7 +313,9 @@ private:
                         }).share();
     }
 
-    void waitRead(uint32_t index)
+    // Waits for the slot's read (its times go to its slab's stats) and
+    // returns how long the main thread waited.
+    double waitRead(uint32_t index)
     {
         Clock::time_point start = Clock::now();
         auto [readMs, stagingWaitMs] = reads_[index].get();
@@ -315,7 +323,7 @@ private:
         stats = SlabStats{};
         stats.readMs = readMs;
         stats.stagingWaitMs = stagingWaitMs;
-        stats.waitMs = msSince(start);
+        return msSince(start);
     }
 
     // The ring's two images, left unwritten: every slab's upload writes all

@@ -55,7 +55,7 @@ struct SlabStats {
     uint32_t firstPlane = 0, cellLayers = 0;
     double readMs = 0;     // the host: planes read into staging (overlapping the GPU work of the slabs before)
     double stagingWaitMs = 0; // the reader waited this long for the read before and the upload freeing its staging
-    double waitMs = 0;     // the main thread waited this long for that read
+    double waitMs = 0;     // the main thread waited this long, in this slab's turn, for the next slab's read
     double uploadMs = 0;   // GPU: the slab upload pass
     double extractMs = 0;  // GPU: the method's passes
     // GPU timestamps (ms of the device's clock; the report makes them
