@@ -281,57 +281,59 @@ int vtkIsoscopeContour::RequestData(vtkInformation*, vtkInformationVector** inpu
     }
     iso::Isosurface* surface = &*piece.surface;
 
-    // The meshes of all isovalues, gathered and then handed to VTK whole:
-    // inserting point by point and cell by cell took longer than extraction.
-    std::vector<std::array<float, 3>> positions, meshNormals;
-    std::vector<double> pointValues;
-    std::vector<vtkIdType> connectivity;
+    // The meshes of all isovalues, then VTK's arrays filled whole from them
+    // (inserting point by point and cell by cell took longer than extraction).
+    std::vector<iso::HostMesh> meshes;
+    vtkIdType pointCount = 0, triangleCount = 0;
     for (int i = 0; i < this->GetNumberOfContours(); ++i) {
         auto mesh = surface->extract(float(this->GetValue(i)));
         if (!mesh) {
             vtkErrorMacro("Isoscope Contour: extraction at " << this->GetValue(i) << " failed: " << mesh.error().message);
             return 0;
         }
-        const vtkIdType first = vtkIdType(positions.size());
-        positions.insert(positions.end(), mesh->positions.begin(), mesh->positions.end());
-        meshNormals.insert(meshNormals.end(), mesh->normals.begin(), mesh->normals.end());
-        pointValues.resize(positions.size(), this->GetValue(i));
-        const size_t triangleIndices = mesh->indices.size() / 3 * 3;
-        const size_t at = connectivity.size();
-        connectivity.resize(at + triangleIndices);
-        for (size_t k = 0; k < triangleIndices; ++k)
-            connectivity[at + k] = first + vtkIdType(mesh->indices[k]);
+        pointCount += vtkIdType(mesh->positions.size());
+        triangleCount += vtkIdType(mesh->indices.size() / 3);
+        meshes.push_back(std::move(*mesh));
     }
-    const vtkIdType pointCount = vtkIdType(positions.size());
     vtkNew<vtkFloatArray> coordinates;
     coordinates->SetNumberOfComponents(3);
     coordinates->SetNumberOfTuples(pointCount);
-    if (pointCount)
-        std::memcpy(coordinates->GetPointer(0), positions.data(), positions.size() * sizeof(positions[0]));
-    vtkNew<vtkPoints> points;
-    points->SetData(coordinates);
     vtkNew<vtkFloatArray> normals;
     normals->SetName("Normals");
     normals->SetNumberOfComponents(3);
     normals->SetNumberOfTuples(pointCount);
-    if (pointCount)
-        std::memcpy(normals->GetPointer(0), meshNormals.data(), meshNormals.size() * sizeof(meshNormals[0]));
     vtkSmartPointer<vtkDataArray> values = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(scalars->GetDataType()));
     values->SetName(scalars->GetName());
     values->SetNumberOfTuples(pointCount);
-    for (vtkIdType p = 0; p < pointCount; ++p)
-        values->SetTuple1(p, pointValues[size_t(p)]);
-    const vtkIdType triangleCount = vtkIdType(connectivity.size() / 3);
     vtkNew<vtkIdTypeArray> offsets;
     offsets->SetNumberOfValues(triangleCount + 1);
+    vtkIdType* offset = offsets->GetPointer(0);
     for (vtkIdType t = 0; t <= triangleCount; ++t)
-        offsets->SetValue(t, 3 * t);
-    vtkNew<vtkIdTypeArray> connectivityArray;
-    connectivityArray->SetNumberOfValues(vtkIdType(connectivity.size()));
-    if (!connectivity.empty())
-        std::memcpy(connectivityArray->GetPointer(0), connectivity.data(), connectivity.size() * sizeof(vtkIdType));
+        offset[t] = 3 * t;
+    vtkNew<vtkIdTypeArray> connectivity;
+    connectivity->SetNumberOfValues(3 * triangleCount);
+    vtkIdType firstPoint = 0, firstIndex = 0;
+    for (size_t i = 0; i < meshes.size(); ++i) {
+        const iso::HostMesh& mesh = meshes[i];
+        const vtkIdType count = vtkIdType(mesh.positions.size());
+        if (count) {
+            std::memcpy(coordinates->GetPointer(3 * firstPoint), mesh.positions.data(), size_t(count) * sizeof(mesh.positions[0]));
+            std::memcpy(normals->GetPointer(3 * firstPoint), mesh.normals.data(), size_t(count) * sizeof(mesh.normals[0]));
+        }
+        for (vtkIdType p = firstPoint; p < firstPoint + count; ++p)
+            values->SetTuple1(p, this->GetValue(int(i)));
+        vtkIdType* ids = connectivity->GetPointer(0) + firstIndex;
+        const size_t indexCount = mesh.indices.size() / 3 * 3;
+        for (size_t k = 0; k < indexCount; ++k)
+            ids[k] = firstPoint + vtkIdType(mesh.indices[k]);
+        firstPoint += count;
+        firstIndex += vtkIdType(indexCount);
+    }
+    meshes.clear(); // before the polydata is handed on: the peak is the meshes and VTK's arrays, not more
+    vtkNew<vtkPoints> points;
+    points->SetData(coordinates);
     vtkNew<vtkCellArray> triangles;
-    triangles->SetData(offsets, connectivityArray);
+    triangles->SetData(offsets, connectivity);
     if (!this->Device->messages.empty()) {
         vtkErrorMacro("Isoscope Contour: " << this->Device->messages.size()
                       << " validation message(s), the first: " << this->Device->messages.front());

@@ -115,7 +115,14 @@ struct detail::IsosurfaceImpl {
     // Counts changes that invalidate frames built before (the mesh replaced,
     // the method's work buffers grown): a Renderer rebuilds them.
     uint64_t generation = 0;
-    std::optional<isoscope::Mesh> lastMesh; // what extract() read back
+    // extract()'s graph, kept from call to call (compiled once; its mesh
+    // holds the last extraction until the next extract()), and the
+    // generation it was built at: a frame that grew the work buffers after
+    // it makes it stale.
+    std::unique_ptr<isoscope::GraphExtraction> extraction;
+    uint64_t extractionGeneration = 0;
+    bool extracted = false;                 // extraction's mesh holds a finished extract()
+    isoscope::Buffer meshDownload;          // host-cached, kept: extract()'s read-back
     std::vector<PassTime> lastPassTimes;    // extract()'s final run
     Method method = Method::Block;
     isoscope::Buffer quadDrawArguments;     // quad meshes: the host's draw (MeshBuffers::quadDrawArguments)

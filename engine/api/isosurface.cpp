@@ -1,8 +1,11 @@
+#include <algorithm>
 #include <iterator>
 
 #include "api/api_impl.h"
+#include "core/parallel_for.h"
 #include "extract/gpu_methods.h"
 #include "io/mesh_io.h"
+#include "mesh/mesh_download.h"
 #include "mesh/world_transform.h"
 
 namespace isoscope::api {
@@ -83,26 +86,45 @@ Result<HostMesh> Isosurface::extract(float iso)
 {
     return guarded<HostMesh>(ErrorCode::InvalidArgument, [&] {
         checkIsovalue(iso);
-        impl().iso = iso;
+        detail::IsosurfaceImpl& surface = impl();
+        surface.iso = iso;
         // A graph of its own, submitted after the host's frames (the method's
         // work buffers may grow, so frames built before are rebuilt).
-        VK_CHECK(waitQueueIdle(impl().context));
-        GraphExtraction extraction(impl().context, *impl().extractor, iso);
-        extraction.run(iso);
-        ++impl().generation;
-        impl().lastPassTimes.clear();
-        for (const auto& [pass, ms] : extraction.graph().passTimings())
-            impl().lastPassTimes.push_back({pass, ms});
-        isoscope::Mesh mesh = downloadMesh(impl().context, extraction.mesh());
+        VK_CHECK(waitQueueIdle(surface.context));
+        surface.extracted = false;
+        if (!surface.extraction || surface.extractionGeneration != surface.generation) {
+            surface.extraction.reset(); // its mesh and transients go before the new ones are made
+            surface.extraction = std::make_unique<GraphExtraction>(surface.context, *surface.extractor, iso);
+        }
+        GpuMeshCounters counts = surface.extraction->run(iso);
+        surface.extractionGeneration = ++surface.generation;
+        surface.lastPassTimes.clear();
+        for (const auto& [pass, ms] : surface.extraction->graph().passTimings())
+            surface.lastPassTimes.push_back({pass, ms});
+
+        const GpuMesh& mesh = surface.extraction->mesh();
+        const MeshDownloadLayout layout{counts.vertexCount, counts.faceCount, mesh.faceSize};
+        ensureMeshDownloadBuffer(surface.context, surface.meshDownload, layout);
+        downloadMeshInto(surface.context, mesh, layout, surface.meshDownload);
         HostMesh result;
-        result.positions.reserve(mesh.positions.size());
-        for (const glm::vec3& p : mesh.positions)
-            result.positions.push_back({p.x, p.y, p.z});
-        for (const glm::vec3& n : mesh.normals)
-            result.normals.push_back({n.x, n.y, n.z});
-        result.indices = mesh.indices;
         result.faceSize = mesh.faceSize;
-        impl().lastMesh = std::move(mesh);
+        result.positions.resize(layout.vertices);
+        result.normals.resize(layout.vertices);
+        result.indices.resize(layout.faces * layout.faceSize);
+        const GpuMeshVertex* vertices = layout.vertexData(surface.meshDownload);
+        constexpr uint64_t kChunk = uint64_t(1) << 16; // vertices a task: large enough to hide the scheduling
+        parallelFor((layout.vertices + kChunk - 1) / kChunk, hostThreads(), [&](uint64_t chunk) {
+            const uint64_t end = std::min(layout.vertices, (chunk + 1) * kChunk);
+            for (uint64_t v = chunk * kChunk; v < end; ++v) {
+                const GpuMeshVertex& vertex = vertices[v];
+                result.positions[v] = {vertex.position[0], vertex.position[1], vertex.position[2]};
+                result.normals[v] = {vertex.normal[0], vertex.normal[1], vertex.normal[2]};
+            }
+        });
+        if (!result.indices.empty())
+            parallelCopy(result.indices.data(), layout.indexData(surface.meshDownload),
+                         result.indices.size() * sizeof(uint32_t));
+        surface.extracted = true;
         return result;
     });
 }
@@ -112,9 +134,10 @@ std::vector<PassTime> Isosurface::lastPassTimes() const { return impl().lastPass
 Status Isosurface::writeMesh(const std::string& path) const
 {
     return guardedStatus(ErrorCode::InvalidFile, [&] {
-        if (!impl().lastMesh)
+        if (!impl().extracted)
             fail("Isosurface::writeMesh(" + path + "): nothing extracted yet; call extract() first");
-        isoscope::Mesh placed = *impl().lastMesh;
+        // The kept extraction's mesh holds the last extract()'s until the next one.
+        isoscope::Mesh placed = downloadMesh(impl().context, impl().extraction->mesh());
         placeInWorld(placed, impl().volume.volume); // a file's rotation, where it has one
         isoscope::writeMesh(placed, path);
     });

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -162,6 +164,43 @@ TEST_CASE("an updated volume extracts, with every method, what a volume made fro
         // And back: the blob's blocks are derived again, not only added.
         check(updateTo(volume, before, kBlobBox));
         requireSameMesh(take(surface.extract(kIso)), sphere, 1e-5f);
+    }
+}
+
+TEST_CASE("extract() at one isovalue after another (its graph and read-back kept) equals a fresh Isosurface's at each",
+          "[api][update]")
+{
+    ApiContext api;
+    const std::vector<float> samples = field(false);
+    Volume volume = volumeOf(api.context, samples);
+    for (Method method : methods()) {
+        INFO("method " << methodName(method));
+        Isosurface surface = take(Isosurface::create(api.context, volume, {method}));
+        HostMesh last;
+        // Small, larger (the kept mesh and read-back grow), small again, between.
+        for (float iso : {4.0f, 12.0f, 4.0f, 7.0f}) {
+            INFO("isovalue " << iso);
+            last = take(surface.extract(iso));
+            Isosurface fresh = take(Isosurface::create(api.context, volume, {method}));
+            HostMesh expected = take(fresh.extract(iso));
+            REQUIRE(expected.indices.size() > 100);
+            REQUIRE(last.faceSize == expected.faceSize);
+            requireSameMesh(last, expected, 0.0f);
+            REQUIRE(last.normals.size() == last.positions.size());
+            for (uint32_t index : last.indices)
+                REQUIRE(index < last.positions.size());
+        }
+        // writeMesh writes the last extraction's mesh.
+        const std::string path = (std::filesystem::temp_directory_path() /
+                                  ("isoscope-api-last-" + std::string(methodName(method)) + ".ply")).string();
+        check(surface.writeMesh(path));
+        std::ifstream file(path, std::ios::binary);
+        std::string line, vertexLine;
+        while (std::getline(file, line) && line != "end_header")
+            if (line.rfind("element vertex ", 0) == 0)
+                vertexLine = line;
+        CHECK(vertexLine == "element vertex " + std::to_string(last.positions.size()));
+        std::filesystem::remove(path);
     }
 }
 
