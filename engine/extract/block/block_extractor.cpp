@@ -211,6 +211,7 @@ public:
         ranges_->placeSlab(placement.firstPlane, placement.imagePlanesBelow);
         parameters_.firstPlane = placement.firstPlane;
         parameters_.imagePlanesBelow = placement.imagePlanesBelow;
+        parameters_.volumePlanes = placement.volumePlanes;
         edgeCodes_ = placement.edgeCodes;
     }
 

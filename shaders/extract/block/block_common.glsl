@@ -56,6 +56,7 @@ layout(push_constant) uniform Parameters {
     uvec2 rangeEndBlock;
     int firstPlane;        // streamed slabs: the volume's z of the grid's plane 0 (positions, analytic fields)
     uint imagePlanesBelow; // streamed slabs: planes the image holds below the grid's plane 0 (for normals)
+    uint volumePlanes;     // the whole volume's planes (dims.z but for streamed slabs)
 } params;
 
 const uint kNoSlot = 0xFFFFFFFFu;
