@@ -79,6 +79,7 @@ Context::Context(const HostDevice& host, const ContextOptions& options) : option
     device_ = host.device;
     queue_ = host.queue;
     queueFamily_ = host.queueFamily;
+    transferFamily_ = host.queueFamily; // the host made the device: its one queue serves uploads too
     hostPipelineCache_ = host.pipelineCache;
     if (host.queueMutex)
         queueMutex_ = host.queueMutex;
@@ -255,20 +256,42 @@ void Context::createDevice()
     DeviceFeatureChain chain(physical_, options_.capturePipelineStatistics);
     capturePipelineStatistics_ = chain.pipelineStatistics;
 
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queueInfo.queueFamilyIndex = queueFamily_;
-    queueInfo.queueCount = 1;
-    queueInfo.pQueuePriorities = &priority;
+    float priorities[2] = {1.0f, 1.0f};
+    VkDeviceQueueCreateInfo queueInfos[2]{{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
+                                          {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
+    queueInfos[0].queueFamilyIndex = queueFamily_;
+    queueInfos[0].queueCount = 1;
+    queueInfos[0].pQueuePriorities = priorities;
+    // A dedicated transfer family: up to two of its queues (the second
+    // only measures the two-queue copy ceiling).
+    const char* transferEnv = std::getenv("ISOSCOPE_TRANSFER_QUEUE");
+    bool wantTransfer = options_.transferQueue && !(transferEnv && std::strcmp(transferEnv, "0") == 0);
+    uint32_t transferFamily = wantTransfer ? findDedicatedTransferFamily(physical_) : UINT32_MAX;
+    uint32_t transferCount = 0;
+    if (transferFamily != UINT32_MAX) {
+        std::vector<VkQueueFamilyProperties> families = enumerateAll<VkQueueFamilyProperties>(
+            [&](uint32_t* count, auto* items) { vkGetPhysicalDeviceQueueFamilyProperties(physical_, count, items); });
+        transferCount = std::min<uint32_t>(2, families[transferFamily].queueCount);
+        transferTimestampBits_ = families[transferFamily].timestampValidBits;
+        queueInfos[1].queueFamilyIndex = transferFamily;
+        queueInfos[1].queueCount = transferCount;
+        queueInfos[1].pQueuePriorities = priorities;
+    }
 
     VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &chain.features};
-    createInfo.queueCreateInfoCount = 1;
-    createInfo.pQueueCreateInfos = &queueInfo;
+    createInfo.queueCreateInfoCount = transferCount ? 2 : 1;
+    createInfo.pQueueCreateInfos = queueInfos;
     createInfo.enabledExtensionCount = uint32_t(chain.extensions.size());
     createInfo.ppEnabledExtensionNames = chain.extensions.data();
     VK_CHECK(vkCreateDevice(physical_, &createInfo, nullptr, &device_));
     volkLoadDevice(device_);
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+    transferFamily_ = transferCount ? transferFamily : queueFamily_;
+    for (uint32_t i = 0; i < transferCount; ++i) {
+        VkQueue queue = VK_NULL_HANDLE;
+        vkGetDeviceQueue(device_, transferFamily, i, &queue);
+        transferQueues_.push_back(queue);
+    }
 
     info_ = queryDeviceInfo(physical_, queueFamily_, chain.memoryBudget);
     info_.features = chain.enabled();

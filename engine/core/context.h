@@ -1,5 +1,14 @@
 #pragma once
-// The Vulkan instance, the chosen device and its one queue.
+// The Vulkan instance, the chosen device, its main queue and the queue
+// uploads take.
+//
+// Queues: the main queue (graphics + compute, else compute) runs every
+// frame; a transfer queue of a dedicated transfer family (a copy engine of
+// its own) is created beside it where the device has one, so uploads
+// overlap compute work (streamed extraction; graph/graph_queue.h submits to
+// either). Where the device has none (lavapipe), or ContextOptions::
+// transferQueue is off (ISOSCOPE_TRANSFER_QUEUE=0), transferQueue() is the
+// main queue itself and no ownership transfers happen.
 //
 // Device choice: a discrete GPU first, then an integrated one, then a virtual
 // GPU, then a CPU device (lavapipe); ISOSCOPE_DEVICE overrides it with an index
@@ -19,6 +28,7 @@
 
 #include "core/device_info.h"
 #include "core/memory.h"
+#include "core/queue_role.h"
 
 namespace isoscope {
 
@@ -33,6 +43,9 @@ struct ContextOptions {
     // shared memory, ...) through VK_KHR_pipeline_executable_properties, where
     // the device has it: what limits how many workgroups share a multiprocessor.
     bool capturePipelineStatistics = false;
+    // A dedicated transfer queue where the device has one (also off with
+    // ISOSCOPE_TRANSFER_QUEUE=0): the copy ceiling and streaming compare both.
+    bool transferQueue = true;
 };
 
 // One compute pipeline's statistics as its driver names them (values as text).
@@ -85,6 +98,20 @@ public:
     VkQueue queue() const { return queue_; }
     uint32_t queueFamily() const { return queueFamily_; }
     const DeviceInfo& info() const { return info_; }
+
+    // The transfer queue(s): `index` < transferQueueCount() (2 where the
+    // dedicated family has two queues, for the two-queue copy ceiling).
+    // Without a dedicated family: the main queue, its family and its lock.
+    VkQueue transferQueue(uint32_t index = 0) const { return index < transferQueues_.size() ? transferQueues_[index] : queue_; }
+    uint32_t transferQueueFamily() const { return transferFamily_; }
+    uint32_t transferQueueCount() const { return transferQueues_.empty() ? 1 : uint32_t(transferQueues_.size()); }
+    bool hasDedicatedTransferQueue() const { return !transferQueues_.empty(); }
+    uint32_t transferTimestampValidBits() const { return hasDedicatedTransferQueue() ? transferTimestampBits_ : info_.timestampValidBits; }
+    std::mutex& transferQueueMutex(uint32_t index = 0) const
+    {
+        return hasDedicatedTransferQueue() ? transferMutexes_[index % 2] : *queueMutex_;
+    }
+    uint32_t queueFamily(QueueRole role) const { return role == QueueRole::Main ? queueFamily_ : transferFamily_; }
     bool validationEnabled() const { return messenger_ != VK_NULL_HANDLE; }
     const std::vector<PhysicalDeviceSummary>& devices() const { return devices_; }
     uint32_t chosenDeviceIndex() const { return chosenIndex_; }
@@ -129,6 +156,10 @@ private:
     VkPipelineCache hostPipelineCache_ = VK_NULL_HANDLE;
     VkQueue queue_ = VK_NULL_HANDLE;
     uint32_t queueFamily_ = 0;
+    std::vector<VkQueue> transferQueues_; // empty: the main queue serves
+    uint32_t transferFamily_ = 0;
+    uint32_t transferTimestampBits_ = 0;
+    mutable std::mutex transferMutexes_[2];
     uint32_t chosenIndex_ = 0;
     DeviceInfo info_;
     std::vector<PhysicalDeviceSummary> devices_;

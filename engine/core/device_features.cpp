@@ -33,6 +33,17 @@ uint32_t findQueueFamily(VkPhysicalDevice physical)
     return UINT32_MAX;
 }
 
+uint32_t findDedicatedTransferFamily(VkPhysicalDevice physical)
+{
+    std::vector<VkQueueFamilyProperties> families = enumerateAll<VkQueueFamilyProperties>(
+        [&](uint32_t* count, auto* items) { vkGetPhysicalDeviceQueueFamilyProperties(physical, count, items); });
+    for (uint32_t i = 0; i < uint32_t(families.size()); ++i)
+        if ((families[i].queueFlags & VK_QUEUE_TRANSFER_BIT) &&
+            !(families[i].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
+            return i;
+    return UINT32_MAX;
+}
+
 std::string missingRequirement(VkPhysicalDevice physical, const VkPhysicalDeviceProperties& properties)
 {
     if (properties.apiVersion < VK_API_VERSION_1_3)
@@ -130,6 +141,7 @@ decltype(DeviceInfo::features) DeviceFeatureChain::enabled() const
     result.storageBuffer16BitAccess = v11.storageBuffer16BitAccess;
     result.scalarBlockLayout = v12.scalarBlockLayout;
     result.hostQueryReset = v12.hostQueryReset;
+    result.timelineSemaphore = v12.timelineSemaphore;
     result.dynamicRendering = v13.dynamicRendering;
     result.bufferDeviceAddress = v12.bufferDeviceAddress;
     result.shaderBufferInt64Atomics = v12.shaderBufferInt64Atomics;

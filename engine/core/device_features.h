@@ -17,6 +17,9 @@ bool hasDeviceExtension(VkPhysicalDevice physical, const char* name);
 // The queue family the engine uses: graphics+compute (the raster pass shares
 // it), else compute alone. UINT32_MAX when there is none.
 uint32_t findQueueFamily(VkPhysicalDevice physical);
+// A family with transfer but neither graphics nor compute (a copy engine of
+// its own, as NVIDIA's), or UINT32_MAX where the device has none.
+uint32_t findDedicatedTransferFamily(VkPhysicalDevice physical);
 
 // What a device lacks for isoscope, or "" when it has all of it. Queried
 // with 1.3 structures only where the device reports 1.3.

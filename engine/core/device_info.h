@@ -69,6 +69,7 @@ struct DeviceInfo {
         bool storageBuffer16BitAccess = false;
         bool scalarBlockLayout = false;
         bool hostQueryReset = false;
+        bool timelineSemaphore = false; // graph/graph_queue.h: submissions on two queues without host waits
         bool dynamicRendering = false;
         bool bufferDeviceAddress = false;
         bool shaderBufferInt64Atomics = false; // the single-pass scan's 64-bit tile states

@@ -15,6 +15,11 @@ class Context;
 class GpuTimer {
 public:
     GpuTimer(Context& context, uint32_t maxScopes = 64);
+    // For a queue whose family has `validBits` timestamp bits; `hostReset`:
+    // the queries are reset from the host when reset() is recorded (a
+    // transfer-only queue cannot reset them in a command buffer; needs the
+    // hostQueryReset feature, and the last recording's results read).
+    GpuTimer(Context& context, uint32_t maxScopes, uint32_t validBits, bool hostReset);
     ~GpuTimer();
     GpuTimer(const GpuTimer&) = delete;
     GpuTimer& operator=(const GpuTimer&) = delete;
@@ -26,12 +31,19 @@ public:
 
     // Milliseconds per scope, in the order they began; waits for the results.
     std::vector<std::pair<std::string, double>> read();
+    // The first scope's begin and end as milliseconds of the device's
+    // timestamp clock (one clock for every queue of the device), read by the
+    // last read(); {0, 0} before.
+    std::pair<double, double> firstScopeSpan() const { return firstSpan_; }
 
 private:
     Context& context_;
     VkQueryPool pool_ = VK_NULL_HANDLE;
     uint32_t maxScopes_;
     std::vector<std::string> names_;
+    uint32_t validBits_ = 0;
+    bool hostReset_ = false;
+    std::pair<double, double> firstSpan_{0.0, 0.0};
 };
 
 // Times what is recorded between its construction and destruction as one

@@ -48,7 +48,7 @@ struct FieldSource {
 struct SlabPlacement {
     int32_t firstPlane = 0;        // the volume's z of the grid's plane 0 (positions match the whole volume's)
     uint32_t imagePlanesBelow = 0; // planes the image holds below the grid's plane 0 (normals read them)
-    uint32_t volumePlanes = 0;     // the whole volume's planes (the scan method's one-sided differences at its ends)
+    uint32_t volumePlanes = 0;     // the whole volume's planes (normals' differences are one-sided only at its ends)
     // Imported into the graph about to be built: 4 bytes per vertex of the
     // mesh's capacity, filled with each vertex's edge code
     // (block_common.glsl: the x- or y-edge of the grid's first or last

@@ -197,6 +197,37 @@ std::optional<Barrier> transition(Track& track, const MergedUse& use, bool image
     return result;
 }
 
+// Whether a state's queue family is another than the graph's (ownership changes hands).
+bool crossesFamilies(const GraphDesc& desc, uint32_t family)
+{
+    return family != VK_QUEUE_FAMILY_IGNORED && desc.queueFamily != VK_QUEUE_FAMILY_IGNORED &&
+           family != desc.queueFamily;
+}
+
+// The acquire of an import released by another family, before its first
+// use: visible to that use's stages and accesses; `track` then stands where
+// the acquire left it (a further layout change, if the use needs one, is
+// ordered after it).
+Barrier acquire(const GraphDesc& desc, const ResourceDesc& resource, const MergedUse& use, Track& track)
+{
+    const ResourceState& from = resource.initialState;
+    VkImageLayout oldLayout = from.handoffFrom != VK_IMAGE_LAYOUT_UNDEFINED ? from.handoffFrom : from.layout;
+    Barrier barrier{use.resource, resource.image, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, use.state.stage,
+                    use.state.access, resource.image ? oldLayout : VK_IMAGE_LAYOUT_UNDEFINED,
+                    resource.image ? from.layout : VK_IMAGE_LAYOUT_UNDEFINED};
+    barrier.srcQueueFamily = from.queueFamily;
+    barrier.dstQueueFamily = desc.queueFamily;
+    VkImageLayout wanted = use.state.layout;
+    if (resource.image && wanted == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL && from.layout == VK_IMAGE_LAYOUT_GENERAL)
+        wanted = VK_IMAGE_LAYOUT_GENERAL;
+    if (resource.image && wanted != from.layout)
+        track = {use.state.stage, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, from.layout};
+    else
+        track = {VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+                 resource.image ? from.layout : VK_IMAGE_LAYOUT_UNDEFINED};
+    return barrier;
+}
+
 bool descriptorFits(VkDescriptorType type, Use use)
 {
     switch (type) {
@@ -301,11 +332,14 @@ CompiledGraph compileGraph(const GraphDesc& desc)
     std::vector<bool> started(desc.resources.size(), false);
     for (CompiledPass& pass : graph.passes) {
         for (const MergedUse& use : uses[pass.pass]) {
+            const ResourceDesc& resource = desc.resources[use.resource];
             if (!started[use.resource]) {
                 tracks[use.resource] = startingTrack(desc, graph, tracks, use.resource);
                 started[use.resource] = true;
+                if (resource.imported && crossesFamilies(desc, resource.initialState.queueFamily))
+                    pass.barriers.push_back(acquire(desc, resource, use, tracks[use.resource]));
             }
-            if (auto barrier = transition(tracks[use.resource], use, desc.resources[use.resource].image))
+            if (auto barrier = transition(tracks[use.resource], use, resource.image))
                 pass.barriers.push_back(*barrier);
         }
     }
@@ -316,6 +350,18 @@ CompiledGraph compileGraph(const GraphDesc& desc)
             continue;
         Track track = started[id] ? tracks[id] : startingTrack(desc, graph, tracks, id);
         const ResourceState& to = resource.finalState;
+        if (crossesFamilies(desc, to.queueFamily)) {
+            // Release: the last uses' writes made available, the layout
+            // changed once (the acquiring barrier names the same pair).
+            VkImageLayout layout = resource.image ? track.layout : VK_IMAGE_LAYOUT_UNDEFINED;
+            Barrier release{id, resource.image, track.writeStage | track.readStage, track.writeAccess,
+                            VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, layout,
+                            resource.image ? to.layout : VK_IMAGE_LAYOUT_UNDEFINED};
+            release.srcQueueFamily = desc.queueFamily;
+            release.dstQueueFamily = to.queueFamily;
+            graph.finalBarriers.push_back(release);
+            continue;
+        }
         bool layoutChange = resource.image && to.layout != track.layout;
         bool touched = (track.writeStage | track.readStage) != VK_PIPELINE_STAGE_2_NONE;
         if (!layoutChange && !(touched && to.stage != VK_PIPELINE_STAGE_2_NONE))

@@ -21,6 +21,14 @@
 // kept passes, which already respects every dependency since a pass can only
 // read what was declared before it.
 //
+// Ownership: an import whose initial state names another queue family
+// (graph_desc.h) is acquired by a barrier before its first use (source
+// scope empty, destination that use's stages and accesses; then whatever
+// layout change the use needs); a final state naming another family is a
+// release barrier at the end (source: the resource's last uses, destination
+// empty). The semaphore between the two submissions is the caller's
+// (graph/graph_queue.h).
+//
 // Aliasing: transient resources whose lifetimes (first to last use among the
 // kept passes) do not overlap share one memory slot, buffers with buffers and
 // images with images (no bufferImageGranularity concerns). A resource that
@@ -44,6 +52,10 @@ struct Barrier {
     VkAccessFlags2 dstAccess = VK_ACCESS_2_NONE;
     VkImageLayout oldLayout = VK_IMAGE_LAYOUT_UNDEFINED; // images only
     VkImageLayout newLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    // An ownership release (srcQueueFamily the graph's) or acquire
+    // (dstQueueFamily the graph's); both IGNORED for every other barrier.
+    uint32_t srcQueueFamily = VK_QUEUE_FAMILY_IGNORED;
+    uint32_t dstQueueFamily = VK_QUEUE_FAMILY_IGNORED;
 
     bool operator==(const Barrier&) const = default;
 };

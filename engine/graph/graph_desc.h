@@ -46,10 +46,23 @@ constexpr ResourceId kNoResource = UINT32_MAX;
 
 // Where a resource stands: the last stage and access that wrote it (made
 // available, not yet visible to anyone) and, for images, the layout.
+//
+// Queue-family ownership (a resource crossing from one queue family to
+// another, exclusive sharing): `queueFamily` names the family on the other
+// side. As an import's initial state: the family that released it to this
+// graph (the graph acquires it at its first use, in a barrier naming the
+// same layouts as the release: `handoffFrom` to `layout`). As a final
+// state: the family the graph releases it to, in a barrier from the layout
+// the graph leaves it in to `layout` (the stage and access then are the
+// acquiring graph's business). Where it is VK_QUEUE_FAMILY_IGNORED, or the
+// graph's own family (one queue serves both), nothing changes hands and
+// the state is an ordinary one.
 struct ResourceState {
     VkPipelineStageFlags2 stage = VK_PIPELINE_STAGE_2_NONE;
     VkAccessFlags2 access = VK_ACCESS_2_NONE;
     VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    uint32_t queueFamily = VK_QUEUE_FAMILY_IGNORED;
+    VkImageLayout handoffFrom = VK_IMAGE_LAYOUT_UNDEFINED; // acquired images: the release's old layout
 };
 
 struct ResourceDesc {
@@ -103,6 +116,10 @@ struct PassDesc {
 struct GraphDesc {
     std::vector<ResourceDesc> resources;
     std::vector<PassDesc> passes; // in declaration order; a pass reads what earlier ones wrote
+    // The queue family every pass of the graph runs on (the graph is one
+    // submission to one queue): what ownership transfers are measured
+    // against. VK_QUEUE_FAMILY_IGNORED: no transfers.
+    uint32_t queueFamily = VK_QUEUE_FAMILY_IGNORED;
 };
 
 // The stage, access and layout a use implies in a pass of `kind`; the layout

@@ -1,6 +1,7 @@
 #include "graph/render_graph.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/context.h"
 #include "core/gpu_timer.h"
@@ -38,7 +39,22 @@ struct RenderGraph::Transients {
     }
 };
 
-RenderGraph::RenderGraph(Context& context) : context_(context) {}
+RenderGraph::RenderGraph(Context& context, QueueRole role) : context_(context), role_(role)
+{
+    desc_.queueFamily = context.queueFamily(role);
+}
+
+void RenderGraph::acquireImportedImage(VkImage image, ResourceState arriving)
+{
+    isCompiled_ = false;
+    acquired_.push_back({image, VK_NULL_HANDLE, arriving});
+}
+
+void RenderGraph::acquireImportedBuffer(VkBuffer buffer, ResourceState arriving)
+{
+    isCompiled_ = false;
+    acquired_.push_back({VK_NULL_HANDLE, buffer, arriving});
+}
 
 RenderGraph::~RenderGraph() = default;
 
@@ -143,12 +159,43 @@ void RenderGraph::addComputePass(std::string name, std::vector<const ComputeProg
 
 void RenderGraph::compile()
 {
+    bool dedicatedTransfer = role_ == QueueRole::Transfer && context_.hasDedicatedTransferQueue();
+    if (dedicatedTransfer)
+        for (const PassDesc& pass : desc_.passes)
+            if (pass.kind != PassKind::Transfer)
+                fail("pass '" + pass.name + "' is placed on the transfer queue, which runs transfer passes only "
+                     "(engine bug)");
+    for (const Acquired& acquired : acquired_) {
+        // The import of the handle that the earliest pass uses takes the acquire.
+        auto isIt = [&](ResourceId id) {
+            const ResourceDesc& resource = desc_.resources[id];
+            return resource.imported && (resource.image ? acquired.image && images_[id].image == acquired.image
+                                                        : acquired.buffer && buffers_[id] == acquired.buffer);
+        };
+        std::optional<ResourceId> first;
+        for (const PassDesc& pass : desc_.passes) {
+            for (const ResourceUse& use : pass.uses)
+                if (use.resource < desc_.resources.size() && isIt(use.resource)) {
+                    first = use.resource;
+                    break;
+                }
+            if (first)
+                break;
+        }
+        if (!first)
+            fail("an acquired resource is not used by any pass of the graph (engine bug)");
+        desc_.resources[*first].initialState = acquired.arriving;
+    }
     compiled_ = compileGraph(desc_);
     // One scope a pass and one for the whole frame.
     uint32_t scopes = uint32_t(compiled_.passes.size()) + 1;
-    if (context_.info().timestampValidBits != 0 && scopes > timerScopes_) {
+    // A dedicated transfer queue cannot reset queries in a command buffer:
+    // the host does, where it may.
+    uint32_t validBits = dedicatedTransfer ? context_.transferTimestampValidBits() : context_.info().timestampValidBits;
+    bool timed = validBits != 0 && (!dedicatedTransfer || context_.info().features.hostQueryReset);
+    if (timed && scopes > timerScopes_) {
         timer_.reset();
-        timer_ = std::make_unique<GpuTimer>(context_, scopes);
+        timer_ = std::make_unique<GpuTimer>(context_, scopes, validBits, dedicatedTransfer);
         timerScopes_ = scopes;
     }
     transients_.reset();
@@ -238,7 +285,8 @@ void RenderGraph::recordBarriers(VkCommandBuffer cmd, const std::vector<Barrier>
             barrier.dstAccessMask = b.dstAccess;
             barrier.oldLayout = b.oldLayout;
             barrier.newLayout = b.newLayout;
-            barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            barrier.srcQueueFamilyIndex = b.srcQueueFamily;
+            barrier.dstQueueFamilyIndex = b.dstQueueFamily;
             barrier.image = image.image;
             barrier.subresourceRange = {VkImageAspectFlags(isDepthFormat(image.format) ? VK_IMAGE_ASPECT_DEPTH_BIT
                                                                                        : VK_IMAGE_ASPECT_COLOR_BIT),
@@ -250,7 +298,8 @@ void RenderGraph::recordBarriers(VkCommandBuffer cmd, const std::vector<Barrier>
             barrier.srcAccessMask = b.srcAccess;
             barrier.dstStageMask = b.dstStage;
             barrier.dstAccessMask = b.dstAccess;
-            barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            barrier.srcQueueFamilyIndex = b.srcQueueFamily;
+            barrier.dstQueueFamilyIndex = b.dstQueueFamily;
             barrier.buffer = buffers_[b.resource];
             barrier.size = VK_WHOLE_SIZE;
             bufferBarriers.push_back(barrier);
@@ -307,6 +356,9 @@ void RenderGraph::record(VkCommandBuffer cmd)
 
 void RenderGraph::execute()
 {
+    if (context_.queueFamily(role_) != context_.queueFamily())
+        fail("execute() submits to the main queue; a graph placed on the transfer queue goes through a GraphQueue "
+             "(engine bug)");
     context_.submitAndWait([&](VkCommandBuffer cmd) { record(cmd); });
 }
 
@@ -330,6 +382,12 @@ double RenderGraph::frameMs()
 {
     readTimings();
     return frameMs_;
+}
+
+std::pair<double, double> RenderGraph::frameSpan()
+{
+    readTimings();
+    return timer_ ? timer_->firstScopeSpan() : std::pair<double, double>{0.0, 0.0};
 }
 
 uint64_t RenderGraph::transientBytes() const

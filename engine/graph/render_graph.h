@@ -28,6 +28,7 @@
 
 #include <volk.h>
 
+#include "core/queue_role.h"
 #include "core/shader.h"
 #include "graph/compile_graph.h"
 
@@ -51,7 +52,10 @@ class RenderGraph {
 public:
     using Record = std::function<void(VkCommandBuffer, const RenderGraph&)>;
 
-    explicit RenderGraph(Context& context);
+    // The graph is one submission to the queue of `role`: its passes are
+    // placed there (a dedicated transfer queue runs transfer passes only),
+    // and ownership transfers are measured against that queue's family.
+    explicit RenderGraph(Context& context, QueueRole role = QueueRole::Main);
     ~RenderGraph();
     RenderGraph(const RenderGraph&) = delete;
     RenderGraph& operator=(const RenderGraph&) = delete;
@@ -67,6 +71,17 @@ public:
     // Point an import at another handle; no recompile needed.
     void setImportedBuffer(ResourceId id, VkBuffer buffer);
     void setImportedImage(ResourceId id, const GraphImage& image);
+
+    // The imports of `image` (a method may import one image more than once)
+    // arrive in `arriving` (a state naming the family that released it,
+    // graph_desc.h): the import used first is acquired there; the others
+    // read after that acquire. Applied at compile().
+    void acquireImportedImage(VkImage image, ResourceState arriving);
+    // The same for a buffer (a streamed slab's raw samples).
+    void acquireImportedBuffer(VkBuffer buffer, ResourceState arriving);
+
+    QueueRole queueRole() const { return role_; }
+    uint32_t queueFamily() const { return desc_.queueFamily; }
 
     // Frames in flight: from now on, an import without a stated initial state
     // is taken as written by earlier submissions to the queue (a frame the
@@ -115,6 +130,11 @@ public:
     // GPU milliseconds from the first pass's start to the last pass's end of
     // the last recording (barriers included); 0 without timestamps.
     double frameMs();
+    // The last recording's first and last timestamps in milliseconds of the
+    // device's timestamp clock (comparable across the device's queues:
+    // streamed extraction's overlap of upload and extraction); {0, 0}
+    // without timestamps.
+    std::pair<double, double> frameSpan();
     // Device bytes the transient resources of this compile hold (after aliasing).
     uint64_t transientBytes() const;
 
@@ -132,7 +152,14 @@ private:
     ResourceState followEarlierWork(ResourceState initial) const;
 
     Context& context_;
+    QueueRole role_;
     GraphDesc desc_;
+    struct Acquired {
+        VkImage image = VK_NULL_HANDLE;   // one of the two
+        VkBuffer buffer = VK_NULL_HANDLE;
+        ResourceState arriving;
+    };
+    std::vector<Acquired> acquired_;
     std::vector<Record> records_;
     std::vector<std::function<bool()>> conditions_; // per pass; empty: always
     std::vector<VkBuffer> buffers_;  // per resource; null for images

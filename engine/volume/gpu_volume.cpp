@@ -138,7 +138,9 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
             describe(volume) + " image", usage.squareXZMultiple ? VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT : 0);
         const bool native = format.format == nativeFormat(volume.type).format;
-        if (native && !usage.squareXZMultiple) {
+        if (!samples) {
+            // Written later, whole (a streamed slab's upload): contents and layout undefined until then.
+        } else if (native && !usage.squareXZMultiple) {
             uploadToImage(context, image_, samples, sampleBytes, VK_IMAGE_LAYOUT_GENERAL);
         } else {
             // Row by row: converted to float where the device lacks the
@@ -189,7 +191,8 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
             buffer_ = context.allocator().createBuffer(
                 storageBufferBytes(volume), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                 MemoryUsage::DeviceLocal, describe(volume) + " buffer");
-            uploadToBuffer(context, buffer_, samples, sampleBytes);
+            if (samples)
+                uploadToBuffer(context, buffer_, samples, sampleBytes);
         } catch (...) {
             vkDestroySampler(context.device(), sampler_, nullptr);
             vkDestroyImageView(context.device(), rawView_, nullptr);

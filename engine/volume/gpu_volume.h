@@ -44,6 +44,9 @@ public:
     GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usage = {});
     // From `samples` held elsewhere (volume.byteSize() bytes, laid out as
     // volume.data would be): a host's array uploads without a copy into `data`.
+    // Null: nothing is uploaded, the image's contents and layout stay
+    // undefined until its first upload writes all of it (a streamed slab's,
+    // extract/stream/slab_upload.h, which imports it as undefined).
     GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usage, const std::byte* samples);
     ~GpuVolume();
     GpuVolume(const GpuVolume&) = delete;

@@ -1,4 +1,5 @@
-// --method auto: block where the device runs it, else scan, with the reason.
+// --method auto: block where the device runs it, else histopyramid from 512³
+// points up where it fits one binding, else scan, with the reason.
 #include <catch2/catch.hpp>
 
 #include "extract/auto_method.h"
@@ -15,33 +16,67 @@ DeviceInfo deviceWith(bool int8, bool int16, uint32_t invocations, uint32_t subg
     device.maxComputeWorkgroupSubgroups = invocations / subgroup;
     device.features.shaderInt8 = int8;
     device.features.shaderInt16 = int16;
+    device.maxStorageBufferRange = uint64_t(4) << 30;
     return device;
+}
+
+// Only dims and type: the rule does not read samples.
+Volume volumeOf(std::array<uint32_t, 3> dims, ScalarType type = ScalarType::UInt8)
+{
+    Volume volume;
+    volume.dims = dims;
+    volume.type = type;
+    return volume;
 }
 
 } // namespace
 
-TEST_CASE("auto picks block where the device runs it, else scan, and says why", "[extract]")
+TEST_CASE("auto picks block where the device runs it, else scan or histopyramid by size, and says why", "[extract]")
 {
     ExtractOptions options;
     options.method = "auto";
-    ExtractOptions resolved = resolveAutoMethod(deviceWith(true, true, 1024, 32), options);
+    Volume small = volumeOf({256, 256, 256});
+    ExtractOptions resolved = resolveAutoMethod(deviceWith(true, true, 1024, 32), small, options);
     CHECK(resolved.method == "block");
     CHECK_THAT(resolved.methodChoice, Catch::Contains("fastest"));
+    CHECK(resolveAutoMethod(deviceWith(true, true, 1024, 32), volumeOf({1024, 1024, 1024}), options).method == "block");
 
-    CHECK(resolveAutoMethod(deviceWith(false, true, 1024, 32), options).method == "scan");
-    CHECK(resolveAutoMethod(deviceWith(true, false, 1024, 32), options).method == "scan");
-    CHECK(resolveAutoMethod(deviceWith(true, true, 16, 4), options).method == "scan");
-    CHECK_THAT(resolveAutoMethod(deviceWith(true, true, 16, 4), options).methodChoice, Catch::Contains("32-invocation"));
+    CHECK(resolveAutoMethod(deviceWith(false, true, 1024, 32), small, options).method == "scan");
+    CHECK(resolveAutoMethod(deviceWith(true, false, 1024, 32), small, options).method == "scan");
+    CHECK(resolveAutoMethod(deviceWith(true, true, 16, 4), small, options).method == "scan");
+    CHECK_THAT(resolveAutoMethod(deviceWith(true, true, 16, 4), small, options).methodChoice,
+               Catch::Contains("32-invocation"));
     // A block's rows, not its cells, share a workgroup: 8x8x8 runs in 128 invocations.
     ExtractOptions bigBlocks = options;
     bigBlocks.blockSize = {8, 8, 8};
-    CHECK(resolveAutoMethod(deviceWith(true, true, 128, 32), bigBlocks).method == "block");
+    CHECK(resolveAutoMethod(deviceWith(true, true, 128, 32), small, bigBlocks).method == "block");
     ExtractOptions wideBlocks = options;
     wideBlocks.blockSize = {33, 1, 1};
-    CHECK(resolveAutoMethod(deviceWith(true, true, 1024, 32), wideBlocks).method == "scan");
+    CHECK(resolveAutoMethod(deviceWith(true, true, 1024, 32), small, wideBlocks).method == "scan");
+
+    // Without block: histopyramid from 512³ points up, any type, where its pyramid and the volume each fit a binding.
+    DeviceInfo noBlock = deviceWith(false, false, 1024, 32);
+    for (ScalarType type : {ScalarType::UInt8, ScalarType::Int16, ScalarType::Float32}) {
+        ExtractOptions chosen = resolveAutoMethod(noBlock, volumeOf({512, 512, 512}, type), options);
+        CHECK(chosen.method == "histopyramid");
+        CHECK_THAT(chosen.methodChoice, Catch::Contains("512"));
+    }
+    CHECK(resolveAutoMethod(noBlock, volumeOf({1024, 1024, 1024}), options).method == "histopyramid");
+    CHECK(resolveAutoMethod(noBlock, volumeOf({511, 512, 512}), options).method == "scan"); // just below 2^27 points
+    CHECK(resolveAutoMethod(noBlock, volumeOf({256, 256, 128}), options).method == "scan");
+    // float32 1024³ is 4 GiB: more than one binding of 4 GiB - 1, so scan (histopyramid would refuse it).
+    DeviceInfo narrow = noBlock;
+    narrow.maxStorageBufferRange = (uint64_t(4) << 30) - 1;
+    CHECK(resolveAutoMethod(narrow, volumeOf({1024, 1024, 1024}, ScalarType::Float32), options).method == "scan");
+    // A device binding 1 GiB: the pyramid of 1024³ points (1.33 GiB) does not fit.
+    DeviceInfo gib = noBlock;
+    gib.maxStorageBufferRange = uint64_t(1) << 30;
+    ExtractOptions tooBig = resolveAutoMethod(gib, volumeOf({1024, 1024, 1024}), options);
+    CHECK(tooBig.method == "scan");
+    CHECK_THAT(tooBig.methodChoice, Catch::Contains("binding"));
 
     ExtractOptions named = options;
     named.method = "histopyramid";
-    CHECK(resolveAutoMethod(deviceWith(false, false, 64, 4), named).method == "histopyramid"); // a named method stays
-    CHECK(resolveAutoMethod(deviceWith(false, false, 64, 4), named).methodChoice.empty());
+    CHECK(resolveAutoMethod(deviceWith(false, false, 64, 4), small, named).method == "histopyramid"); // a named method stays
+    CHECK(resolveAutoMethod(deviceWith(false, false, 64, 4), small, named).methodChoice.empty());
 }

@@ -346,3 +346,87 @@ TEST_CASE("push constants are checked member by member against the shader's bloc
     REQUIRE_THROWS_WITH(checkPushLayout("s", {{"nx", 0, 4}}, {{"nx", 0, 4}, {"iso", 4, 4}}),
                         Catch::Contains("past the shader's last"));
 }
+
+TEST_CASE("an image crossing queue families is released at the end of one graph and acquired at the first use "
+          "in the other, naming the same layouts")
+{
+    constexpr uint32_t kTransferFamily = 1, kMainFamily = 0;
+    const VkPipelineStageFlags2 copy = useState(Use::TransferDst, PassKind::Transfer).stage;
+    const VkAccessFlags2 copyWrite = useState(Use::TransferDst, PassKind::Transfer).access;
+
+    // The upload, on the transfer queue's family: old contents discarded, left in GENERAL for the main family.
+    ResourceDesc slab{"slab image", true, true};
+    slab.initialState = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED};
+    slab.hasFinalState = true;
+    slab.finalState = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT, VK_IMAGE_LAYOUT_GENERAL,
+                       kMainFamily};
+    GraphDesc upload{{importedBuffer("staging"), slab},
+                     {{"upload", PassKind::Transfer, {{0, Use::TransferSrc}, {1, Use::TransferDst}}}},
+                     kTransferFamily};
+    CompiledGraph released = compileGraph(upload);
+    REQUIRE(released.passes.size() == 1);
+    REQUIRE(released.passes[0].barriers.size() == 1); // the staging buffer: written by the host, nothing pending
+    CHECK(released.passes[0].barriers[0] == Barrier{1, true, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
+                                                    copy, copyWrite, VK_IMAGE_LAYOUT_UNDEFINED,
+                                                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL});
+    REQUIRE(released.finalBarriers.size() == 1);
+    Barrier release = released.finalBarriers[0];
+    CHECK(release == Barrier{1, true, copy, copyWrite, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL, kTransferFamily,
+                             kMainFamily});
+
+    // The extraction, on the main family, samples it (in GENERAL) and writes a buffer.
+    ResourceDesc arriving{"volume", true, true};
+    arriving.initialState = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                             VK_IMAGE_LAYOUT_GENERAL, kTransferFamily, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
+    GraphDesc extract{{arriving, importedBuffer("mesh")},
+                      {{"extract", PassKind::Compute, {{0, Use::Sampled}, {1, Use::StorageWrite}}},
+                       {"extract again", PassKind::Compute, {{0, Use::Sampled}, {1, Use::StorageWrite}}}},
+                      kMainFamily};
+    CompiledGraph acquired = compileGraph(extract);
+    REQUIRE(acquired.passes.size() == 2);
+    REQUIRE(acquired.passes[0].barriers.size() == 1); // the acquire; the mesh had nothing pending
+    Barrier acquire = acquired.passes[0].barriers[0];
+    CHECK(acquire == Barrier{0, true, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, kCompute,
+                             VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                             VK_IMAGE_LAYOUT_GENERAL, kTransferFamily, kMainFamily});
+    CHECK(acquire.oldLayout == release.oldLayout);
+    CHECK(acquire.newLayout == release.newLayout);
+    // The second reader already sees what the acquire made visible.
+    for (const Barrier& b : acquired.passes[1].barriers)
+        CHECK(b.resource != 0);
+
+    // One queue for both (no dedicated transfer family): ordinary barriers, no family named.
+    upload.queueFamily = kMainFamily;
+    CompiledGraph same = compileGraph(upload);
+    REQUIRE(same.finalBarriers.size() == 1);
+    CHECK(same.finalBarriers[0] == Barrier{1, true, copy, copyWrite, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                           VK_ACCESS_2_MEMORY_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                           VK_IMAGE_LAYOUT_GENERAL});
+    arriving.initialState.queueFamily = kMainFamily;
+    extract.resources[0] = arriving;
+    CompiledGraph sameAcquired = compileGraph(extract);
+    REQUIRE(sameAcquired.passes[0].barriers.size() == 1);
+    CHECK(sameAcquired.passes[0].barriers[0] == Barrier{0, true, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                                        VK_ACCESS_2_MEMORY_WRITE_BIT, kCompute,
+                                                        VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_GENERAL,
+                                                        VK_IMAGE_LAYOUT_GENERAL});
+}
+
+TEST_CASE("an acquired image whose first use needs another layout changes it after the acquire")
+{
+    ResourceDesc arriving{"image", true, true};
+    arriving.initialState = {VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1};
+    GraphDesc desc{{arriving, importedBuffer("out")},
+                   {{"read", PassKind::Compute, {{0, Use::StorageImageRead}, {1, Use::StorageWrite}}}},
+                   0};
+    CompiledGraph graph = compileGraph(desc);
+    REQUIRE(graph.passes[0].barriers.size() == 2);
+    const Barrier& acquire = graph.passes[0].barriers[0];
+    CHECK(acquire.srcQueueFamily == 1);
+    CHECK(acquire.dstQueueFamily == 0);
+    CHECK(acquire.oldLayout == VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    CHECK(acquire.newLayout == VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    CHECK(graph.passes[0].barriers[1] == Barrier{0, true, kCompute, VK_ACCESS_2_NONE, kCompute, kStorageRead,
+                                                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL});
+}

@@ -335,9 +335,43 @@ TEST_CASE("block extraction writes its draw arguments on the GPU and keeps auxil
     std::vector<std::string> names;
     for (const auto& [name, ms] : report.gpuMsPerPass)
         names.push_back(name);
+    // This volume's 15,360 blocks are too few for the row pass but where it is asked for.
     REQUIRE(names == std::vector<std::string>{"reset_counters", "min_max", "clear_state", "compact_blocks",
-                                              "prepare_dispatch", "count_vertices", "generate_triangles",
+                                              "prepare_dispatch", "count_vertices",
+                                              pass == "rows" ? "generate_rows" : "generate_triangles",
                                               "finalize_mesh"});
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("from 2^20 blocks both triangle passes are recorded and the list's length picks one on the GPU", "[block]")
+{
+    // 256x256x128 holds 2^20 blocks of 2x2x2: a small sphere lists fewer
+    // blocks than the row pass is picked for (4,096), a large one more. Unit
+    // spacing, so that positions compare to 1e-5 of a spacing in float32.
+    Volume volume = functionVolume({256, 256, 128}, [](uint32_t x, uint32_t y, uint32_t z) {
+        float dx = x - 127.3f, dy = y - 128.6f, dz = z - 63.9f;
+        return std::sqrt(dx * dx + dy * dy + dz * dz);
+    });
+    for (float iso : {5.5f, 60.5f}) {
+        ExtractionReport report = requireSameAsReference(volume, iso, blockOptions({2, 2, 2}));
+        std::map<std::string, uint64_t> work(report.workCounts.begin(), report.workCounts.end());
+        std::vector<std::string> names;
+        for (const auto& [name, ms] : report.gpuMsPerPass)
+            names.push_back(name);
+        INFO("radius " << iso << ": listed " << work["listed_blocks"]);
+        REQUIRE(std::count(names.begin(), names.end(), "generate_triangles") == 1);
+        REQUIRE(std::count(names.begin(), names.end(), "generate_rows") == 1);
+        REQUIRE(work.count("row_pass") == 1);
+        REQUIRE(work["row_pass"] == (work["listed_blocks"] >= 4096 ? 1u : 0u));
+        REQUIRE(work["row_pass"] == (iso > 30.0f ? 1u : 0u)); // both picks are exercised
+    }
+    // Under 2^20 blocks (2^17 and up), the row pass alone.
+    ExtractionReport report = requireSameAsReference(volume, 60.5f, blockOptions({4, 2, 2}));
+    std::vector<std::string> names;
+    for (const auto& [name, ms] : report.gpuMsPerPass)
+        names.push_back(name);
+    REQUIRE(std::count(names.begin(), names.end(), "generate_triangles") == 0);
+    REQUIRE(std::count(names.begin(), names.end(), "generate_rows") == 1);
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -74,7 +75,7 @@ CanonicalMesh canonical(const Mesh& mesh)
 // Positions and triangles identical; normals, which the image's filtering
 // takes at its own (the slab's) texture coordinates, as below, or bit for
 // bit (`exactNormals`: the scan method's differences of the grid's samples).
-void requireSameMesh(const Mesh& streamed, const Mesh& inCore, bool exactNormals = false)
+void requireSameMesh(const Mesh& streamed, const Mesh& inCore, bool exactNormals = false, float worstNormal = 0.05f)
 {
     REQUIRE(streamed.positions.size() == inCore.positions.size());
     REQUIRE(streamed.indices.size() == inCore.indices.size());
@@ -110,7 +111,7 @@ void requireSameMesh(const Mesh& streamed, const Mesh& inCore, bool exactNormals
         }
     }
     INFO("largest normal difference " << worst << "; " << apart << " of " << a.normals.size() << " above 1e-4");
-    REQUIRE(worst <= 0.05f);
+    REQUIRE(worst <= worstNormal);
     REQUIRE(apart <= a.normals.size() / 100);
 }
 
@@ -153,7 +154,8 @@ StreamReport streamInto(MeshSink& sink, VolumeSource& source, float iso, uint32_
 // Streams `source` at several slab counts (2 to 20 where the volume has the
 // layers) and requires the in-core mesh each time.
 void requireStreamedSameAsInCore(VolumeSource& source, float iso, std::vector<uint32_t> slabCounts,
-                                 const std::string& blockPass = "", const std::string& method = "block")
+                                 const std::string& blockPass = "", const std::string& method = "block",
+                                 float worstNormal = 0.05f)
 {
     Volume whole = readWholeVolume(source);
     Mesh reference = inCoreMesh(whole, iso, blockPass, method);
@@ -170,7 +172,7 @@ void requireStreamedSameAsInCore(VolumeSource& source, float iso, std::vector<ui
         REQUIRE(report.vertexCount == reference.positions.size());
         for (const SlabStats& slab : report.slabs) // every slab's mesh came back and was welded
             CHECK((slab.weldMs > 0 && slab.downloadMs > 0));
-        requireSameMesh(collector.mesh(), reference, method == "scan");
+        requireSameMesh(collector.mesh(), reference, method == "scan", worstNormal);
         REQUIRE_NO_VALIDATION_MESSAGES();
     }
 }
@@ -211,7 +213,9 @@ void requireMeshStreamedUnderBudget(const std::string& method)
     INFO(method << ": mesh " << meshBytes << " bytes, budget " << budget << " of which " << held << " held before");
     REQUIRE(budget < held + meshBytes + readBackBytes);
     MeshCollector collector;
-    StreamReport report = streamInto(collector, *noise, 0.5f, 0, budget, "", method);
+    // Slabs of at most 8 layers: the budget alone would allow more where
+    // staging is host memory (not counted), and fewer slabs split less.
+    StreamReport report = streamInto(collector, *noise, 0.5f, 8, budget, "", method);
     CHECK(report.peakDeviceBytes <= budget);
     CHECK(report.slabs.size() >= 4);
     CHECK(report.slabsSplit > 0);
@@ -345,6 +349,34 @@ TEST_CASE("the scan method's own slabs (bindings of a few planes) inside streame
         requireSameMesh(collector.mesh(), reference, true);
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("streamed extraction skips NaN and infinite samples as the in-core extraction does, block and scan",
+          "[stream][scan]")
+{
+    // Cayley with one sample in 37 NaN and one in 53 infinite, some on slab boundaries.
+    auto cayley = openSyntheticSource("cayley:22x19x37");
+    Volume grid = cayley->grid();
+    auto holes = makeCallbackSource(grid, [&](uint32_t first, uint32_t count, std::byte* out) {
+        cayley->readPlanes(first, count, out);
+        auto* values = reinterpret_cast<float*>(out);
+        uint64_t plane = uint64_t(grid.dims[0]) * grid.dims[1];
+        for (uint64_t i = 0; i < plane * count; ++i) {
+            uint64_t global = first * plane + i;
+            if (global % 37 == 5)
+                values[i] = std::numeric_limits<float>::quiet_NaN();
+            else if (global % 53 == 11)
+                values[i] = global % 2 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
+        }
+    });
+    requireStreamedSameAsInCore(*holes, -0.012f, {2, 5, 12}, "", "scan");
+    // The block method: next to a non-finite sample its filtered
+    // differences fall back to the grid's where they are not finite, and
+    // whether a footprint takes in the neighbour with a zero weight depends
+    // on the filter's sub-texel position, which differs between the slab's
+    // image and the whole one (0.094 at most on lavapipe). Without the slab
+    // ends' central differences (one-sided there before), 0.77.
+    requireStreamedSameAsInCore(*holes, -0.012f, {3, 9}, "", "block", 0.15f);
 }
 
 TEST_CASE("streaming refuses the methods whose work spans the volume, naming --method, before reading", "[stream]")

@@ -2,7 +2,9 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -30,13 +32,46 @@ uint64_t peakHostBytes()
     return uint64_t(usage.ru_maxrss) * 1024; // Linux: KiB
 }
 
-nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float iso, const CopyBandwidth* copy)
+nlohmann::json copyJson(const CopyBandwidth& copy)
+{
+    return {{"bytes", copy.bytes},
+            {"copies", copy.copies},
+            {"queues", copy.queues},
+            {"queue", copy.role == QueueRole::Main ? "main" : "transfer"},
+            {"gpu_ms", copy.gpuMs},
+            {"gb_per_s", copy.bytesPerSecond() * 1e-9}};
+}
+
+// How much of slab k's extraction ran while slab k+1 uploaded (GPU
+// timestamps of two queues, one device clock), as a fraction of the
+// extraction's span; and the same spans relative to the first upload.
+double overlapFraction(const SlabStats& slab, const SlabStats& next)
+{
+    double span = slab.extractEndMs - slab.extractStartMs;
+    if (span <= 0 || next.uploadEndMs <= 0)
+        return 0.0;
+    double shared = std::min(slab.extractEndMs, next.uploadEndMs) - std::max(slab.extractStartMs, next.uploadStartMs);
+    return std::max(0.0, shared) / span;
+}
+
+nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float iso,
+                         const std::vector<CopyBandwidth>& copies)
 {
     double seconds = report.wallMs * 1e-3;
     double uploadMs = 0, extractMs = 0, readMs = 0, waitMs = 0, downloadMs = 0;
     double setupMs = 0, teardownMs = 0, gpuWaitMs = 0, readBackMs = 0, weldMs = 0, weldWaitMs = 0;
     nlohmann::json slabs = nlohmann::json::array();
-    for (const SlabStats& s : report.slabs) {
+    double origin = report.slabs.empty() ? 0.0 : report.slabs.front().uploadStartMs;
+    double stagingWaitMs = 0, overlapSum = 0;
+    std::vector<double> overlaps;
+    for (size_t i = 0; i < report.slabs.size(); ++i) {
+        const SlabStats& s = report.slabs[i];
+        double overlap = i + 1 < report.slabs.size() ? overlapFraction(s, report.slabs[i + 1]) : 0.0;
+        if (i + 1 < report.slabs.size()) {
+            overlaps.push_back(overlap);
+            overlapSum += overlap;
+        }
+        stagingWaitMs += s.stagingWaitMs;
         uploadMs += s.uploadMs;
         extractMs += s.extractMs;
         readMs += s.readMs;
@@ -52,8 +87,13 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
                          {"wait_ms", s.waitMs}, {"upload_gpu_ms", s.uploadMs}, {"extract_gpu_ms", s.extractMs},
                          {"graph_setup_ms", s.setupMs}, {"gpu_wait_ms", s.gpuWaitMs}, {"graph_teardown_ms", s.teardownMs}, {"download_ms", s.downloadMs},
                          {"read_back_gpu_ms", s.readBackMs}, {"weld_ms", s.weldMs}, {"weld_wait_ms", s.weldWaitMs},
-                         {"vertices", s.vertices}, {"triangles", s.triangles}});
+                         {"vertices", s.vertices}, {"triangles", s.triangles},
+                         {"staging_wait_ms", s.stagingWaitMs},
+                         {"upload_span_ms", {s.uploadStartMs - origin, s.uploadEndMs - origin}},
+                         {"extract_span_ms", {s.extractStartMs - origin, s.extractEndMs - origin}},
+                         {"extract_overlapped_by_next_upload", overlap}});
     }
+    std::sort(overlaps.begin(), overlaps.end());
     nlohmann::json json = {
         {"method", report.method},
         {"streamed", true},
@@ -87,12 +127,23 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         {"read_back_gpu_ms", readBackMs},
         {"weld_ms", weldMs},
         {"weld_wait_ms", weldWaitMs},
+        {"staging_wait_ms", stagingWaitMs},
+        {"transfer_queue", report.transferQueue ? "dedicated" : "the main queue"},
+        {"extract_overlapped_by_next_upload_mean", overlaps.empty() ? 0.0 : overlapSum / double(overlaps.size())},
+        {"extract_overlapped_by_next_upload_median", overlaps.empty() ? 0.0 : overlaps[overlaps.size() / 2]},
         {"slabs", slabs},
     };
-    if (copy) {
-        double rate = copy->bytesPerSecond();
-        json["copy_ceiling"] = {{"bytes", copy->bytes}, {"copies", copy->copies}, {"gpu_ms", copy->gpuMs},
-                                {"gb_per_s", rate * 1e-9}};
+    if (!copies.empty()) {
+        // The ceiling: the fastest of the measured ways to copy (the main queue's as before, the transfer queue's, two).
+        double rate = 0;
+        nlohmann::json all = nlohmann::json::array();
+        for (const CopyBandwidth& copy : copies) {
+            rate = std::max(rate, copy.bytesPerSecond());
+            all.push_back(copyJson(copy));
+        }
+        json["copy_ceiling"] = copyJson(copies.front());
+        json["copy_ceilings"] = all;
+        json["copy_ceiling_gb_per_s"] = rate * 1e-9;
         json["fraction_of_copy_ceiling"] =
             rate > 0 && seconds > 0 ? nlohmann::json(double(report.volumeBytes) / seconds / rate) : nlohmann::json(nullptr);
     }
@@ -126,9 +177,16 @@ std::optional<int> runStreamedExtract(const StreamRequest& request)
                          grid.source.c_str(), formatBytes(budget).c_str());
     }
 
-    std::optional<CopyBandwidth> copy;
-    if (request.measureCopy)
-        copy = measureUploadBandwidth(context, std::min<uint64_t>(uint64_t(256) << 20, budget / 4), 8);
+    std::vector<CopyBandwidth> copies;
+    if (request.measureCopy) {
+        uint64_t bytes = std::min<uint64_t>(uint64_t(256) << 20, budget / 4);
+        copies.push_back(measureUploadBandwidth(context, bytes, 8));
+        if (context.hasDedicatedTransferQueue()) {
+            copies.push_back(measureUploadBandwidth(context, bytes, 8, QueueRole::Transfer, 1));
+            if (context.transferQueueCount() >= 2)
+                copies.push_back(measureUploadBandwidth(context, bytes, 8, QueueRole::Transfer, 2));
+        }
+    }
 
     StreamOptions stream;
     stream.deviceBudget = budget;
@@ -155,7 +213,7 @@ std::optional<int> runStreamedExtract(const StreamRequest& request)
             placeInWorld(mesh, grid);
         writeMesh(mesh, request.output, {ifExists(request.force), terminalProgress(request.quiet)});
     }
-    nlohmann::json stats = statsJson(report, grid, request.iso, copy ? &*copy : nullptr);
+    nlohmann::json stats = statsJson(report, grid, request.iso, copies);
     if (!request.stats.empty())
         writeJson(stats, request.stats, request.force);
     if (request.stats != "-")

@@ -52,7 +52,10 @@ uint32_t slotWords(std::array<uint32_t, 3> block)
 uint32_t rowPassSharedBytesPerBlock(std::array<uint32_t, 3> block, bool weld)
 {
     uint32_t rowCount = (block[1] + 1) * (block[2] + 1);
-    uint32_t rows = rowCount * (4 + 1 + 12 + 1 + 4);
+    // Inside and crossed-edge rows in bytes up to 8 wide; (welded) 16-bit first ranks where a block's fit.
+    uint32_t rowBytes = block[0] <= 8 ? 1 : 4;
+    uint32_t firstBytes = weld && 3 * block[0] * block[1] * block[2] <= 0xFFFF ? 2 : 4;
+    uint32_t rows = rowCount * (rowBytes + 1 + 3 * rowBytes + 1 + firstBytes);
     // Seven codes a row: 16 bits where 3 ranks a cell fit 10 bits, else vertex numbers.
     uint32_t codes = weld ? rowCount * 7 * (3 * block[0] * block[1] * block[2] < 1024 ? 2 : 4) : 0;
     uint32_t areaMax = std::max({block[0] * block[1], block[0] * block[2], block[1] * block[2]});
@@ -65,8 +68,15 @@ uint32_t rowPassSharedBytesPerBlock(std::array<uint32_t, 3> block, bool weld)
 // pass: on the H100 it was the faster of the two there and above, and the
 // slower on the smaller real volumes (docs/BENCHMARKS.md, "The block
 // method's triangles by rows"). It holds more blocks in flight, but each
-// takes longer, which surfaces listing fewer blocks than the GPU holds feel.
+// takes longer, which surfaces listing fewer blocks than the GPU holds feel
+// (the sparse sphere of 1024³ lists 2,058). So from kPickOnGpuFromBlocks
+// (512³) on both passes are recorded and prepare_dispatch runs the row pass
+// only from kRowPassFromListed listed blocks on, the cell pass below; under
+// it the empty pass and its barrier cost about what the pick saves
+// (docs/BENCHMARKS.md).
 constexpr uint64_t kRowPassFromBlocks = uint64_t(1) << 17;
+constexpr uint64_t kPickOnGpuFromBlocks = uint64_t(1) << 20;
+constexpr uint32_t kRowPassFromListed = 4096;
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -77,6 +87,7 @@ public:
         : GpuExtractor(context, *field.volume), context_(context), weld_(options.weld), block_(options.blockSize)
     {
         const DeviceInfo& info = context.info();
+        const std::string& blockPass = options.blockPass;
         uint64_t cellsPerBlock = uint64_t(block_[0]) * block_[1] * block_[2];
         // The cell pass: one invocation per cell, rounded up to whole
         // subgroups so every subgroup is full (partial ones are legal, but
@@ -86,13 +97,13 @@ public:
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
                  std::to_string(block_[2]) + ": every side must be at least 1");
         bool cellsFit = blockGroupSize <= info.maxWorkgroupInvocations();
-        if (options.blockPass == "cells" && !cellsFit)
+        if (blockPass == "cells" && !cellsFit)
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
                  std::to_string(block_[2]) + " needs " + std::to_string(blockGroupSize) +
                  " invocations per workgroup in the cell pass; this device allows " +
                  std::to_string(info.maxWorkgroupInvocations()) + " at its subgroup size: choose a smaller block");
-        if (!options.blockPass.empty() && options.blockPass != "cells" && options.blockPass != "rows")
-            fail("block triangle pass '" + options.blockPass + "': use cells or rows");
+        if (!blockPass.empty() && blockPass != "cells" && blockPass != "rows")
+            fail("block triangle pass '" + blockPass + "': use cells or rows");
 
         // The triangle pass keeps its shared arrays narrow (8- and 16-bit).
         if (!info.features.shaderInt8 || !info.features.shaderInt16)
@@ -113,18 +124,26 @@ public:
             fail("the block method needs workgroups of 32 invocations; this device allows " +
                  std::to_string(info.maxWorkgroupInvocations()) + " at its subgroup size");
         slotWords_ = slotWords(block_);
-        // count_vertices and generate_rows: an invocation per row of a
-        // block's samples (the rows' inside bits in one word each), several
-        // blocks a workgroup of at most 128 invocations, rounded up to whole
-        // subgroups, as many as the row pass's shared memory allows.
+        // count_vertices and generate_rows: an invocation per own x-row of a
+        // block (y < BLOCK_Y, z < BLOCK_Z; the overlap's rows go to the first
+        // ones as second rows), the rows' inside bits in one word each,
+        // several blocks a workgroup of at most 128 invocations, rounded up
+        // to whole subgroups, as many as the row pass's shared memory allows.
+        // An invocation per row of the box (25 for 8x4x4, not 16) left 9 idle
+        // through the triangles (docs/BENCHMARKS.md).
         if (block_[0] > 32)
             fail("block width " + std::to_string(block_[0]) +
                  ": the block method holds a block row in one 32-bit word, so the width is at most 32; "
                  "choose a narrower block");
         uint32_t groupLimit = std::min<uint32_t>(128, info.maxWorkgroupInvocations());
-        uint32_t rowLanes = std::min(groupLimit, (block_[1] + 1) * (block_[2] + 1));
+        uint32_t rowLanes = std::min(groupLimit, block_[1] * block_[2]);
         uint64_t blocks = uint64_t(blockCount_);
-        rowPass_ = options.blockPass == "rows" || (options.blockPass.empty() && (blocks >= kRowPassFromBlocks || !cellsFit));
+        // Which triangle passes are built; where both are, prepare_dispatch
+        // dispatches one by the list's length, the other's dispatch empty.
+        bool byRule = blockPass.empty() && cellsFit;
+        rowPass_ = blockPass == "rows" || (blockPass.empty() && !cellsFit) || (byRule && blocks >= kRowPassFromBlocks);
+        cellPass_ = blockPass == "cells" || (byRule && (blocks < kRowPassFromBlocks || blocks >= kPickOnGpuFromBlocks));
+        uint32_t rowsFromListed = !cellPass_ ? 0u : !rowPass_ ? 0xFFFFFFFFu : kRowPassFromListed;
         uint32_t blockBytes = rowPassSharedBytesPerBlock(block_, weld_);
         if (rowPass_ && blockBytes > info.maxComputeSharedMemorySize)
             fail("block size " + std::to_string(block_[0]) + "x" + std::to_string(block_[1]) + "x" +
@@ -146,22 +165,28 @@ public:
             return values;
         };
         compact_.emplace(context, with(groupSize));
-        prepare_.emplace(context, with(1));
+        SpecValues prepareValues = with(1);
+        prepareValues.emplace_back("ROWS_FROM_LISTED", rowsFromListed);
+        prepare_.emplace(context, prepareValues);
         if (weld_)
             countVertices_.emplace(context, with(countGroupSize));
-        SpecValues generateValues = with(rowPass_ ? countGroupSize : uint32_t(blockGroupSize));
-        if (!rowPass_)
-            generateValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
         // Streamed float32 slabs: one extractor serves every slab, and a later one may hold NaNs.
         bool streamedFloats = options.streamedSlabs && field.volume->type == ScalarType::Float32;
-        generateValues.emplace_back("NON_FINITE_SAMPLES",
-                                    !analytic && (streamedFloats || field.volume->stats.nonFinite > 0) ? 1u : 0u);
-        generateValues.emplace_back("EDGE_CODES", options.streamedSlabs ? 1u : 0u);
+        auto generateValues = [&](uint32_t workgroupSize) {
+            SpecValues values = with(workgroupSize);
+            values.emplace_back("NON_FINITE_SAMPLES",
+                                !analytic && (streamedFloats || field.volume->stats.nonFinite > 0) ? 1u : 0u);
+            values.emplace_back("EDGE_CODES", options.streamedSlabs ? 1u : 0u);
+            return values;
+        };
         streamedSlabs_ = options.streamedSlabs;
         if (rowPass_)
-            generateRows_.emplace(context, generateValues);
-        else
-            generate_.emplace(context, generateValues);
+            generateRows_.emplace(context, generateValues(countGroupSize));
+        if (cellPass_) {
+            SpecValues cellValues = generateValues(uint32_t(blockGroupSize));
+            cellValues.emplace_back("BYTE_SAMPLES", !analytic && field.volume->type == ScalarType::UInt8 ? 1u : 0u);
+            generate_.emplace(context, cellValues);
+        }
 
         state_ = context.allocator().createBuffer(sizeof(BlockState), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                                   MemoryUsage::DeviceLocal, "block method state");
@@ -186,6 +211,7 @@ public:
         ranges_->placeSlab(placement.firstPlane, placement.imagePlanesBelow);
         parameters_.firstPlane = placement.firstPlane;
         parameters_.imagePlanesBelow = placement.imagePlanesBelow;
+        parameters_.volumePlanes = placement.volumePlanes;
         edgeCodes_ = placement.edgeCodes;
     }
 
@@ -196,6 +222,8 @@ public:
                                                                 {"listed_blocks", state.activeCount}};
         if (weld_)
             counts.emplace_back("blocks_with_geometry", state.meshBlockCount);
+        // 1 where the row triangle pass ran (prepare_dispatch's pick), 0 where the cell pass did.
+        counts.emplace_back("row_pass", state.rowDispatch.x > 0 ? 1 : 0);
         return counts;
     }
 
@@ -255,10 +283,10 @@ protected:
         BlockLayout generateLayout = weld_ ? layout : noSlots;
         generateLayout.resources[kBlockVertexEdgeCodes] =
             edgeCodes_ != kNoResource ? edgeCodes_ : graph.createBuffer(prefix + "unused vertex edge codes", 16);
+        if (cellPass_)
+            generate_->add(graph, generateLayout, parameters_, iso);
         if (rowPass_)
             generateRows_->add(graph, generateLayout, parameters_, iso);
-        else
-            generate_->add(graph, generateLayout, parameters_, iso);
     }
 
 private:
@@ -279,7 +307,8 @@ private:
     std::optional<CountVerticesPass> countVertices_;
     std::optional<GenerateTrianglesPass> generate_;
     std::optional<GenerateRowsPass> generateRows_;
-    bool rowPass_ = false;
+    bool rowPass_ = false;  // generate_rows is built (and runs where prepare_dispatch picks it)
+    bool cellPass_ = false; // generate_triangles is built (likewise)
     Buffer state_;
 };
 

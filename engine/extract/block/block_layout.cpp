@@ -57,6 +57,7 @@ const std::vector<PushMember>& blockParameterMembers()
         ISOSCOPE_PUSH_MEMBER(BlockParameters, layerOffset),   ISOSCOPE_PUSH_MEMBER(BlockParameters, layerCount),
         ISOSCOPE_PUSH_MEMBER(BlockParameters, rangeFirstBlock), ISOSCOPE_PUSH_MEMBER(BlockParameters, rangeEndBlock),
         ISOSCOPE_PUSH_MEMBER(BlockParameters, firstPlane),    ISOSCOPE_PUSH_MEMBER(BlockParameters, imagePlanesBelow),
+        ISOSCOPE_PUSH_MEMBER(BlockParameters, volumePlanes),
     };
     return members;
 }

@@ -22,7 +22,8 @@ struct BlockParameters {
     uint32_t rangeEndBlock[2];
     int32_t firstPlane;        // streamed slabs: the volume's z of the grid's plane 0
     uint32_t imagePlanesBelow; // streamed slabs: planes the image holds below the grid's plane 0
+    uint32_t volumePlanes;     // the whole volume's planes (dims[2] but for streamed slabs)
 };
-static_assert(sizeof(BlockParameters) == 104);
+static_assert(sizeof(BlockParameters) == 108);
 
 } // namespace isoscope

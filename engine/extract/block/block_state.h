@@ -13,7 +13,8 @@ struct BlockState {
     uint32_t activeCount;
     VkDispatchIndirectCommand dispatch;      // generate_triangles: a workgroup per listed block
     uint32_t meshBlockCount;                 // welded: listed blocks with vertices or triangles
-    VkDispatchIndirectCommand countDispatch; // count_vertices, generate_rows: COUNT_BLOCKS_PER_GROUP blocks a workgroup
+    VkDispatchIndirectCommand countDispatch; // count_vertices: COUNT_BLOCKS_PER_GROUP blocks a workgroup
+    VkDispatchIndirectCommand rowDispatch;   // generate_rows: the same, or empty where the cell pass runs
 };
 
 } // namespace isoscope

@@ -14,10 +14,11 @@ GenerateRowsPass::GenerateRowsPass(Context& context, SpecValues values)
 void GenerateRowsPass::add(RenderGraph& graph, const BlockLayout& layout, const BlockParameters& parameters,
                            const float& iso) const
 {
-    // The same name as the cell pass's in timings: one step of the method.
-    addIndirect(graph, "generate_triangles", layout,
+    // Its own name in timings: both triangle passes are recorded where
+    // prepare_dispatch picks one by the list's length.
+    addIndirect(graph, "generate_rows", layout,
                 {kBlockState, kBlockMeshVertices, kBlockMeshIndices, kBlockMeshCounters, kBlockVertexEdgeCodes},
-                parameters, iso, offsetof(BlockState, countDispatch));
+                parameters, iso, offsetof(BlockState, rowDispatch));
 }
 
 } // namespace isoscope

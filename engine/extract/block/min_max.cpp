@@ -56,6 +56,7 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
         parameters_.origin[i] = float(volume.origin[i]);
         parameters_.spacing[i] = float(volume.spacing[i]);
     }
+    parameters_.volumePlanes = volume.dims[2];
     parameters_.valueScale = image_->valueScale();
     // Integer data in a normalized image: shaders round back to the exact integer.
     parameters_.roundValues = !analyticCayley && volume.type != ScalarType::Float32 && image_->valueScale() != 1.0f;

@@ -21,7 +21,8 @@ void HistoPyramidTrianglesPass::add(RenderGraph& graph, const std::string& name,
     if (!weld_)
         uses.push_back({r.vertices, Use::StorageWrite, next++});
     for (auto [resource, use] : {std::pair{r.indices, Use::StorageWrite}, std::pair{r.counters, Use::StorageRead},
-                                 std::pair{r.dispatch, Use::StorageRead}, std::pair{r.caseTable, Use::StorageRead}})
+                                 std::pair{r.dispatch, Use::StorageRead}, std::pair{r.caseTable, Use::StorageRead},
+                                 std::pair{r.pyramid, Use::StorageRead}}) // the pyramid again as vectors
         uses.push_back({resource, use, next++});
     graph.addComputePass(name, program_, uses, [this, uses, r, &push, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
         bind(cmd, g, uses, push, iso);

@@ -3,6 +3,7 @@
 // into the image (slab_upload.h).
 #include "extract/stream/slab_method.h"
 #include "extract/stream/slab_upload.h"
+#include "graph/render_graph.h"
 
 namespace isoscope {
 
@@ -11,7 +12,7 @@ namespace {
 class BlockSlabMethod final : public SlabMethod {
 public:
     BlockSlabMethod(const Context& context, const Volume& grid, const ExtractOptions& options)
-        : SlabMethod("block", grid, volumeTexelBytes(context, grid.type), options)
+        : SlabMethod(context, "block", grid, volumeTexelBytes(context, grid.type), options)
     {
     }
 
@@ -31,10 +32,17 @@ public:
         return blocks / 4 + blocks / 8 * 16;
     }
 
-    void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging,
-                       uint32_t planes) const override
+    void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+                       uint32_t extractionFamily) const override
     {
-        addSlabUploadPass(graph, volume, staging, planes);
+        addSlabUploadPass(graph, volume, staging, planes, extractionFamily);
+    }
+
+    bool reusesGraphs() const override { return true; }
+
+    void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const override
+    {
+        graph.acquireImportedImage(volume.image().image, slabImageAfterUpload(context_));
     }
 
 private:

@@ -8,6 +8,7 @@
 #include "extract/scan/slab_plan.h"
 #include "extract/stream/slab_buffer_upload.h"
 #include "extract/stream/slab_method.h"
+#include "graph/render_graph.h"
 
 namespace isoscope {
 
@@ -16,7 +17,7 @@ namespace {
 class ScanSlabMethod final : public SlabMethod {
 public:
     ScanSlabMethod(const Context& context, const Volume& grid, const ExtractOptions& options, uint64_t budget)
-        : SlabMethod("scan", grid, uint32_t(scalarSize(grid.type)), options), context_(context)
+        : SlabMethod(context, "scan", grid, uint32_t(scalarSize(grid.type)), options)
     {
         // The plan gives the method's work at most half of what is left of
         // the budget beside the slab (streamed_extraction.cpp); its own slabs
@@ -41,14 +42,18 @@ public:
         return scanSlabBytes(context_, dims, cellLayers, false, true);
     }
 
-    void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging,
-                       uint32_t planes) const override
+    void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+                       uint32_t extractionFamily) const override
     {
-        addSlabBufferUploadPass(graph, volume, staging, planes);
+        addSlabBufferUploadPass(graph, volume, staging, planes, extractionFamily);
     }
 
-private:
-    const Context& context_;
+    bool reusesGraphs() const override { return false; }
+
+    void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const override
+    {
+        graph.acquireImportedBuffer(volume.buffer().buffer, slabBufferAfterUpload(context_));
+    }
 };
 
 } // namespace

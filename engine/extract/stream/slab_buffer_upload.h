@@ -1,21 +1,32 @@
 #pragma once
 // The upload of a streamed slab's planes into a storage buffer, for methods
-// that read raw samples (the scan method), as a render-graph transfer pass:
-// from a persistently mapped staging buffer (one of the streamer's ring)
-// into the slab volume's buffer, before the extraction's passes read it.
+// that read raw samples (the scan method), as a render-graph transfer pass
+// on the transfer queue: from a persistently mapped staging buffer (one of
+// the streamer's ring) into the slab volume's buffer, which the graph then
+// releases to the main queue's family; the extraction's graph acquires it
+// there (slabBufferAfterUpload). With one queue for both, the same states
+// are ordinary ones.
 #include <cstdint>
 
 #include "core/memory.h"
+#include "graph/graph_desc.h"
 #include "volume/gpu_volume.h"
 
 namespace isoscope {
 
+class Context;
 class RenderGraph;
 
 // Adds "slab upload": `planes` z-planes of raw samples (x fastest) from
-// `staging` to planes [0, planes) of the volume's buffer. The buffer is
-// imported as read by earlier submissions, and left readable by every
-// later one.
-void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes);
+// `staging` to planes [0, planes) of the volume's buffer, which must be all
+// of them: its old contents are discarded (whatever read them before is the
+// submission's wait to order). Released to `extractionFamily` where that is
+// another family than the graph's.
+void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+                             uint32_t extractionFamily);
+
+// The state the slab buffer arrives in for the extraction's graph
+// (RenderGraph::acquireImportedBuffer).
+ResourceState slabBufferAfterUpload(const Context& context);
 
 } // namespace isoscope

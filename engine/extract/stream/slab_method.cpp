@@ -1,14 +1,25 @@
 #include "extract/stream/slab_method.h"
 
+#include "core/context.h"
 #include "core/error.h"
 
 namespace isoscope {
 
-SlabMethod::SlabMethod(std::string name, const Volume& grid, uint32_t texelBytes, ExtractOptions options)
-    : name_(std::move(name)), grid_(grid), texelBytes_(texelBytes), options_(std::move(options))
+SlabMethod::SlabMethod(const Context& context, std::string name, const Volume& grid, uint32_t texelBytes,
+                       ExtractOptions options)
+    : context_(context), name_(std::move(name)), grid_(grid), texelBytes_(texelBytes), options_(std::move(options))
 {
     options_.method = name_;
     options_.streamedSlabs = true;
+    // Staging is MemoryUsage::Upload: the first host-visible, coherent memory type, as the allocator picks it.
+    VkPhysicalDeviceMemoryProperties memory;
+    vkGetPhysicalDeviceMemoryProperties(context.physicalDevice(), &memory);
+    const VkMemoryPropertyFlags upload = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
+        if ((memory.memoryTypes[i].propertyFlags & upload) == upload) {
+            stagingOnDevice_ = (memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
+            break;
+        }
 }
 
 std::unique_ptr<SlabMethod> createSlabMethod(const Context& context, const Volume& grid, const ExtractOptions& options,

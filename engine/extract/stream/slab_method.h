@@ -7,14 +7,17 @@
 //     storage buffer, bound a range of planes at a time;
 //   - the device bytes its own work takes for a slab of L cell layers, for
 //     the budget's plan (slab layers) before any sample is read;
-//   - the pass that uploads a slab's planes from staging.
+//   - the pass that uploads a slab's planes from staging (on the transfer
+//     queue, releasing the slab volume to the extraction's queue family),
+//     and the acquire of it in the extraction's graph.
 // Both methods need the same overlap: a slab's grid planes and one more on
 // either side where the volume has them, for the normals' central
 // differences (the scan method's exact ones, the block method's filtered ones).
 //
 //   std::unique_ptr<SlabMethod> method = createSlabMethod(context, source.grid(), options, budget);
 //   GpuVolume slab(context, slabGrid, method->volumeUsage(), samples);
-//   method->addUploadPass(graph, slab, staging, planes);
+//   method->addUploadPass(upload, slab, staging, planes, context.queueFamily());   // a transfer-queue graph
+//   method->acquireAfterUpload(extraction, slab);                                 // the extraction's graph
 //
 // Methods whose work spans the whole volume (histopyramid's count pyramid,
 // dual's edge hash table and halfedges) have no slab form: createSlabMethod
@@ -42,6 +45,9 @@ public:
     uint32_t texelBytes() const { return texelBytes_; }
     // Whether staging holds floats converted from the source's samples.
     bool converted() const { return texelBytes_ != scalarSize(grid_.type); }
+    // Whether staging (host-visible memory) is the device's own and counts
+    // against the budget: on lavapipe, not on a discrete GPU (pinned host memory).
+    bool stagingOnDevice() const { return stagingOnDevice_; }
     // The forms the slab's GpuVolume is made in.
     virtual GpuVolumeUsage volumeUsage() const = 0;
     // Device bytes of the method's own buffers for a slab of `cellLayers`
@@ -51,20 +57,34 @@ public:
     // The graph's transients alone, until a compiled graph says.
     virtual uint64_t transientBytes(uint32_t cellLayers) const = 0;
     // Adds "slab upload": planes [0, planes) of `staging` (texelBytes() a
-    // sample, x fastest) into the slab volume's first planes, waiting for
-    // earlier submissions' reads and visible to every later one.
-    virtual void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging,
-                               uint32_t planes) const = 0;
+    // sample, x fastest) into the slab volume, all of its planes (its old
+    // contents discarded: what read them before is the submission's wait
+    // to order), released to `extractionFamily` where the graph's queue
+    // family is another.
+    virtual void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+                               uint32_t extractionFamily) const = 0;
+    // Marks, in the graph that extracts the slab next, the slab volume as
+    // arriving from that upload (acquired from the transfer queue's family).
+    virtual void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const = 0;
+    // Whether one extraction graph serves every slab of its size (the
+    // method's passes read the slab's placement when they record: block),
+    // or the passes hold it from when they were added (scan: its own slabs'
+    // push constants), so each slab builds its graph. Reused graphs keep
+    // their transients, one graph per slot of the ring.
+    virtual bool reusesGraphs() const = 0;
     // The options every slab's extractor is built with.
     const ExtractOptions& extractOptions() const { return options_; }
 
 protected:
-    SlabMethod(std::string name, const Volume& grid, uint32_t texelBytes, ExtractOptions options);
+    SlabMethod(const Context& context, std::string name, const Volume& grid, uint32_t texelBytes,
+               ExtractOptions options);
 
+    const Context& context_;
     std::string name_;
     const Volume& grid_;
     uint32_t texelBytes_;
     ExtractOptions options_;
+    bool stagingOnDevice_ = true;
 };
 
 // The slab form of options.method ("auto" streams with the block method).

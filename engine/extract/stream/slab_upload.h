@@ -1,21 +1,34 @@
 #pragma once
-// The upload of a streamed slab's planes as a render-graph transfer pass:
-// from a persistently mapped staging buffer (one of the streamer's ring) into
-// the slab image's first planes, before the extraction's passes in the same
-// graph read them.
+// The upload of a streamed slab's planes as a render-graph transfer pass on
+// the transfer queue: from a persistently mapped staging buffer (one of the
+// streamer's ring) into the whole slab image, which the graph then releases
+// to the main queue's family; the extraction's graph acquires it there
+// (slabImageAfterUpload). Where one queue serves both (no dedicated transfer
+// family), the same states are ordinary ones and nothing changes hands.
 #include <cstdint>
 
 #include "core/memory.h"
+#include "graph/graph_desc.h"
 #include "volume/gpu_volume.h"
 
 namespace isoscope {
 
+class Context;
 class RenderGraph;
 
 // Adds "slab upload": `planes` z-planes of texels (the image's format, x
-// fastest) from `staging` to planes [0, planes) of the volume's image. The
-// image is imported as written and read by earlier submissions, and left
-// readable by every later one.
-void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes);
+// fastest) from `staging` to planes [0, planes) of the volume's image, which
+// must be all of them: the image's old contents are discarded (whatever
+// read them before is the submission's wait to order). The image is left in
+// GENERAL, released to `extractionFamily` (the main queue's) where that is
+// another family than the graph's.
+void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+                       uint32_t extractionFamily);
+
+// The state a slab image arrives in for the extraction's graph
+// (RenderGraph::acquireImportedImage): acquired from the transfer queue's
+// family in the release's layouts, or, with one queue, written by the
+// upload before.
+ResourceState slabImageAfterUpload(const Context& context);
 
 } // namespace isoscope

@@ -1,11 +1,15 @@
 #include "extract/stream/streamed_extraction.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
+#include <tuple>
+#include <utility>
 
 #include "core/context.h"
 #include "core/error.h"
@@ -14,6 +18,8 @@
 #include "core/transfer.h"
 #include "extract/gpu_extractor.h"
 #include "extract/stream/mesh_read_back.h"
+#include "extract/stream/slab_method.h"
+#include "graph/graph_queue.h"
 #include "graph/render_graph.h"
 #include "mesh/mesh_buffers.h"
 #include "volume/gpu_volume.h"
@@ -61,12 +67,6 @@ uint64_t blocksOf(const Volume& grid, uint32_t planes, std::array<uint32_t, 3> b
            ((planes + block[2] - 1) / block[2]);
 }
 
-// What one slab's extraction holds besides its image: staging and work buffers.
-struct SlabBuffers {
-    Buffer staging[2];
-    std::vector<std::byte> raw[2]; // the source's samples where the image converts them to float
-};
-
 } // namespace
 
 uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t cellLayers)
@@ -74,7 +74,11 @@ uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t 
     uint64_t planeTexels = uint64_t(grid.dims[0]) * grid.dims[1];
     uint64_t imagePlanes = uint64_t(cellLayers) + 3; // the grid's planes and one either side
     uint64_t image = planeTexels * imagePlanes * method.texelBytes();
-    return image * 3 + method.workBytes(cellLayers); // the image and two staging buffers of its size
+    // A ring of two slots (one slab uploads while the one before extracts):
+    // two slab volumes and two staging buffers of their size (where the
+    // staging is device memory), and the work of two extractors (one per
+    // volume; their graphs' transients twice where each keeps its graph).
+    return image * (method.stagingOnDevice() ? 4 : 2) + method.workBytes(cellLayers) * (method.reusesGraphs() ? 2 : 1);
 }
 
 uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget)
@@ -84,9 +88,9 @@ uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t b
     if (one > budget)
         fail("streaming '" + grid.source + "' (" + std::to_string(grid.dims[0]) + "x" + std::to_string(grid.dims[1]) +
              "x" + std::to_string(grid.dims[2]) + " " + std::string(scalarName(grid.type)) + "): a slab of one cell "
-             "layer needs " + formatBytes(one) + " (its 4 planes on the device and in two staging buffers, and the " +
-             method.name() + " method's work buffers), more than the device budget of " + formatBytes(budget) +
-             ": give a larger --device-budget");
+             "layer needs " + formatBytes(one) + " (its 4 planes in the ring's two slab volumes and, where staging "
+             "is device memory, two staging buffers, and the " + method.name() + " method's work buffers), more "
+             "than the device budget of " + formatBytes(budget) + ": give a larger --device-budget");
     // The largest layer count whose slab takes at most half the budget, and
     // whose image holds at most kSlabImageBytes: more, smaller slabs keep
     // reading, upload, extraction and read-back in step (the first slab's
@@ -117,12 +121,26 @@ bool needsStreaming(const Context& context, const Volume& grid, uint64_t budget)
 
 namespace {
 
+// Which image of the ring a slab's image planes go to, and what is known of
+// the work on it: the upload that last filled it (on the transfer queue) and
+// the last extraction that read it (on the main queue).
+struct RingSlot {
+    Buffer staging;                // persistently mapped: the host reads the slab's planes into it
+    std::vector<std::byte> raw;    // the source's samples where the image converts them to float
+    std::unique_ptr<GpuVolume> image;
+    std::unique_ptr<RenderGraph> upload; // staging -> image on the transfer queue, compiled once
+    SlabWindow window;             // the planes staging (and, once uploaded, the image) holds
+    uint64_t uploaded = 0;         // transfer timeline: the upload is done, the staging free again
+    uint64_t lastRead = 0;         // main timeline: the image's readers are done, it may be refilled
+    SlabStats pending;             // the read's times, for the slab's stats
+};
+
 class Streamer {
 public:
     Streamer(Context& context, VolumeSource& source, float iso, const ExtractOptions& options,
              const StreamOptions& stream, MeshSink& sink)
-        : context_(context), source_(source), iso_(iso), stream_(stream), welder_(sink),
-          grid_(source.grid())
+        : context_(context), source_(source), iso_(iso), stream_(stream), welder_(sink), grid_(source.grid()),
+          transfer_(context, QueueRole::Transfer), compute_(context, QueueRole::Main)
     {
         budget_ = stream.deviceBudget ? stream.deviceBudget : context.allocator().deviceBudgetBytes();
         method_ = createSlabMethod(context, grid_, options, budget_);
@@ -142,6 +160,25 @@ public:
         transientReserve_ = method_->transientBytes(planned_);
     }
 
+    // The pipeline, per slab k in ring slot k % 2: its extraction is
+    // submitted (waiting on the GPU for its upload), then slab k+1's upload
+    // (waiting on the GPU for the extraction that last read that slot's
+    // image), then slab k+2's planes are read into slot k % 2's staging by
+    // a thread of its own once slab k's upload is done; only then does the
+    // host wait, for slab k's extraction, to read its mesh back.
+    ~Streamer()
+    {
+        // Each queue's submissions wait on the other's semaphore: all of
+        // them done before either queue (and anything they use) goes, also
+        // after an error.
+        try {
+            compute_.waitIdle();
+            transfer_.waitIdle();
+        } catch (...) {
+            vkDeviceWaitIdle(context_.device());
+        }
+    }
+
     StreamReport run()
     {
         Clock::time_point start = Clock::now();
@@ -153,58 +190,60 @@ public:
         report_.deviceBudget = budget_;
         report_.plannedCellLayers = planned_;
         report_.volumeBytes = grid_.byteSize();
+        report_.transferQueue = context_.hasDedicatedTransferQueue();
 
         uint64_t stagingBytes = planeTexels() * texelBytes_ * imagePlanes_;
-        for (int i = 0; i < 2; ++i) {
-            buffers_.staging[i] = allocator.createBuffer(stagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                                         MemoryUsage::Upload, "slab staging");
+        for (RingSlot& slot : slots_) {
+            slot.staging = allocator.createBuffer(stagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload,
+                                                  "slab staging");
             if (converted_)
-                buffers_.raw[i].resize(size_t(planeTexels() * scalarSize(grid_.type) * imagePlanes_));
+                slot.raw.resize(size_t(planeTexels() * scalarSize(grid_.type) * imagePlanes_));
         }
         countersHost_ = allocator.createBuffer(sizeof(GpuMeshCounters), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                MemoryUsage::Readback, "mesh counters read-back");
         report_.stagingBytes = 2 * stagingBytes;
         progress(0);
 
-        uint32_t ring = 0;
-        uint32_t z0 = 0;
-        SlabWindow next = slabWindow(nz_, 0, planned_);
-        std::future<double> pending = readAsync(next, ring);
-        while (z0 + 1 < nz_) {
-            SlabWindow w = slabWindow(nz_, z0, std::min(planned_, nz_ - 1 - z0));
-            Clock::time_point waitStart = Clock::now();
-            SlabStats stats;
-            stats.readMs = pending.get();
-            if (next.z0 != w.z0 || next.z1 != w.z1) // a split slab: the prefetch read other planes
-                stats.readMs = readPlanes(w, ring);
-            stats.waitMs = msSince(waitStart);
-            stats.firstPlane = w.z0;
-            bool upload = true;
-            if (!gpuVolume_) {
-                createImage(ring);
-                upload = false;
-            }
-            // The next slab's planes go into the other staging buffer while the GPU works on this one.
-            next = slabWindow(nz_, w.z1, std::min(planned_, nz_ - 1 - std::min(w.z1, nz_ - 1)));
-            if (w.z1 + 1 < nz_)
-                pending = readAsync(next, ring ^ 1u);
-            else
-                pending = std::async(std::launch::deferred, [] { return 0.0; });
-
-            SlabWindow done = extractSlab(w, ring, upload, stats);
-            stats.wallMs = msSince(waitStart);
-            report_.slabs.push_back(stats);
-            z0 = done.z1;
-            if (done.z1 != w.z1) {
-                // Split: the rest of this staging buffer's planes are read again.
-                pending.wait();
-                next = SlabWindow{};
-                pending = std::async(std::launch::deferred, [] { return 0.0; });
-                continue;
-            }
-            ring ^= 1u;
+        SlabWindow w = slabWindow(nz_, 0, std::min(planned_, nz_ - 1));
+        Clock::time_point firstStart = Clock::now();
+        startRead(0, w);
+        createImages(); // while the first planes are read
+        double firstWaitMs = waitRead(0);
+        submitUpload(0);
+        double firstMs = msSince(firstStart); // slab 0's turn began here
+        if (auto second = nextWindow(w)) {
+            startRead(1, *second);
+            if (auto third = nextWindow(*second))
+                startRead(0, *third); // once the first upload is done
         }
-        finishWeld();
+        for (uint32_t slot = 0;; slot ^= 1u) {
+            SlabStats stats = slots_[slot].pending;
+            stats.firstPlane = w.z0;
+            Clock::time_point slabStart = Clock::now();
+            if (w.z0 == 0) {
+                stats.waitMs = firstWaitMs;
+                stats.wallMs = firstMs;
+            }
+            uint64_t extracted = submitExtraction(w, slot, true, stats);
+            std::optional<SlabWindow> next = nextWindow(w);
+            if (next) {
+                stats.waitMs += waitRead(slot ^ 1u); // in this slab's turn
+                submitUpload(slot ^ 1u);
+                // Two slabs on into the same staging, as soon as this upload is done.
+                if (auto after = nextWindow(*next))
+                    if (auto third = nextWindow(*after))
+                        startRead(slot ^ 1u, *third);
+            }
+            finishWindow(w, slot, extracted, stats);
+            stats.wallMs += msSince(slabStart);
+            report_.slabs.push_back(stats);
+            if (!next)
+                break;
+            w = *next;
+        }
+        finishWelds();
+        compute_.waitIdle();
+        transfer_.waitIdle();
         report_.vertexCount = welder_.vertexCount();
         report_.faceCount = welder_.triangleCount();
         report_.peakDeviceBytes = allocator.peakDeviceBytes();
@@ -215,22 +254,29 @@ public:
 private:
     uint64_t planeTexels() const { return uint64_t(grid_.dims[0]) * grid_.dims[1]; }
 
+    std::optional<SlabWindow> nextWindow(const SlabWindow& w) const
+    {
+        if (w.z1 + 1 >= nz_)
+            return std::nullopt;
+        return slabWindow(nz_, w.z1, std::min(planned_, nz_ - 1 - w.z1));
+    }
+
     void progress(uint64_t planesDone)
     {
         if (stream_.progress)
             stream_.progress(ProgressStep{progressWhat_, planesDone, nz_, "planes", report_.bytesRead});
     }
 
-    // Reads the window's image planes into staging buffer `ring` (converted
-    // to float where the image is), and fills the planes after them with a
+    // Reads the window's image planes into the slot's staging (converted to
+    // float where the image is), and fills the planes after them with a
     // copy of the last: past the volume's end that is the in-core image's
     // clamp-to-edge, and no texel the filter may touch is left undefined.
     // Returns milliseconds.
-    double readPlanes(const SlabWindow& w, uint32_t ring)
+    double readPlanes(const SlabWindow& w, RingSlot& slot)
     {
         Clock::time_point start = Clock::now();
-        auto* staging = static_cast<std::byte*>(buffers_.staging[ring].mapped);
-        std::byte* target = converted_ ? buffers_.raw[ring].data() : staging;
+        auto* staging = static_cast<std::byte*>(slot.staging.mapped);
+        std::byte* target = converted_ ? slot.raw.data() : staging;
         uint64_t planeBytes = source_.planeBytes();
         uint32_t planes = w.imagePlanes();
         source_.readPlanes(w.firstImagePlane(), planes, target);
@@ -248,49 +294,114 @@ private:
         return msSince(start);
     }
 
-    std::future<double> readAsync(const SlabWindow& w, uint32_t ring)
+    // The window's planes into the slot's staging on a thread of its own,
+    // once the slot's last upload (which reads that staging) is done and
+    // the read before it has ended: one read at a time, on every core.
+    void startRead(uint32_t index, const SlabWindow& w)
     {
-        return std::async(std::launch::async, [this, w, ring] { return readPlanes(w, ring); });
+        RingSlot& slot = slots_[index];
+        slot.window = w;
+        uint64_t uploaded = slot.uploaded;
+        std::shared_future<std::pair<double, double>> before = reads_[index ^ 1u];
+        reads_[index] = std::async(std::launch::async, [this, &slot, w, uploaded, before] {
+                            Clock::time_point start = Clock::now();
+                            if (before.valid())
+                                before.wait(); // its error is its own slab's
+                            transfer_.wait(uploaded);
+                            double waitedMs = msSince(start);
+                            return std::pair(readPlanes(w, slot), waitedMs);
+                        }).share();
     }
 
-    void createImage(uint32_t ring)
+    // Waits for the slot's read (its times go to its slab's stats) and
+    // returns how long the main thread waited.
+    double waitRead(uint32_t index)
+    {
+        Clock::time_point start = Clock::now();
+        auto [readMs, stagingWaitMs] = reads_[index].get();
+        SlabStats& stats = slots_[index].pending;
+        stats = SlabStats{};
+        stats.readMs = readMs;
+        stats.stagingWaitMs = stagingWaitMs;
+        return msSince(start);
+    }
+
+    // The ring's two images, left unwritten: every slab's upload writes all
+    // of its image, the first one's too.
+    void createImages()
     {
         Volume image = grid_;
         image.dims[2] = imagePlanes_;
-        const std::byte* samples =
-            converted_ ? buffers_.raw[ring].data() : static_cast<const std::byte*>(buffers_.staging[ring].mapped);
-        gpuVolume_ = std::make_unique<GpuVolume>(context_, image, method_->volumeUsage(), samples);
+        image.data.clear();
+        for (RingSlot& slot : slots_)
+            slot.image = std::make_unique<GpuVolume>(context_, image, method_->volumeUsage(), nullptr);
+    }
+
+    // The slot's staging into its image on the transfer queue, after the
+    // extractions that read the image before (their values on the main
+    // queue's timeline).
+    void submitUpload(uint32_t index)
+    {
+        RingSlot& slot = slots_[index];
+        if (!slot.upload) {
+            slot.upload = std::make_unique<RenderGraph>(context_, QueueRole::Transfer);
+            method_->addUploadPass(*slot.upload, *slot.image, slot.staging, imagePlanes_, context_.queueFamily());
+            slot.upload->compile();
+        }
+        std::vector<QueueWait> waits;
+        if (slot.lastRead)
+            waits.push_back(compute_.after(slot.lastRead));
+        slot.uploaded = transfer_.submit({slot.upload.get()}, waits);
     }
 
     struct SlabExtractor {
         std::unique_ptr<Volume> grid;
         std::unique_ptr<GpuExtractor> extractor;
+        // The extraction of a whole slab just uploaded (its image acquired
+        // from the transfer queue): compiled once, recorded for every slab of
+        // this size in this slot until a mesh or list grows.
+        std::unique_ptr<RenderGraph> graph;
+        ResourceId codes = kNoResource;
     };
 
-    GpuExtractor& extractorFor(uint32_t gridPlanes)
+    SlabExtractor& extractorFor(uint32_t gridPlanes, uint32_t slot)
     {
-        auto found = extractors_.find(gridPlanes);
+        uint64_t key = uint64_t(gridPlanes) * 2 + slot;
+        auto found = extractors_.find(key);
         if (found != extractors_.end())
-            return *found->second.extractor;
-        // Slabs of the planned size and the last one are the usual two; split slabs add others.
-        if (extractors_.size() >= 3)
-            extractors_.clear();
+            return found->second;
+        // Two at a time, as streamSlabBytes counts them: the planned size in
+        // both slots, the usual case; another size (the last slab, split
+        // parts) takes the place of this slot's, else the other's. Nothing
+        // in flight uses them: the host waited for every extraction before.
+        if (extractors_.size() >= 2) {
+            auto same = std::find_if(extractors_.begin(), extractors_.end(),
+                                     [&](const auto& entry) { return entry.first % 2 == slot; });
+            extractors_.erase(same != extractors_.end() ? same : extractors_.begin());
+        }
         SlabExtractor slab;
         slab.grid = std::make_unique<Volume>(grid_);
         slab.grid->dims[2] = gridPlanes;
         slab.grid->stats = {};
-        FieldSource field{slab.grid.get(), gpuVolume_.get()};
+        FieldSource field{slab.grid.get(), slots_[slot].image.get()};
         slab.extractor = createGpuExtractor(context_, method_->name(), field, method_->extractOptions());
-        GpuExtractor& extractor = *slab.extractor;
-        extractors_.emplace(gridPlanes, std::move(slab));
-        return extractor;
+        return extractors_.emplace(key, std::move(slab)).first->second;
+    }
+
+    // Cached graphs import the mesh and the list's size: made again after either grows.
+    void forgetGraphs()
+    {
+        for (auto& [key, slab] : extractors_)
+            slab.graph.reset();
     }
 
     // Device bytes held now without the mesh, its edge codes and their
     // read-back buffer (device memory where the device maps its own).
     uint64_t heldWithoutMesh() const
     {
-        uint64_t readBack = readBack_.deviceLocal ? readBack_.allocated : 0;
+        uint64_t readBack = 0;
+        for (const ReadBackSlot& slot : readBacks_)
+            readBack += slot.buffer.deviceLocal ? slot.buffer.allocated : 0;
         return context_.allocator().currentDeviceBytes() - mesh_.deviceBytes() - codes_.allocated - readBack;
     }
 
@@ -304,30 +415,18 @@ private:
         uint64_t readBack = readBackOnDevice_ ? MeshReadBackLayout{vertices, faces}.bytes() : 0;
         if (heldWithoutMesh() + transientReserve_ + readBack + bytes > budget_)
             return false;
-        finishWeld(); // it reads the read-back buffer, which goes with the mesh
-        readBack_ = Buffer{};
+        finishWelds(); // they read the read-back buffers, which go with the mesh
+        for (ReadBackSlot& slot : readBacks_) {
+            slot.graph.reset();
+            slot.buffer = Buffer{};
+        }
         mesh_ = GpuMesh{};
         codes_ = Buffer{};
+        forgetGraphs();
         mesh_ = createGpuMesh(context_, vertices, faces);
         codes_ = context_.allocator().createBuffer(uint64_t(mesh_.vertexCapacity) * 4, kCodeUsage,
                                                    MemoryUsage::DeviceLocal, "vertex edge codes");
         return true;
-    }
-
-    // Extracts window `w` (its planes in staging buffer `ring`), or, where its
-    // mesh does not fit the budget, its first half (again as needed).
-    // Returns the window extracted.
-    SlabWindow extractSlab(SlabWindow w, uint32_t ring, bool upload, SlabStats& stats)
-    {
-        GpuMeshCounters counters{};
-        Clock::time_point start = Clock::now();
-        while (!extractWindow(w, ring, upload, stats, counters)) {
-            upload = false; // the image keeps the planes; a half's are a prefix of them
-            w = slabWindow(nz_, w.z0, (w.z1 - w.z0) / 2);
-        }
-        stats.teardownMs = msSince(start) - stats.setupMs - stats.gpuWaitMs;
-        downloadSlab(w, stats, counters);
-        return w;
     }
 
     void ensureMesh(GpuExtractor& extractor, const SlabWindow& w)
@@ -342,72 +441,130 @@ private:
                 guess = {guess[0] / 2, guess[1] / 2};
     }
 
-    // Runs the window's graphs until nothing overflows; false where its mesh
-    // does not fit the budget (and the window has layers to split). The
-    // upload (a graph of its own: the extraction's graph imports the image
-    // as the method's volume, and one graph must not import it twice) and
-    // the extraction go in one submission, and the counters come back in it.
-    bool extractWindow(const SlabWindow& w, uint32_t ring, bool upload, SlabStats& stats, GpuMeshCounters& counters)
+    // The extraction graph of window `w` (whole slab or a part) in `slot`:
+    // the method's passes into the mesh and the counters' copy to the host.
+    // `acquire`: the image comes from the slab's upload on the transfer queue.
+    std::unique_ptr<RenderGraph> buildExtraction(SlabExtractor& slab, const SlabWindow& w, uint32_t slot, bool acquire,
+                                                 ResourceId& codes)
+    {
+        auto graph = std::make_unique<RenderGraph>(context_);
+        graph->setImportsFollowEarlierWork(); // the slab before may still be read back
+        MeshBuffers buffers = importMesh(*graph, mesh_);
+        codes = graph->importBuffer("vertex edge codes", codes_.buffer, {},
+                                    ResourceState{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT});
+        slab.extractor->placeSlab({int32_t(w.z0), w.below, nz_, codes});
+        slab.extractor->addToGraph(*graph, buffers, iso_);
+        addCountersReadBackPass(*graph, buffers.counters, countersHost_);
+        if (acquire)
+            method_->acquireAfterUpload(*graph, *slots_[slot].image);
+        graph->compile();
+        transientReserve_ = std::max(transientReserve_, graph->transientBytes());
+        return graph;
+    }
+
+    // Submits the extraction of `w` from the slot's image: with `acquire`,
+    // the whole slab after its upload (a cached graph); else a part of it,
+    // or the slab again after an overflow (the image already here).
+    uint64_t submitExtraction(const SlabWindow& w, uint32_t slot, bool acquire, SlabStats& stats)
     {
         Clock::time_point setupStart = Clock::now();
-        GpuExtractor& extractor = extractorFor(w.gridPlanes());
-        extractor.volumeChanged();
-        ensureMesh(extractor, w);
-        std::unique_ptr<RenderGraph> uploadGraph;
-        if (upload) {
-            uploadGraph = std::make_unique<RenderGraph>(context_);
-            method_->addUploadPass(*uploadGraph, *gpuVolume_, buffers_.staging[ring], imagePlanes_);
-            uploadGraph->compile();
+        SlabExtractor& slab = extractorFor(w.gridPlanes(), slot);
+        slab.extractor->volumeChanged();
+        ensureMesh(*slab.extractor, w);
+        RenderGraph* graph = nullptr;
+        ResourceId codes = kNoResource;
+        if (acquire && method_->reusesGraphs()) {
+            if (!slab.graph)
+                slab.graph = buildExtraction(slab, w, slot, true, slab.codes);
+            graph = slab.graph.get();
+            codes = slab.codes;
+        } else {
+            oneOffGraph_.reset();
+            oneOffGraph_ = buildExtraction(slab, w, slot, acquire, codes);
+            graph = oneOffGraph_.get();
         }
-        for (uint32_t attempt = 0;; ++attempt) {
-            if (attempt > 0)
-                setupStart = Clock::now();
-            RenderGraph graph(context_);
-            MeshBuffers buffers = importMesh(graph, mesh_);
-            ResourceId codes =
-                graph.importBuffer("vertex edge codes", codes_.buffer, {},
-                                   ResourceState{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT});
-            extractor.placeSlab({int32_t(w.z0), w.below, nz_, codes});
-            extractor.addToGraph(graph, buffers, iso_);
-            addCountersReadBackPass(graph, buffers.counters, countersHost_);
-            graph.compile();
-            transientReserve_ = std::max(transientReserve_, graph.transientBytes());
-            Clock::time_point submitted = Clock::now();
-            stats.setupMs += std::chrono::duration<double, std::milli>(submitted - setupStart).count();
-            context_.submitAndWait([&](VkCommandBuffer cmd) {
-                if (uploadGraph)
-                    uploadGraph->record(cmd);
-                graph.record(cmd);
-            });
-            stats.gpuWaitMs += msSince(submitted);
-            if (uploadGraph) {
-                for (auto& [name, ms] : uploadGraph->passTimings())
-                    stats.uploadMs += ms;
-                uploadGraph.reset();
-            }
-            for (auto& [name, ms] : graph.passTimings())
+        // Read when the graph records: where this slab lies.
+        slab.extractor->placeSlab({int32_t(w.z0), w.below, nz_, codes});
+        stats.setupMs += msSince(setupStart);
+        std::vector<QueueWait> waits;
+        if (acquire)
+            waits.push_back(transfer_.after(slots_[slot].uploaded));
+        uint64_t value = compute_.submit({graph}, waits);
+        slots_[slot].lastRead = value;
+        submittedGraph_ = graph;
+        return value;
+    }
+
+    // Waits for the extraction submitted for window `w` (value `extracted`)
+    // and reads its mesh back; where a list or the mesh overflowed, extracts
+    // again, and where the mesh does not fit the budget, the window's first
+    // half (again as needed), then the rest, from the image in the slot.
+    void finishWindow(const SlabWindow& w, uint32_t slot, uint64_t extracted, SlabStats& stats)
+    {
+        SlabWindow part = w;
+        bool first = true;
+        uint32_t retries = 0; // of one part after its buffers grew
+        for (;;) {
+            Clock::time_point waitStart = Clock::now();
+            compute_.wait(extracted);
+            stats.gpuWaitMs += msSince(waitStart);
+            Clock::time_point teardownStart = Clock::now();
+            for (auto& [name, ms] : submittedGraph_->passTimings())
                 if (name != "mesh counters read-back")
                     stats.extractMs += ms;
-            std::memcpy(&counters, countersHost_.mapped, sizeof(counters));
-            if (!counters.overflow)
-                return true;
-            if (attempt > 3)
-                fail("a streamed slab overflowed its buffers again after growing them (an engine bug)");
-            ++report_.overflowRetries;
-            bool listGrew = extractor.growAfterOverflow();
-            if (counters.vertexCount > mesh_.vertexCapacity || counters.faceCount > mesh_.faceCapacity) {
-                uint64_t vertices = std::max<uint64_t>(counters.vertexCount, mesh_.vertexCapacity);
-                uint64_t faces = std::max<uint64_t>(counters.faceCount, mesh_.faceCapacity);
-                if (!allocateMesh(vertices, faces)) {
-                    if (w.z1 - w.z0 == 1)
-                        failBudget(w, vertices, faces);
-                    ++report_.slabsSplit;
-                    return false;
-                }
-            } else if (!listGrew) {
-                fail("a streamed slab reported an overflow that no buffer explains (an engine bug)");
+            if (first) {
+                std::tie(stats.extractStartMs, stats.extractEndMs) = submittedGraph_->frameSpan();
+                for (auto& [name, ms] : slots_[slot].upload->passTimings())
+                    stats.uploadMs += ms;
+                std::tie(stats.uploadStartMs, stats.uploadEndMs) = slots_[slot].upload->frameSpan();
+                first = false;
             }
+            GpuMeshCounters counters{};
+            std::memcpy(&counters, countersHost_.mapped, sizeof(counters));
+            stats.teardownMs += msSince(teardownStart);
+            if (!counters.overflow) {
+                downloadSlab(part, stats, counters);
+                if (part.z1 == w.z1)
+                    break;
+                // The rest of the window, from the same image.
+                part = subWindow(w, part.z1, w.z1);
+                retries = 0;
+            } else {
+                if (++retries > 4)
+                    fail("a streamed slab overflowed its buffers again after growing them (an engine bug)");
+                ++report_.overflowRetries;
+                SlabExtractor& slab = extractorFor(part.gridPlanes(), slot);
+                bool listGrew = slab.extractor->growAfterOverflow();
+                if (listGrew)
+                    forgetGraphs();
+                if (counters.vertexCount > mesh_.vertexCapacity || counters.faceCount > mesh_.faceCapacity) {
+                    uint64_t vertices = std::max<uint64_t>(counters.vertexCount, mesh_.vertexCapacity);
+                    uint64_t faces = std::max<uint64_t>(counters.faceCount, mesh_.faceCapacity);
+                    if (!allocateMesh(vertices, faces)) {
+                        if (part.z1 - part.z0 == 1)
+                            failBudget(part, vertices, faces);
+                        ++report_.slabsSplit;
+                        part = subWindow(w, part.z0, part.z0 + (part.z1 - part.z0) / 2);
+                        retries = 0;
+                    }
+                } else if (!listGrew) {
+                    fail("a streamed slab reported an overflow that no buffer explains (an engine bug)");
+                }
+            }
+            extracted = submitExtraction(part, slot, false, stats);
         }
+        stats.cellLayers = w.z1 - w.z0;
+    }
+
+    // Cell layers [z0, z1) of window `w`, extracted from w's image: the
+    // image planes below the part's first grid plane are its `below`.
+    static SlabWindow subWindow(const SlabWindow& w, uint32_t z0, uint32_t z1)
+    {
+        SlabWindow part;
+        part.z0 = z0;
+        part.z1 = z1;
+        part.below = z0 - w.firstImagePlane();
+        return part;
     }
 
     [[noreturn]] void failBudget(const SlabWindow& w, uint64_t vertices, uint64_t faces)
@@ -418,66 +575,97 @@ private:
              ", more than the device budget of " + formatBytes(budget_) + ": give a larger --device-budget");
     }
 
-    // Waits for the pending weld (which may throw the sink's error) and
-    // books its time to its slab (`current` where that is the slab in hand).
-    void finishWeld(SlabStats* current = nullptr)
+    // Waits for the weld of read-back slot `index` (which may throw the
+    // sink's error) and books its times to its slab (`current` where that
+    // is the slab in hand).
+    void finishWeld(uint32_t index, SlabStats* current = nullptr)
     {
-        if (!pendingWeld_.valid())
+        ReadBackSlot& slot = readBacks_[index];
+        if (!slot.weld.valid())
             return;
         Clock::time_point start = Clock::now();
-        double ms = pendingWeld_.get();
+        std::shared_future<std::pair<double, double>> weld = std::move(slot.weld);
+        slot.weld = {};
+        auto [weldMs, readBackMs] = weld.get();
         if (current)
             current->weldWaitMs += msSince(start);
-        if (weldingSlab_ < report_.slabs.size())
-            report_.slabs[weldingSlab_].weldMs = ms;
-        else if (current)
-            current->weldMs = ms;
+        SlabStats* owner = slot.slab < report_.slabs.size() ? &report_.slabs[slot.slab] : current;
+        if (owner) {
+            owner->weldMs += weldMs;
+            owner->readBackMs += readBackMs;
+        }
     }
 
-    // The slab's mesh into the read-back buffer (one copy pass; the slab
-    // before must be welded first, it reads that buffer), then welded and
-    // sent to the sink on a thread of its own while the next slab uploads
-    // and extracts.
+    void finishWelds(SlabStats* current = nullptr)
+    {
+        // The older first: welds run in slab order.
+        finishWeld(readBackNext_, current);
+        finishWeld(readBackNext_ ^ 1u, current);
+    }
+
+    // The part's mesh into a read-back buffer (one copy pass on the main
+    // queue, after the extraction, not waited for; two buffers in turn, so
+    // the part before may still be welding), then welded and sent to the
+    // sink on a thread of its own, after the part before and once the copy
+    // is done, while the next slabs upload and extract.
     void downloadSlab(const SlabWindow& w, SlabStats& stats, const GpuMeshCounters& counters)
     {
-        finishWeld(&stats);
+        uint32_t index = readBackNext_;
+        readBackNext_ ^= 1u;
+        ReadBackSlot& slot = readBacks_[index];
+        finishWeld(index, &stats); // two parts back: it reads this buffer
         Clock::time_point start = Clock::now();
         MeshReadBackLayout layout{counters.vertexCount, counters.faceCount};
-        if (readBack_.size < layout.bytes()) {
-            uint64_t capacity = MeshReadBackLayout{mesh_.vertexCapacity, mesh_.faceCapacity}.bytes();
-            readBack_ = Buffer{};
-            readBack_ = context_.allocator().createBuffer(std::max(capacity, layout.bytes()),
-                                                          VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
-                                                          "slab mesh read-back");
-            readBackOnDevice_ = readBack_.deviceLocal;
+        if (slot.buffer.size < layout.bytes()) {
+            // Twice this part's mesh where the buffer is host memory (pinned
+            // pages take long to allocate: the mesh's capacity took ~95 ms on
+            // the H100); device memory (lavapipe), held one part at a time,
+            // just this part's, as the budget check counts it.
+            uint64_t bytes = readBackOnDevice_ ? layout.bytes() : std::max(layout.bytes() * 2, uint64_t(1) << 20);
+            slot.graph.reset();
+            slot.buffer = Buffer{};
+            slot.buffer = context_.allocator().createBuffer(bytes,
+                                                            VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
+                                                            "slab mesh read-back");
+            readBackOnDevice_ = slot.buffer.deviceLocal;
         }
+        uint64_t copied = 0;
+        slot.graph.reset();
         if (layout.bytes() > 0) {
-            RenderGraph graph(context_);
-            addMeshReadBackPass(graph, mesh_, codes_, layout, readBack_);
-            graph.compile();
-            graph.execute();
-            for (auto& [name, ms] : graph.passTimings())
-                stats.readBackMs += ms;
+            slot.graph = std::make_unique<RenderGraph>(context_);
+            addMeshReadBackPass(*slot.graph, mesh_, codes_, layout, slot.buffer);
+            slot.graph->compile();
+            copied = compute_.submit({slot.graph.get()});
         }
-        stats.cellLayers = w.z1 - w.z0;
-        stats.vertices = counters.vertexCount;
-        stats.triangles = counters.faceCount;
-        stats.downloadMs = msSince(start);
+        stats.vertices += counters.vertexCount;
+        stats.triangles += counters.faceCount;
+        stats.downloadMs += msSince(start);
         report_.bytesRead += bytesReadPending_.exchange(0);
-        weldingSlab_ = report_.slabs.size(); // this slab's stats go there next
-        const auto* base = static_cast<const std::byte*>(readBack_.mapped);
-        pendingWeld_ = std::async(std::launch::async, [this, layout, base] {
-            Clock::time_point weldStart = Clock::now();
-            welder_.addSlab({reinterpret_cast<const GpuMeshVertex*>(base), size_t(layout.vertices)},
+        slot.slab = report_.slabs.size(); // this slab's stats go there next
+        const auto* base = static_cast<const std::byte*>(slot.buffer.mapped);
+        RenderGraph* graph = slot.graph.get();
+        std::shared_future<std::pair<double, double>> before = readBacks_[index ^ 1u].weld;
+        slot.weld = std::async(std::launch::async, [this, layout, base, copied, graph, before] {
+                        if (before.valid())
+                            before.get(); // slab order; the sink's error ends this one too
+                        compute_.wait(copied);
+                        double readBackMs = 0;
+                        if (graph)
+                            for (auto& [name, ms] : graph->passTimings())
+                                readBackMs += ms;
+                        Clock::time_point weldStart = Clock::now();
+                        welder_.addSlab(
+                            {reinterpret_cast<const GpuMeshVertex*>(base), size_t(layout.vertices)},
                             {reinterpret_cast<const uint32_t*>(base + layout.indexOffset()), size_t(layout.triangles * 3)},
                             {reinterpret_cast<const uint32_t*>(base + layout.codeOffset()), size_t(layout.vertices)});
-            return msSince(weldStart);
-        });
-        if (readBack_.deviceLocal) {
+                        return std::pair(msSince(weldStart), readBackMs);
+                    }).share();
+        if (slot.buffer.deviceLocal) {
             // Device memory (lavapipe): not held beside the next slab's
             // graphs, whose transients the budget check counted without it.
-            finishWeld(&stats);
-            readBack_ = Buffer{};
+            finishWelds(&stats);
+            slot.graph.reset();
+            slot.buffer = Buffer{};
         }
         progress(w.z1 + 1 == nz_ ? nz_ : w.z1);
     }
@@ -488,25 +676,36 @@ private:
     const StreamOptions& stream_;
     SlabWelder welder_;
     const Volume& grid_;
-    std::unique_ptr<SlabMethod> method_;
     std::string progressWhat_ = "extracting '" + grid_.source + "'";
     uint64_t budget_ = 0;
+    std::unique_ptr<SlabMethod> method_;
     uint32_t nz_ = 0, planned_ = 0, imagePlanes_ = 0;
     uint32_t texelBytes_ = 1;
     bool converted_ = false;
-    SlabBuffers buffers_;
-    std::unique_ptr<GpuVolume> gpuVolume_;
-    std::map<uint32_t, SlabExtractor> extractors_;
+    RingSlot slots_[2];
+    std::map<uint64_t, SlabExtractor> extractors_;
+    std::unique_ptr<RenderGraph> oneOffGraph_;
+    RenderGraph* submittedGraph_ = nullptr;
     GpuMesh mesh_;
     Buffer codes_;
     Buffer countersHost_;
-    Buffer readBack_;
     bool readBackOnDevice_ = true; // until the first read-back buffer says where it lives
     uint64_t transientReserve_ = 0;
     std::atomic<uint64_t> bytesReadPending_{0};
     StreamReport report_;
-    size_t weldingSlab_ = 0;
-    std::future<double> pendingWeld_; // last: destroyed (waited for) before the buffers it reads
+    GraphQueue transfer_;
+    GraphQueue compute_;
+    // After the queues (the destructor waited for both): destroyed first,
+    // each waiting for its thread, which waits on a queue.
+    std::shared_future<std::pair<double, double>> reads_[2]; // {read ms, ms waited before reading}
+    struct ReadBackSlot {
+        Buffer buffer; // persistently mapped, host-cached where the device has it
+        std::unique_ptr<RenderGraph> graph;
+        std::shared_future<std::pair<double, double>> weld; // {weld ms, read-back GPU ms}
+        size_t slab = 0; // report_.slabs index its times go to
+    };
+    ReadBackSlot readBacks_[2];
+    uint32_t readBackNext_ = 0;
 };
 
 } // namespace

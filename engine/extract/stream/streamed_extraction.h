@@ -13,15 +13,24 @@
 // default) or the scan method (extract/stream/slab_method.h); its image (the
 // scan method: storage buffer) holds its planes and, for the normals'
 // central differences, one more on either side where the volume has them
-// (the overlap both methods need). One image of the largest slab is reused. A slab's planes are read (on every core) into one of two
-// persistently mapped staging buffers while the GPU uploads and extracts the
-// slab before: one submission per slab records the "slab upload" graph, the
-// block method's graph and a copy of the mesh counters to the host. The
-// slab's mesh then comes back in one copy pass into a host-cached read-back
-// buffer kept from slab to slab, and is welded (extract/stream/slab_weld.h)
-// and sent to the sink on a thread of its own while the next slab uploads
-// and extracts; the device only ever holds one slab's mesh, and a slab whose
-// mesh does not fit the budget is extracted again in halves.
+// (the overlap both methods need). Slabs go round a ring of two slots, each
+// a persistently mapped staging buffer and a slab volume:
+//
+//   host        read k+2 into staging k%2 (every core) once upload k and read k+1 are done
+//   transfer    upload k+1: staging -> volume (k+1)%2, after the extraction that last read that volume
+//   main        extract k from volume k%2 (after its upload), counters to the host; then slab k's mesh
+//               copied into one of two host-cached read-back buffers
+//   weld thread slab k's mesh welded (extract/stream/slab_weld.h) and sent to the sink
+//
+// The transfer queue is a dedicated one where the device has it (its copies
+// run beside the extraction; the slab volume changes queue family by a
+// release and an acquire in the graphs) and the main queue otherwise;
+// timeline semaphores order the submissions (graph/graph_queue.h). The host
+// waits only for slab k's extraction, to size its mesh's read-back, while
+// slab k+1 uploads. Graphs are compiled once per slab size and slot and
+// recorded again for every slab. The device only ever holds one slab's
+// mesh; a slab whose mesh does not fit the budget is extracted in parts
+// (halves, again as needed) from its volume.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,14 +53,19 @@ struct StreamOptions {
 
 struct SlabStats {
     uint32_t firstPlane = 0, cellLayers = 0;
-    double readMs = 0;     // the host: planes read into staging (overlapping the previous slab's GPU work)
-    double waitMs = 0;     // the host waited this long for that read after the previous slab
+    double readMs = 0;     // the host: planes read into staging (overlapping the GPU work of the slabs before)
+    double stagingWaitMs = 0; // the reader waited this long for the read before and the upload freeing its staging
+    double waitMs = 0;     // the main thread waited this long, in this slab's turn, for the next slab's read
     double uploadMs = 0;   // GPU: the slab upload pass
     double extractMs = 0;  // GPU: the method's passes
-    double setupMs = 0;    // the host: the slab's extractor, mesh and graphs made and compiled before submitting
-    double gpuWaitMs = 0;  // the host waited this long for the upload and extraction submission(s)
-    double teardownMs = 0; // the host: timestamps and counters read, the graphs destroyed, after that wait
-    double downloadMs = 0; // the host: the slab's mesh copied into the read-back buffer (waited for)
+    // GPU timestamps (ms of the device's clock; the report makes them
+    // relative to the first upload): the upload's and the extraction's
+    // spans, whose overlap with the next slab's upload is the pipelining.
+    double uploadStartMs = 0, uploadEndMs = 0, extractStartMs = 0, extractEndMs = 0;
+    double setupMs = 0;    // the host: extractors, mesh and graphs made (graphs only for a new slab size) before submitting
+    double gpuWaitMs = 0;  // the host waited this long for the extraction submission(s)
+    double teardownMs = 0; // the host: timestamps and counters read after that wait
+    double downloadMs = 0; // the host: the slab's mesh read-back recorded and submitted (not waited for)
     double readBackMs = 0; // GPU: that copy pass
     double weldMs = 0;     // a thread of its own: the mesh welded and sent to the sink (overlapping the next slab)
     double weldWaitMs = 0; // the host waited this long for the previous slab's weld before this read-back
@@ -66,6 +80,7 @@ struct StreamReport {
     uint32_t plannedCellLayers = 0; // per slab, from the budget
     uint64_t volumeBytes = 0, bytesRead = 0; // bytesRead counts the planes slabs share twice
     uint64_t stagingBytes = 0;      // the two staging buffers
+    bool transferQueue = false;     // uploads on a dedicated transfer queue (else the main queue)
     double wallMs = 0;
     uint64_t peakDeviceBytes = 0;
     uint64_t vertexCount = 0, faceCount = 0;
@@ -74,9 +89,10 @@ struct StreamReport {
 };
 
 // The device bytes a streamed slab of `cellLayers` layers holds before its
-// mesh: the image (with the planes around it), the two staging buffers (which
-// count where the device maps them from its own memory, and are counted here
-// either way), the method's work (SlabMethod::workBytes).
+// mesh: the ring's two slab volumes (with the planes around the slab), its
+// two staging buffers where they are the device's memory (lavapipe; on a
+// discrete GPU they are pinned host memory), and two extractors' work
+// (SlabMethod::workBytes).
 uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t cellLayers);
 
 // The budget's cell layers per slab: the most whose slab bytes take at most

@@ -31,7 +31,7 @@ const uint SLOT_FIRST_VERTEX = 0u, SLOT_GROUP_SIZES = 1u;
 // bytes per block instead of 4 (blockRangeAt says where).
 layout(constant_id = 9) const bool BYTE_RANGES = false;
 // count_vertices and generate_rows: blocks per workgroup, and invocations
-// per block (one per row of the block's samples, up to the workgroup's size).
+// per block (one per own x-row of the block, up to the workgroup's size).
 layout(constant_id = 10) const uint COUNT_BLOCKS_PER_GROUP = 5;
 layout(constant_id = 11) const uint COUNT_ROW_LANES = 25;
 // Streamed extraction (engine/extract/stream): the triangle pass writes, per
@@ -56,6 +56,7 @@ layout(push_constant) uniform Parameters {
     uvec2 rangeEndBlock;
     int firstPlane;        // streamed slabs: the volume's z of the grid's plane 0 (positions, analytic fields)
     uint imagePlanesBelow; // streamed slabs: planes the image holds below the grid's plane 0 (for normals)
+    uint volumePlanes;     // the whole volume's planes (dims.z but for streamed slabs)
 } params;
 
 const uint kNoSlot = 0xFFFFFFFFu;
@@ -101,12 +102,14 @@ layout(set = 0, binding = 3, std430) LISTED_WORDS_ACCESS buffer ListedWords { uv
 // The list's length and the indirect dispatch of generate_triangles over it
 // (a workgroup per listed block); (welded) how many listed blocks make
 // vertices or triangles, for benchmarks (the triangle pass counts them); the
-// dispatch of count_vertices and generate_rows (COUNT_BLOCKS_PER_GROUP listed
-// blocks a workgroup).
+// dispatch of count_vertices (COUNT_BLOCKS_PER_GROUP listed blocks a
+// workgroup); that of generate_rows (the same, or empty where
+// prepare_dispatch picks the cell pass).
 layout(set = 0, binding = 4, std430) STATE_ACCESS buffer State {
     uint activeCount; uint dispatchX, dispatchY, dispatchZ;
     uint meshBlockCount;
     uint countDispatchX, countDispatchY, countDispatchZ;
+    uint rowDispatchX, rowDispatchY, rowDispatchZ;
 };
 // Per listed block (welded meshes), SLOT_WORDS words: its first vertex and
 // the sizes of its edge groups packed in bit fields (block_edge_groups.glsl).

@@ -3,7 +3,7 @@
 // CACHE_Y × CACHE_Z) held in shared memory as x-rows of inside bits and
 // crossed-edge bits, and the number of the vertex on any grid edge its cells
 // touch. Several blocks share a workgroup, TEAMS of them, each with
-// ROW_LANES invocations, one per x-row of its box (as in count_vertices): an
+// ROW_LANES invocations, one per own x-row (rowOfTask; as in count_vertices): an
 // invocation handles a whole row with bit arithmetic where an invocation per
 // cell left most of them idle, so a multiprocessor holds more blocks in
 // flight (docs/BENCHMARKS.md).
@@ -32,19 +32,65 @@ const uint CACHE_X = BLOCK_X + 1u, CACHE_Y = BLOCK_Y + 1u, CACHE_Z = BLOCK_Z + 1
 const uint ROW_COUNT = CACHE_Y * CACHE_Z; // rows (y, z) of the box
 
 // Per row, bit x for x < BLOCK_X: the sample is inside; the edge along each
-// axis leaving it is crossed (crossedRow, three words). The overlap column
+// axis leaving it is crossed (crossedAt, three a row). The overlap column
 // x = BLOCK_X lies apart (rowEnd bit 0: inside; crossedEnd bit a: its edge
 // along axis a = 1, 2 is crossed), so that rows 32 wide fit a word.
-shared uint insideRow[TEAMS * ROW_COUNT];
+// Rows of blocks up to 8 wide are held in bytes, wider ones in words:
+// shared memory per workgroup sets how many blocks a multiprocessor holds.
+const bool BYTE_ROWS = BLOCK_X <= 8u;
+shared uint8_t insideRowBytes[BYTE_ROWS ? TEAMS * ROW_COUNT : 1u];
+shared uint insideRowWords[BYTE_ROWS ? 1u : TEAMS * ROW_COUNT];
 shared uint8_t rowEnd[TEAMS * ROW_COUNT];
-shared uint crossedRow[3u * TEAMS * ROW_COUNT];
+shared uint8_t crossedRowBytes[BYTE_ROWS ? 3u * TEAMS * ROW_COUNT : 1u];
+shared uint crossedRowWords[BYTE_ROWS ? 1u : 3u * TEAMS * ROW_COUNT];
 shared uint8_t crossedEnd[TEAMS * ROW_COUNT];
 // Welded: the rank of the row's first interior edge in its block's interior
-// group. Not welded: the row's first vertex (the block's vertices by row,
-// then axis, then x).
-shared uint rowFirst[TEAMS * ROW_COUNT];
+// group (16 bits where a block's ranks fit). Not welded: the row's first
+// vertex (the block's vertices by row, then axis, then x).
+const bool SHORT_RANKS = 3u * BLOCK_X * BLOCK_Y * BLOCK_Z <= 0xFFFFu;
+const bool SHORT_ROW_FIRST = WELD && SHORT_RANKS;
+shared uint16_t rowFirstShorts[SHORT_ROW_FIRST ? TEAMS * ROW_COUNT : 1u];
+shared uint rowFirstWords[SHORT_ROW_FIRST ? 1u : TEAMS * ROW_COUNT];
+
+uint insideAt(uint row) { return BYTE_ROWS ? uint(insideRowBytes[row]) : insideRowWords[row]; }
+void setInside(uint row, uint bits)
+{
+    if (BYTE_ROWS)
+        insideRowBytes[row] = uint8_t(bits);
+    else
+        insideRowWords[row] = bits;
+}
+uint crossedAt(uint row, uint axis) { return BYTE_ROWS ? uint(crossedRowBytes[3u * row + axis]) : crossedRowWords[3u * row + axis]; }
+void setCrossed(uint row, uint axis, uint bits)
+{
+    if (BYTE_ROWS)
+        crossedRowBytes[3u * row + axis] = uint8_t(bits);
+    else
+        crossedRowWords[3u * row + axis] = bits;
+}
+uint rowFirstAt(uint row) { return SHORT_ROW_FIRST ? uint(rowFirstShorts[row]) : rowFirstWords[row]; }
+void setRowFirst(uint row, uint first)
+{
+    if (SHORT_ROW_FIRST)
+        rowFirstShorts[row] = uint16_t(first);
+    else
+        rowFirstWords[row] = first;
+}
 
 uint rowIndex(uint team, uint y, uint z) { return team * ROW_COUNT + y + CACHE_Y * z; }
+
+// Row r of the box (y, z) in the order its invocations take rows: the
+// block's own rows (y < BLOCK_Y, z < BLOCK_Z) first, then the overlap's, so
+// that with an invocation per own row (block_extractor.cpp) each takes one
+// row of cells in the triangle loops and the overlap's rows go to the first.
+const uint OWN_ROW_COUNT = BLOCK_Y * BLOCK_Z;
+uvec2 rowOfTask(uint r)
+{
+    if (r < OWN_ROW_COUNT)
+        return uvec2(r % BLOCK_Y, r / BLOCK_Y);
+    r -= OWN_ROW_COUNT;
+    return r < BLOCK_Z ? uvec2(BLOCK_Y, r) : uvec2(r - BLOCK_Z, BLOCK_Z);
+}
 
 uint lowBits(int n) { return n <= 0 ? 0u : n >= 32 ? 0xFFFFFFFFu : (1u << uint(n)) - 1u; }
 
@@ -102,7 +148,7 @@ void loadBlockRows(uint team, uint lane, ivec3 origin)
             else
                 end = inside;
         }
-        insideRow[rowIndex(team, y, z)] = bits;
+        setInside(rowIndex(team, y, z), bits);
         rowEnd[rowIndex(team, y, z)] = uint8_t(end);
     }
 }
@@ -114,7 +160,7 @@ uint edgesInVolume(ivec3 origin) { return lowBits(min(params.dims.x - 1 - origin
 
 // After loadBlockRows and a barrier: the crossed edges leaving the samples of
 // row (y, z) that the block's cells touch (x-edges of every row, y- and
-// z-edges of rows with a next row in the box), into crossedRow and
+// z-edges of rows with a next row in the box), into the crossed rows and
 // crossedEnd; returns them (x, y, z masks) and the end bits in .w.
 uvec4 markRow(uint team, ivec3 origin, uint y, uint z)
 {
@@ -122,22 +168,22 @@ uvec4 markRow(uint team, ivec3 origin, uint y, uint z)
     ivec3 p = origin + ivec3(0, y, z);
     uvec4 crossed = uvec4(0u);
     if (p.y < params.dims.y && p.z < params.dims.z) {
-        uint m = insideRow[row], end = uint(rowEnd[row]);
+        uint m = insideAt(row), end = uint(rowEnd[row]);
         bool endInVolume = params.dims.x - origin.x > int(BLOCK_X);
         uint voxels = voxelsInVolume(origin);
         crossed.x = (m ^ nextBits(m, end)) & edgesInVolume(origin);
         if (y + 1u < CACHE_Y && p.y + 1 < params.dims.y) {
-            crossed.y = (m ^ insideRow[row + 1u]) & voxels;
+            crossed.y = (m ^ insideAt(row + 1u)) & voxels;
             crossed.w |= endInVolume ? (end ^ uint(rowEnd[row + 1u])) << 1 : 0u;
         }
         if (z + 1u < CACHE_Z && p.z + 1 < params.dims.z) {
-            crossed.z = (m ^ insideRow[row + CACHE_Y]) & voxels;
+            crossed.z = (m ^ insideAt(row + CACHE_Y)) & voxels;
             crossed.w |= endInVolume ? (end ^ uint(rowEnd[row + CACHE_Y])) << 2 : 0u;
         }
     }
-    crossedRow[3u * row + 0u] = crossed.x;
-    crossedRow[3u * row + 1u] = crossed.y;
-    crossedRow[3u * row + 2u] = crossed.z;
+    setCrossed(row, 0u, crossed.x);
+    setCrossed(row, 1u, crossed.y);
+    setCrossed(row, 2u, crossed.z);
     crossedEnd[row] = uint8_t(crossed.w);
     return crossed;
 }
@@ -200,8 +246,8 @@ uint rankInRow(uint team, uvec3 c, uint axis)
     uint end = uint(crossedEnd[row]);
     uint rank = 0u;
     for (uint a = 0u; a < axis; ++a)
-        rank += bitCount(crossedRow[3u * row + a]) + ((end >> a) & 1u);
-    uint bits = crossedRow[3u * row + axis];
+        rank += bitCount(crossedAt(row, a)) + ((end >> a) & 1u);
+    uint bits = crossedAt(row, axis);
     return rank + bitCount(c.x < BLOCK_X ? bits & lowBits(int(c.x)) : bits);
 }
 
@@ -213,7 +259,7 @@ void cellRows(uint team, uint y, uint z, out uvec4 low, out uvec4 high)
     uint row = rowIndex(team, y, z);
     uvec4 rows = uvec4(row, row + 1u, row + CACHE_Y, row + CACHE_Y + 1u);
     for (uint k = 0u; k < 4u; ++k) {
-        low[k] = insideRow[rows[k]];
+        low[k] = insideAt(rows[k]);
         high[k] = nextBits(low[k], uint(rowEnd[rows[k]]));
     }
 }

@@ -7,7 +7,7 @@
 // Counting needs only which side of the isovalue each sample is on, not the
 // samples: a block is held as one bitmask per x-row of its samples (and one
 // bit for the row's sample in the overlap, so blocks up to 32 wide fit), an
-// invocation per row, and crossed
+// invocation per own row (the overlap's rows taken as second rows), and crossed
 // edges are XORs of a row with itself shifted (x) or with the next row (y,
 // z), counted with popcounts. So an invocation does the work that a cell's
 // invocation did for a whole row, and COUNT_BLOCKS_PER_GROUP blocks share a

@@ -80,8 +80,11 @@ uint rowCodeVertex(uint team, uint i)
 // registers and so occupancy (docs/BENCHMARKS.md).
 layout(constant_id = 20) const bool NON_FINITE_SAMPLES = false;
 
-float gridSample(uvec3 p) { return fieldAt(ivec3(p)); }
-uvec3 gridDims() { return uvec3(params.dims); }
+// The reference's rule in the whole volume's z: a streamed slab's image holds
+// the planes on either side of its grid where the volume has them, so its
+// end planes take central differences as in core.
+float gridSample(uvec3 p) { return fieldAt(ivec3(p) - ivec3(0, 0, params.firstPlane)); }
+uvec3 gridDims() { return uvec3(params.dims.xy, params.volumePlanes); }
 vec3 gridSpacing() { return params.spacing; }
 #include "grid_gradient.glsl"
 
@@ -99,7 +102,7 @@ void writeVertex(uint team, ivec3 origin, uvec3 c, uint axis, uint index)
     // there, the reference's own rule from the grid samples (which skips
     // them), interpolated between the edge's ends as the reference does.
     if (NON_FINITE_SAMPLES && !(isFiniteValue(gradient.x) && isFiniteValue(gradient.y) && isFiniteValue(gradient.z))) {
-        uvec3 q = uvec3(origin + ivec3(c));
+        uvec3 q = uvec3(origin + ivec3(c) + ivec3(0, 0, params.firstPlane));
         gradient = mix(gridGradient(q), gridGradient(q + uvec3(along)), t);
     }
     vec3 normal = -gradient;
@@ -123,12 +126,12 @@ uint vertexOf(uint team, uvec3 c, uint axis)
 {
     uint row = rowIndex(team, c.y, c.z);
     if (!WELD)
-        return rowFirst[row] + rankInRow(team, c, axis);
+        return rowFirstAt(row) + rankInRow(team, c, axis);
     if (c.x == BLOCK_X)
         return rowCodeVertex(team, row * ROW_CODES + CODE_END + axis);
     if (axis != 0u && c.x == 0u)
         return rowCodeVertex(team, row * ROW_CODES + CODE_FIRST + axis);
-    uint before = crossedRow[3u * row + axis] & lowBits(int(c.x)) & (axis == 0u ? 0xFFFFFFFFu : 0xFFFFFFFEu);
+    uint before = crossedAt(row, axis) & lowBits(int(c.x)) & (axis == 0u ? 0xFFFFFFFFu : 0xFFFFFFFEu);
     return rowCodeVertex(team, row * ROW_CODES + CODE_RUN + axis) + bitCount(before);
 }
 
@@ -149,7 +152,7 @@ void setGroupCode(uint team, uint i, uvec3 c, uint axis)
 uint numberAxis(uint team, uint y, uint z, uint axis, uint interior)
 {
     uint row = rowIndex(team, y, z);
-    uint bits = crossedRow[3u * row + axis];
+    uint bits = crossedAt(row, axis);
     uint runStart = axis == 0u ? 0u : 1u;
     uint run = bits & ~lowBits(int(runStart));
     uint inside = ownRow(y, z) ? run & interiorMask(axis, y, z) : 0u;
@@ -166,7 +169,7 @@ uint numberAxis(uint team, uint y, uint z, uint axis, uint interior)
 
 void numberRow(uint team, uint y, uint z)
 {
-    uint interior = rowFirst[rowIndex(team, y, z)];
+    uint interior = rowFirstAt(rowIndex(team, y, z));
     interior = numberAxis(team, y, z, 0u, interior);
     interior = numberAxis(team, y, z, 1u, interior);
     numberAxis(team, y, z, 2u, interior);
@@ -238,7 +241,7 @@ void writeRowVertices(uint team, ivec3 origin, uint y, uint z)
         return;
     uint end = WELD ? 0u : uint(crossedEnd[row]);
     for (uint axis = 0u; axis < 3u; ++axis) {
-        for (uint bits = crossedRow[3u * row + axis]; bits != 0u; bits &= bits - 1u) {
+        for (uint bits = crossedAt(row, axis); bits != 0u; bits &= bits - 1u) {
             uvec3 c = uvec3(findLSB(bits), y, z);
             writeVertex(team, origin, c, axis, vertexOf(team, c, axis));
         }
@@ -278,7 +281,8 @@ void main()
     // its cells' triangles, counted.
     uint laneTriangles = 0u, laneVertices = 0u;
     for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES) {
-        uint y = r % CACHE_Y, z = r / CACHE_Y;
+        uvec2 yz = rowOfTask(r);
+        uint y = yz.x, z = yz.y;
         uvec4 crossed = markRow(team, origin, y, z);
         uint row = rowIndex(team, y, z);
         if (WELD) {
@@ -286,9 +290,9 @@ void main()
                             markAxisGroups(team, y, z, 1u, crossed.y, (crossed.w & 2u) != 0u) +
                             markAxisGroups(team, y, z, 2u, crossed.z, (crossed.w & 4u) != 0u);
             if (interior > 0u)
-                rowFirst[row] = atomicAdd(teamInterior[team], interior);
+                setRowFirst(row, atomicAdd(teamInterior[team], interior));
         } else {
-            rowFirst[row] = laneVertices;
+            setRowFirst(row, laneVertices);
             laneVertices += bitCount(crossed.x) + bitCount(crossed.y) + bitCount(crossed.z) + bitCount(crossed.w);
         }
         if (ownRow(y, z)) {
@@ -306,8 +310,11 @@ void main()
         uint vertexTotal = subgroupAdd(laneVertices);
         uint firstVertex = subgroupElect() && vertexTotal > 0u ? atomicAdd(meshVertexCount, vertexTotal) : 0u;
         uint laneFirstVertex = subgroupShare(laneVertices, firstVertex);
-        for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES)
-            rowFirst[team * ROW_COUNT + r] += laneFirstVertex;
+        for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES) {
+            uvec2 yz = rowOfTask(r);
+            uint row = rowIndex(team, yz.x, yz.y);
+            setRowFirst(row, rowFirstAt(row) + laneFirstVertex);
+        }
     }
     barrier(); // the masks and row ranks, and the teams' counts
 
@@ -320,12 +327,16 @@ void main()
             atomicAdd(meshBlockCount, blocks);
     }
     if (WELD) {
-        for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES)
-            numberRow(team, r % CACHE_Y, r / CACHE_Y);
+        for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES) {
+            uvec2 yz = rowOfTask(r);
+            numberRow(team, yz.x, yz.y);
+        }
         barrier(); // the row codes
     }
-    for (uint r = lane; listed && r < ROW_COUNT; r += ROW_LANES) {
-        uint y = r % CACHE_Y, z = r / CACHE_Y;
+    // Welded, only own rows write vertices and triangles.
+    for (uint r = lane; listed && r < (WELD ? OWN_ROW_COUNT : ROW_COUNT); r += ROW_LANES) {
+        uvec2 yz = rowOfTask(r);
+        uint y = yz.x, z = yz.y;
         writeRowVertices(team, origin, y, z);
         if (ownRow(y, z))
             laneFirstTriangle = writeRowTriangles(team, origin, y, z, laneFirstTriangle);

@@ -100,8 +100,11 @@ void setBorrowedVertex(uint e, uvec3 c, uint axis)
 // registers and so occupancy (docs/BENCHMARKS.md).
 layout(constant_id = 20) const bool NON_FINITE_SAMPLES = false;
 
-float gridSample(uvec3 p) { return fieldAt(ivec3(p)); }
-uvec3 gridDims() { return uvec3(params.dims); }
+// The reference's rule in the whole volume's z: a streamed slab's image holds
+// the planes on either side of its grid where the volume has them, so its
+// end planes take central differences as in core.
+float gridSample(uvec3 p) { return fieldAt(ivec3(p) - ivec3(0, 0, params.firstPlane)); }
+uvec3 gridDims() { return uvec3(params.dims.xy, params.volumePlanes); }
 vec3 gridSpacing() { return params.spacing; }
 #include "grid_gradient.glsl"
 
@@ -119,7 +122,7 @@ void writeVertex(ivec3 origin, uvec3 c, uint axis, uint index)
     // there, the reference's own rule from the grid samples (which skips
     // them), interpolated between the edge's ends as the reference does.
     if (NON_FINITE_SAMPLES && !(isFiniteValue(gradient.x) && isFiniteValue(gradient.y) && isFiniteValue(gradient.z))) {
-        uvec3 q = uvec3(origin + ivec3(c));
+        uvec3 q = uvec3(origin + ivec3(c) + ivec3(0, 0, params.firstPlane));
         gradient = mix(gridGradient(q), gridGradient(q + uvec3(along)), t);
     }
     vec3 normal = -gradient;

@@ -4,9 +4,10 @@
 // reads the nine lines of 17 samples they need with wide loads
 // (line_inside_bits.glsl), classifies the 64 points by bit arithmetic on the
 // lines' inside bits, and writes the nodes' level-1 counts (zero for entries
-// whose node lies outside the grid) and, through shared memory, their
-// level-0 bytes. Only points whose cell has corners on both sides load the
-// case table.
+// whose node lies outside the grid) and the level-0 bytes of the nodes whose
+// counts are not zero: no traversal reads the bytes of a node it does not
+// enter, and most nodes lie in empty space. Only points whose cell has
+// corners on both sides load the case table.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 
@@ -24,15 +25,6 @@
 layout(local_size_x = 64) in;
 
 const uint RUN_NODES = 8u; // level-1 nodes a run: 16 points along x
-
-// Each invocation's 16 level-0 words (one odd word of padding each, so that
-// neither the writes nor the reads of a subgroup meet in one bank), where
-// they go and how many of them lie in the grid: the workgroup stores them
-// with consecutive invocations on consecutive words, where each invocation's
-// own stores would be 64 bytes apart.
-shared uint stagedWords[64 * 17];
-shared uint stagedFirst[64];
-shared uint stagedCount[64];
 
 // Bits 0..3 of v, one to the lowest bit of each byte.
 uint spreadNibble(uint v) { return ((v & 0xFu) * 0x00204081u) & 0x01010101u; }
@@ -91,14 +83,15 @@ void main()
     // Runs cover level 1's entries: 2 d2 nodes along each axis, x in runs of eight.
     uint runsPerRow = (2u * d2.x + RUN_NODES - 1u) / RUN_NODES;
     uint run = flatWorkgroupIndex() * 64u + gl_LocalInvocationIndex;
-    bool live = run < runsPerRow * 4u * d2.y * d2.z; // no return: the workgroup meets at a barrier
+    if (run >= runsPerRow * 4u * d2.y * d2.z)
+        return;
     uint nodeRow = run / runsPerRow;
     uvec3 q0 = uvec3((run - nodeRow * runsPerRow) * RUN_NODES, nodeRow % (2u * d2.y), nodeRow / (2u * d2.y));
     uvec3 p0 = 2u * q0; // the run's first point
     uvec3 dims = gridDims();
 
     PointRow rows[4]; // dy + 2 dz
-    if (live && p0.y < dims.y && p0.z < dims.z) {
+    if (p0.y < dims.y && p0.z < dims.z) {
         uint samples = min(2u * RUN_NODES + 1u, dims.x - p0.x);
         uint lines[9]; // dy + 3 dz; lines past the grid stay 0, as nothing reads them
         [[unroll]] for (uint l = 0u; l < 9u; ++l) {
@@ -126,35 +119,27 @@ void main()
     uint anyBits = 0u;
     [[unroll]] for (uint r = 0u; r < 4u; ++r)
         anyBits |= rows[r].cx | rows[r].cy | rows[r].cz | rows[r].t0 | rows[r].t1 | rows[r].t2;
-    uint lane = gl_LocalInvocationIndex;
-    stagedFirst[lane] = levels[0].w + 2u * linearIndex(q0, d1);
-    stagedCount[lane] = live && nodeRowInGrid && q0.x < d1.x ? 2u * min(RUN_NODES, d1.x - q0.x) : 0u;
+    uint level0 = levels[0].w + 2u * linearIndex(q0, d1);
+    uint nodesInGrid = nodeRowInGrid && q0.x < d1.x ? min(RUN_NODES, d1.x - q0.x) : 0u;
     uint pairCounts = 0u;
     [[unroll]] for (uint n = 0u; n < RUN_NODES; ++n) {
         uvec3 q = q0 + uvec3(n, 0u, 0u);
-        if (!live || q.x >= 2u * d2.x)
+        if (q.x >= 2u * d2.x)
             break;
         // Most runs lie in empty space (or solid inside): all their bytes and counts are 0.
         uvec2 counts = uvec2(0u);
-        uvec2 bytes = uvec2(0u);
         if (anyBits != 0u) {
             counts = nodeCounts(rows[0], n) + nodeCounts(rows[1], n) + nodeCounts(rows[2], n) + nodeCounts(rows[3], n);
-            bytes = uvec2(nodeHalf(rows[0], n) | nodeHalf(rows[1], n) << 16, nodeHalf(rows[2], n) | nodeHalf(rows[3], n) << 16);
+            if (n < nodesInGrid && counts != uvec2(0u)) {
+                pyramid[level0 + 2u * n] = nodeHalf(rows[0], n) | nodeHalf(rows[1], n) << 16;
+                pyramid[level0 + 2u * n + 1u] = nodeHalf(rows[2], n) | nodeHalf(rows[3], n) << 16;
+            }
         }
-        stagedWords[17u * lane + 2u * n] = bytes.x;
-        stagedWords[17u * lane + 2u * n + 1u] = bytes.y;
         // Two 16-bit entries a word (vertices | triangles << 8): the x-even node's low.
         pairCounts |= (counts.x | counts.y << 8) << (16u * (n & 1u));
         if ((n & 1u) == 1u) {
             pyramid[level1 + 4u * (n >> 1)] = pairCounts;
             pairCounts = 0u;
         }
-    }
-    barrier();
-    [[unroll]] for (uint i = 0u; i < 2u * RUN_NODES; ++i) {
-        uint j = i * 64u + lane;
-        uint from = j / (2u * RUN_NODES), k = j % (2u * RUN_NODES);
-        if (k < stagedCount[from])
-            pyramid[stagedFirst[from] + k] = stagedWords[17u * from + k];
     }
 }

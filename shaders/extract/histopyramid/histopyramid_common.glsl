@@ -96,33 +96,71 @@ uvec2 entryCounts(uint l, uint entry)
     return uvec2(pyramid[base + 2u * entry], pyramid[base + 2u * entry + 1u]);
 }
 
-uint countOf(uint l, uint entry, uint kind)
+#ifdef PYRAMID_VECTORS_BINDING
+// The pyramid again as 16-byte vectors: the eight children of a node, which
+// lie together and start on 8 bytes at level 0 and on 16 above (levels start
+// on 16 bytes), come in one load, two from level 2 and four from level 5,
+// where one word a child took eight.
+layout(set = 0, binding = PYRAMID_VECTORS_BINDING, std430) readonly buffer PyramidVectors { uvec4 pyramidVectors[]; };
+
+// The (vertices, triangles) of the eight entries of level l from `first`, a node's children.
+void groupCounts(uint l, uint first, out uint vertices[8], out uint triangles[8])
 {
+    uint word = levels[l].w;
     if (l == 0u) {
-        uint b = pointByte(entry);
-        return kind == VERTICES ? vertexCountOfByte(b) : triangleCountOfByte(b);
+        word += first >> 2;
+        uvec4 v = pyramidVectors[word >> 2];
+        uvec2 bytes = (word & 2u) != 0u ? v.zw : v.xy;
+        [[unroll]] for (uint o = 0u; o < 8u; ++o) {
+            uint b = bitfieldExtract(bytes[o >> 2], int(8u * (o & 3u)), 8);
+            vertices[o] = vertexCountOfByte(b);
+            triangles[o] = triangleCountOfByte(b);
+        }
+    } else if (l == 1u) {
+        uvec4 v = pyramidVectors[(word + (first >> 1)) >> 2];
+        [[unroll]] for (uint o = 0u; o < 8u; ++o) {
+            uint half16 = bitfieldExtract(v[o >> 1], int(16u * (o & 1u)), 16);
+            vertices[o] = half16 & 0xFFu;
+            triangles[o] = half16 >> 8;
+        }
+    } else if (l <= 4u) {
+        uint at = (word + first) >> 2;
+        uvec4 v[2] = uvec4[2](pyramidVectors[at], pyramidVectors[at + 1u]);
+        [[unroll]] for (uint o = 0u; o < 8u; ++o) {
+            vertices[o] = v[o >> 2][o & 3u] & 0xFFFFu;
+            triangles[o] = v[o >> 2][o & 3u] >> 16;
+        }
+    } else {
+        uint at = (word + 2u * first) >> 2;
+        uvec4 v[4] = uvec4[4](pyramidVectors[at], pyramidVectors[at + 1u], pyramidVectors[at + 2u], pyramidVectors[at + 3u]);
+        [[unroll]] for (uint o = 0u; o < 8u; ++o) {
+            vertices[o] = v[o >> 1][2u * (o & 1u)];
+            triangles[o] = v[o >> 1][2u * (o & 1u) + 1u];
+        }
     }
-    return entryCounts(l, entry)[kind];
 }
 
 // The point that holds output element k of `kind` (0-based, in pyramid
-// order), and k's index among that point's elements in `local`: from the
-// top, at each level the child whose running count passes k.
-uvec3 findElement(uint k, uint kind, out uint local)
+// order), k's index among that point's elements in `local`, and in `rank`
+// how many vertices the pyramid orders before that point: from the top, at
+// each level the child whose running count passes k, the vertices of the
+// children before it added to the rank.
+uvec3 findElement(uint k, uint kind, out uint local, out uint rank)
 {
     uvec3 q = uvec3(0u);
+    rank = 0u;
     for (int l = int(grid.topLevel) - 1; l >= 0; --l) {
-        uint first = childrenEntry(uint(l), q);
-        uint counts[8];
-        for (uint o = 0u; o < 8u; ++o)
-            counts[o] = countOf(uint(l), first + o, kind); // eight loads issued together
+        uint vertices[8], triangles[8];
+        groupCounts(uint(l), childrenEntry(uint(l), q), vertices, triangles);
         uint chosen = 7u;
-        for (uint o = 0u; o < 7u; ++o) {
-            if (k < counts[o]) {
-                chosen = o;
-                break;
-            }
-            k -= counts[o];
+        bool found = false;
+        [[unroll]] for (uint o = 0u; o < 7u; ++o) { // no branch: every lane runs the same seven steps
+            uint count = kind == VERTICES ? vertices[o] : triangles[o];
+            bool here = !found && k < count;
+            chosen = here ? o : chosen;
+            found = found || here;
+            k -= found ? 0u : count;
+            rank += found ? 0u : vertices[o];
         }
         q = 2u * q + octantOffset(chosen);
     }
@@ -130,23 +168,32 @@ uvec3 findElement(uint k, uint kind, out uint local)
     return q;
 }
 
-// The level-0 byte of point p.
-uint pointByteAt(uvec3 p) { return pointByte(childrenEntry(0u, p >> 1) + octantOf(p)); }
-
-// How many vertices the pyramid orders before point p's: at each level, the
-// counts of the siblings before p's ancestor. Every level's loads depend only
-// on p, so they are all in flight at once.
-uint vertexRank(uvec3 p)
+// The vertices of the siblings before `node` (a node of level l) in its parent.
+uint verticesBefore(uint l, uvec3 node)
 {
-    uint rank = 0u;
-    uvec3 node = p;
-    for (uint l = 0u; l < grid.topLevel; ++l) {
-        uvec3 parent = node >> 1;
-        uint first = childrenEntry(l, parent);
-        uint octant = octantOf(node);
-        for (uint o = 0u; o < octant; ++o)
-            rank += countOf(l, first + o, VERTICES);
-        node = parent;
+    uint vertices[8], triangles[8];
+    groupCounts(l, childrenEntry(l, node >> 1), vertices, triangles);
+    uint octant = octantOf(node), sum = 0u;
+    [[unroll]] for (uint o = 0u; o < 7u; ++o)
+        sum += o < octant ? vertices[o] : 0u;
+    return sum;
+}
+
+// How many vertices the pyramid orders before point p, from the same count
+// for point `from` (`fromRank`): the two differ only below their lowest common
+// ancestor, a level or two up for neighbours, not all the way to the top.
+uint vertexRankFrom(uvec3 from, uint fromRank, uvec3 p)
+{
+    uint rank = fromRank;
+    uvec3 a = from, b = p;
+    for (uint l = 0u; any(notEqual(a, b)); ++l) {
+        rank += verticesBefore(l, b) - verticesBefore(l, a); // modulo 2^32: the sum is exact
+        a >>= 1u;
+        b >>= 1u;
     }
     return rank;
 }
+#endif
+
+// The level-0 byte of point p.
+uint pointByteAt(uvec3 p) { return pointByte(childrenEntry(0u, p >> 1) + octantOf(p)); }

@@ -2,8 +2,8 @@
 // (triangle_soup.comp): invocation t finds, by a HistoPyramid traversal, the
 // cell that holds triangle t and its index there, and takes its three edges
 // from the case table. Welded, each corner is the vertex of the edge's owner
-// point: the owner's rank in the pyramid plus its crossed edges on lower
-// axes. As a soup (TRIANGLE_SOUP), it writes its own three vertices. Two
+// point: the owner's rank in the pyramid (from the cell's, which the
+// traversal sums on its way down) plus its crossed edges on lower axes. As a soup (TRIANGLE_SOUP), it writes its own three vertices. Two
 // files rather than a specialization constant, so that the welded one has no
 // vertex binding and the render graph puts no barrier between it and the
 // vertex pass.
@@ -19,6 +19,7 @@
 #define MESH_COUNTERS_BINDING 5
 #define DISPATCH_BINDING 6
 #define CASE_TABLE_BINDING 7
+#define PYRAMID_VECTORS_BINDING 8
 const uint WELD = 0u;
 #else
 // Indices only: no barrier to the vertex pass, which writes only vertices.
@@ -27,6 +28,7 @@ const uint WELD = 0u;
 #define MESH_COUNTERS_BINDING 4
 #define DISPATCH_BINDING 5
 #define CASE_TABLE_BINDING 6
+#define PYRAMID_VECTORS_BINDING 7
 const uint WELD = 1u;
 #endif
 #define DISPATCH_ACCESS readonly
@@ -42,8 +44,8 @@ void main()
     uint t = flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex;
     if (t >= totals.y)
         return;
-    uint local;
-    uvec3 cell = findElement(t, TRIANGLES, local);
+    uint local, cellRank;
+    uvec3 cell = findElement(t, TRIANGLES, local, cellRank);
     uint caseIndex = 0u;
     for (uint c = 0u; c < 8u; ++c)
         caseIndex |= isInside(sampleAt(cell + octantOffset(c))) ? 1u << c : 0u;
@@ -59,7 +61,7 @@ void main()
         writeMeshVertex(corners[k], vertex.position, vertex.normal);
 #else
         uint crossed = pointByteAt(owner) & 7u;
-        corners[k] = vertexRank(owner) + bitCount(crossed & ((1u << axis) - 1u));
+        corners[k] = vertexRankFrom(cell, cellRank, owner) + bitCount(crossed & ((1u << axis) - 1u));
 #endif
     }
     writeMeshTriangle(t, corners[0], corners[1], corners[2]);

@@ -3,6 +3,7 @@
 // traversal, the point whose owned crossed edges hold vertex v, and places
 // the vertex on that edge as the CPU reference does.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 #define VOLUME_BINDING 0
 #define LEVELS_BINDING 1
@@ -16,6 +17,7 @@
 #define MESH_COUNTERS_BINDING 4
 #define DISPATCH_BINDING 5
 #define DISPATCH_ACCESS readonly
+#define PYRAMID_VECTORS_BINDING 6
 #include "histopyramid_common.glsl"
 #include "mesh_output.glsl"
 
@@ -27,8 +29,8 @@ void main()
     uint v = flatWorkgroupIndex() * WORKGROUP_SIZE + gl_LocalInvocationIndex;
     if (v >= totals.x)
         return;
-    uint local;
-    uvec3 p = findElement(v, VERTICES, local);
+    uint local, rank;
+    uvec3 p = findElement(v, VERTICES, local, rank);
     uint crossed = pointByteAt(p) & 7u;
     for (uint i = 0u; i < local; ++i)
         crossed &= crossed - 1u; // drop the lowest: the local-th crossed edge remains lowest
