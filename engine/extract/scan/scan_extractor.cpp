@@ -28,7 +28,7 @@ public:
           gpuVolume_(*field.gpuVolume), weld_(options.weld),
           bindings_{uint32_t(scalarSize(field.volume->type)), options.maxBindingBytes},
           budgetBytes_(options.budgetBytes ? options.budgetBytes : context.allocator().availableDeviceBytes() / 2),
-          tiling_(scanTiling(context)), count_(context, tileSpec()), list_(context, tileSpec()), prepare_(context),
+          tiling_(scanTiling(context)), count_(context, tileSpec()), list_(context, listSpec()), prepare_(context),
           generate_(context, weld_, options.streamedSlabs), streamedSlabs_(options.streamedSlabs),
           volumePlanes_(field.volume->dims[2])
     {
@@ -84,6 +84,7 @@ protected:
             return graph.createBuffer(prefix + what, std::max<uint64_t>(bytes, 16));
         };
         r.blockSums = transient("scan block sums", blockSums_->scratchBytes());
+        r.spanBits = transient("span bits", plan_.maxSlabTiles * tiling_.tileBitWords() * 4);
         r.rowStarts = transient("row starts", (plan_.maxSlabRows + 1) * 4);
         r.list = transient("occupied-point list", std::max<uint64_t>(plan_.listCapacity, 1) * 16);
         r.slabTotals = transient("slab totals", 24);
@@ -110,6 +111,13 @@ private:
     SpecValues tileSpec() const
     {
         return {{"WORKGROUP_SIZE", tiling_.workgroupSize}, {"ITEMS", tiling_.items}, {"WELD", weld_ ? 1u : 0u}};
+    }
+
+    // The list pass's tiles in smaller workgroups (scanListWorkgroup).
+    SpecValues listSpec() const
+    {
+        uint32_t size = scanListWorkgroup(tiling_, context_.info().subgroupSize);
+        return {{"WORKGROUP_SIZE", size}, {"ITEMS", tiling_.tileSpans / size}, {"WELD", weld_ ? 1u : 0u}};
     }
 
     void plan(const SlabPlan& plan)
@@ -142,6 +150,8 @@ private:
         slab.volumeOffset = range.offset;
         slab.volumeBytes = range.bytes;
         slab.tiles = scanSlabTiles(tiling_, volume_.dims, push.planes);
+        push.columnTiles = scanColumnTiles(tiling_, volume_.dims, push.planes);
+        slab.countGroups = scanCountGroups(tiling_, volume_.dims, push.planes);
         return slab;
     }
 

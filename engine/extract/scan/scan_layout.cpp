@@ -12,7 +12,7 @@ const std::vector<PushMember>& scanGridPushMembers()
 #define MEMBER(m) ISOSCOPE_PUSH_MEMBER(ScanGridPush, m)
     static const std::vector<PushMember> members = gridPushMembers<ScanGridPush>(
         {MEMBER(z0), MEMBER(planes), MEMBER(slabFlags), MEMBER(listCapacity), MEMBER(volumeFirstPlane),
-         MEMBER(volumeFirstSample)});
+         MEMBER(volumeFirstSample), MEMBER(columnTiles)});
 #undef MEMBER
     return members;
 }

@@ -19,6 +19,7 @@ struct ScanGridPush {
     float spacingX, spacingY, spacingZ;
     uint32_t listCapacity;
     uint32_t volumeFirstPlane, volumeFirstSample; // the bound planes of the volume (SlabVolumeRange)
+    uint32_t columnTiles;                         // tiles a count workgroup walks up (scanColumnTiles)
 };
 const std::vector<PushMember>& scanGridPushMembers();
 
@@ -28,6 +29,7 @@ struct ScanResources {
     ResourceId volume = kNoResource;     // the samples (bound a slab's planes at a time)
     ResourceId caseTable = kNoResource;
     ResourceId blockSums = kNoResource;  // per tile: vertices, triangles, occupied points; then offsets (transient)
+    ResourceId spanBits = kNoResource;   // per tile: a bit per span with occupied points (transient)
     ResourceId rowStarts = kNoResource;  // (transient)
     ResourceId list = kNoResource;       // occupied points of a slab (transient)
     ResourceId slabTotals = kNoResource; // (transient)
@@ -45,6 +47,7 @@ struct ScanSlab {
     ScanGridPush push{};
     VkDeviceSize volumeOffset = 0, volumeBytes = 0;
     uint64_t tiles = 0;
+    uint64_t countGroups = 0; // workgroups of the count pass: columns of tiles
 };
 
 // A pass of the method over one slab: its program made with the grid's push

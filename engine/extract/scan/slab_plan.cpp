@@ -16,6 +16,8 @@ constexpr uint64_t kSmallBufferBytes = 16; // slab base, dispatch arguments, lis
 constexpr uint64_t kSlabTotalsBytes = 24;  // three uint64
 constexpr uint64_t kListEntryBytes = 16;
 constexpr uint32_t kMaxTilePoints = 4096;  // classify_spans.glsl: the packed 16-bit sums
+constexpr uint32_t kMaxColumnTiles = 8;    // scanColumnTiles
+constexpr uint64_t kMinCountGroups = 4096; // scanColumnTiles
 
 uint64_t slabPoints(std::array<uint32_t, 3> dims, uint32_t cellLayers)
 {
@@ -63,9 +65,11 @@ bool fitsBindings(const Context& context, std::array<uint32_t, 3> dims, uint32_t
                   const SlabBindings& bindings)
 {
     uint64_t range = bindingLimit(context, bindings);
+    ScanTiling tiling = scanTiling(context);
+    uint64_t tiles = slabTiles(tiling, dims, cellLayers);
     return slabPoints(dims, cellLayers) <= UINT32_MAX && entries * kListEntryBytes <= range &&
            (slabRows(dims, cellLayers) + 1) * 4 <= range &&
-           slabTiles(scanTiling(context), dims, cellLayers) * 3 * 8 <= range &&
+           tiles * 3 * 8 <= range && tiles * tiling.tileBitWords() * 4 <= range &&
            maxVolumeRangeBytes(context, dims, cellLayers, bindings.sampleBytes) <= range;
 }
 
@@ -85,10 +89,35 @@ ScanTiling scanTiling(const Context& context)
     return tiling;
 }
 
+uint64_t scanPlaneTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims)
+{
+    uint64_t spans = (uint64_t(dims[0]) + kScanSpanPoints - 1) / kScanSpanPoints * dims[1];
+    return (spans + tiling.tileSpans - 1) / tiling.tileSpans;
+}
+
+uint32_t scanListWorkgroup(const ScanTiling& tiling, uint32_t subgroupSize)
+{
+    uint32_t size = std::max<uint32_t>(64, subgroupSize);
+    return size < tiling.workgroupSize && tiling.tileSpans % size == 0 ? size : tiling.workgroupSize;
+}
+
 uint64_t scanSlabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes)
 {
-    uint64_t spans = (uint64_t(dims[0]) + kScanSpanPoints - 1) / kScanSpanPoints * dims[1] * planes;
-    return (spans + tiling.tileSpans - 1) / tiling.tileSpans;
+    return scanPlaneTiles(tiling, dims) * planes;
+}
+
+uint32_t scanColumnTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes)
+{
+    uint32_t column = kMaxColumnTiles;
+    while (column > 1 && scanPlaneTiles(tiling, dims) * ((planes + column - 1) / column) < kMinCountGroups)
+        column /= 2;
+    return column;
+}
+
+uint64_t scanCountGroups(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes)
+{
+    uint32_t column = scanColumnTiles(tiling, dims, planes);
+    return scanPlaneTiles(tiling, dims) * ((planes + column - 1) / column);
 }
 
 uint64_t scanListCapacity(std::array<uint32_t, 3> dims, uint32_t cellLayers)
@@ -104,7 +133,8 @@ uint64_t scanSlabBytes(const Context& context, std::array<uint32_t, 3> dims, uin
     uint64_t entries = listCapacity ? listCapacity : scanListCapacity(dims, cellLayers);
     uint64_t planeBytes = uint64_t(dims[0]) * dims[1] * 8;
     uint64_t seams = 2 * (multipleSlabs && weld ? std::max(planeBytes, kSmallBufferBytes) : kSmallBufferBytes);
-    return BlockSumScan::scratchBytesFor(tiling.span, 3, slabTiles(tiling, dims, cellLayers)) +
+    uint64_t tiles = slabTiles(tiling, dims, cellLayers);
+    return BlockSumScan::scratchBytesFor(tiling.span, 3, tiles) + std::max<uint64_t>(tiles * tiling.tileBitWords() * 4, 16) +
            (slabRows(dims, cellLayers) + 1) * 4 + std::max(entries, uint64_t(1)) * kListEntryBytes + seams +
            256 * kCaseTableGpuBytesPerCase + kSlabTotalsBytes + 3 * kSmallBufferBytes;
 }

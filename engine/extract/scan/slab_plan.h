@@ -8,7 +8,7 @@
 // A slab of L cell layers works on nx * ny * (L + 1) points (the top plane is
 // shared with the next slab), classified sixteen at a time along x (spans,
 // classify_spans.glsl) in tiles of ScanTiling::tileSpans. It needs three
-// 64-bit block sums a tile (and their levels), 4 bytes a row of points, and
+// 64-bit block sums a tile (and their levels), its span bits, 4 bytes a row of points, and
 // 16 bytes a list entry (an occupied point), for as many entries as
 // scanListCapacity estimates; a list that turns out too short is grown (the
 // driver's overflow redo), to at most a slab's points.
@@ -28,14 +28,37 @@ struct ScanTiling {
     uint32_t items = 0;         // spans per invocation
     uint32_t tileSpans = 0;     // workgroupSize * items, at most 256 (4096 points: classify_spans.glsl's packed sums)
     uint32_t span = 0;          // block sums per workgroup of the block-sum scan
+    // Words of a tile's span bits (a bit per span with occupied points, from
+    // the count pass to the list pass): at most 8.
+    uint32_t tileBitWords() const { return (tileSpans + 31) / 32; }
 };
 
 constexpr uint32_t kScanSpanPoints = 16; // points a span (classify_spans.glsl)
 
 ScanTiling scanTiling(const Context& context);
 
+// Tiles of spans of a plane of points: each plane is cut into tiles of its
+// own (the last one shorter), so that a tile lies over the one a plane down.
+uint64_t scanPlaneTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims);
+
+// Invocations of a workgroup of the list pass: 64 (at least a subgroup)
+// where that divides a tile, else the count pass's workgroup. A tile's
+// marked spans are few, and smaller workgroups put more tiles in flight to
+// wait on their loads.
+uint32_t scanListWorkgroup(const ScanTiling& tiling, uint32_t subgroupSize);
+
 // Tiles of spans of a slab of `planes` planes of points.
 uint64_t scanSlabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes);
+
+// Tiles one above the other that a workgroup of the count pass walks over a
+// slab of `planes` planes (count.comp): 8, halved while that leaves fewer
+// than 4096 workgroups, down to 1 (small volumes need the workgroups more
+// than the reuse of lines).
+uint32_t scanColumnTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes);
+
+// Workgroups of the count pass over a slab of `planes` planes: a column of
+// scanColumnTiles tiles each.
+uint64_t scanCountGroups(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes);
 
 // What bounds a slab besides the memory budget.
 struct SlabBindings {

@@ -13,8 +13,14 @@
 // walks points in order (the list comes out sorted by point index). A row
 // whose length is not a multiple of 16 ends with a shorter span.
 //
-// Before including: scan_grid.glsl, case_table.glsl, the constant WELD,
-// VOLUME_VECTORS_BINDING and VOLUME_PAIRS_BINDING (line_inside_bits.glsl).
+// Tiles: each plane of spans is cut into tiles of TILE_SPANS consecutive
+// spans (its last tile may be shorter), so that tile t + tilesPerPlane() is
+// tile t one plane up: the count pass walks a column of tiles and reuses each
+// plane's lines for the next.
+//
+// Before including: scan_grid.glsl, case_table.glsl, the constants WELD and
+// TILE_SPANS, VOLUME_VECTORS_BINDING and VOLUME_PAIRS_BINDING
+// (line_inside_bits.glsl).
 
 #include "line_inside_bits.glsl"
 
@@ -23,6 +29,17 @@ const uint SPAN_POINTS = 16u;
 uint spansPerRow() { return (grid.nx + SPAN_POINTS - 1u) / SPAN_POINTS; }
 uint slabRowCount() { return grid.ny * grid.planes; }
 uint slabSpanCount() { return spansPerRow() * slabRowCount(); }
+uint planeSpanCount() { return spansPerRow() * grid.ny; }
+uint tilesPerPlane() { return (planeSpanCount() + TILE_SPANS - 1u) / TILE_SPANS; }
+uint slabTileCount() { return tilesPerPlane() * grid.planes; }
+
+// Tile t's first span and its number of spans.
+uvec2 tileSpans(uint tile)
+{
+    uint plane = tile / tilesPerPlane();
+    uint inPlane = (tile - plane * tilesPerPlane()) * TILE_SPANS;
+    return uvec2(plane * planeSpanCount() + inPlane, min(TILE_SPANS, planeSpanCount() - inPlane));
+}
 
 struct Span {
     uint x0, y, z;  // its first point (z absolute)
@@ -32,7 +49,8 @@ struct Span {
     uint mixed;     // bit k: point x0 + k reads samples on both sides (only these can emit anything)
 };
 
-Span loadSpan(uint spanIndex)
+// A span's position, without its lines.
+Span spanAt(uint spanIndex)
 {
     uint perRow = spansPerRow();
     Span s;
@@ -42,25 +60,46 @@ Span loadSpan(uint spanIndex)
     s.y = s.row - plane * grid.ny;
     s.z = grid.z0 + plane;
     s.points = min(SPAN_POINTS, grid.nx - s.x0);
-    uint samples = min(SPAN_POINTS + 1u, grid.nx - s.x0);
-    // Lines past the slab's top plane or the volume's last row are never
-    // read: no cell and no owned edge reaches them (scan_grid.glsl).
-    bool hasY = s.y + 1u < grid.ny;
-    bool hasZ = s.z + 1u < grid.z0 + grid.planes;
-    uint base = boundSampleIndex(uvec3(s.x0, s.y, s.z));
-    uint planeSamples = grid.nx * grid.ny;
-    s.lines = uvec4(lineInsideBits(base, samples), 0u, 0u, 0u);
-    // A missing line counts as a copy of the first, so that it makes no point mixed.
-    s.lines.y = hasY ? lineInsideBits(base + grid.nx, samples) : s.lines.x;
-    s.lines.z = hasZ ? lineInsideBits(base + planeSamples, samples) : s.lines.x;
-    s.lines.w = hasY && hasZ ? lineInsideBits(base + planeSamples + grid.nx, samples) : s.lines.x;
+    return s;
+}
+
+uint spanSamples(Span s) { return min(SPAN_POINTS + 1u, grid.nx - s.x0); }
+// Lines past the slab's top plane or the volume's last row are never read:
+// no cell and no owned edge reaches them (scan_grid.glsl).
+bool spanHasY(Span s) { return s.y + 1u < grid.ny; }
+bool spanHasZ(Span s) { return s.z + 1u < grid.z0 + grid.planes; }
+
+// Sets the span's lines, (y, z), (y + 1, z), (y, z + 1), (y + 1, z + 1), a
+// missing one (spanHasY, spanHasZ) as a copy of the first, so that it makes
+// no point mixed; and from them which points are mixed.
+void setLines(inout Span s, uvec4 lines)
+{
+    bool hasY = spanHasY(s), hasZ = spanHasZ(s);
+    s.lines = uvec4(lines.x, hasY ? lines.y : lines.x, hasZ ? lines.z : lines.x, hasY && hasZ ? lines.w : lines.x);
     // Point k reads samples k and k + 1 of the lines (only k where k + 1 is
     // past the row): it is mixed when those are not all equal. Empty space
     // (and solid inside), most of a volume, has no mixed point.
-    uint valid = (1u << samples) - 1u;
+    uint valid = (1u << spanSamples(s)) - 1u;
     uint someIn = (s.lines.x | s.lines.y | s.lines.z | s.lines.w) & valid;
     uint allIn = (s.lines.x & s.lines.y & s.lines.z & s.lines.w) | ~valid;
     s.mixed = (someIn | (someIn >> 1)) & ~(allIn & (allIn >> 1)) & ((1u << s.points) - 1u);
+}
+
+Span loadSpan(uint spanIndex)
+{
+    Span s = spanAt(spanIndex);
+    uint samples = spanSamples(s);
+    bool hasY = spanHasY(s), hasZ = spanHasZ(s);
+    uint base = boundSampleIndex(uvec3(s.x0, s.y, s.z));
+    uint planeSamples = grid.nx * grid.ny;
+    uvec4 lines = uvec4(lineInsideBits(base, samples), 0u, 0u, 0u);
+    if (hasY)
+        lines.y = lineInsideBits(base + grid.nx, samples);
+    if (hasZ)
+        lines.z = lineInsideBits(base + planeSamples, samples);
+    if (hasY && hasZ)
+        lines.w = lineInsideBits(base + planeSamples + grid.nx, samples);
+    setLines(s, lines);
     return s;
 }
 
@@ -101,10 +140,25 @@ bool isOccupied(SpanPoint point) { return point.vertices + point.triangles != 0u
 // (vertices at most 15 a point, 61440 a tile).
 uvec2 spanCounts(Span s)
 {
-    uvec2 counts = uvec2(0u);
-    for (uint m = s.mixed; m != 0u; m &= m - 1u) {
-        SpanPoint point = spanPoint(s, uint(findLSB(m)));
-        counts += uvec2(point.vertices + (isOccupied(point) ? 1u << 16 : 0u), point.triangles);
+    if (s.mixed == 0u)
+        return uvec2(0u);
+    // spanPoint's tests for all the span's points at once: the crossed owned
+    // edges by bit arithmetic on the lines, a table load only for the
+    // triangles of the mixed points that have a cell.
+    uint pointMask = (1u << s.points) - 1u;
+    uint xMask = pointMask & ((1u << (spanSamples(s) - 1u)) - 1u); // points with a +x neighbour
+    bool ownsPlane = s.z > grid.z0 || (grid.slabFlags & SLAB_FIRST) != 0u;
+    uint a = s.lines.x;
+    uint crossedX = ownsPlane ? (a ^ (a >> 1)) & xMask : 0u;
+    uint crossedY = ownsPlane && spanHasY(s) ? (a ^ s.lines.y) & pointMask : 0u;
+    uint crossedZ = spanHasZ(s) ? (a ^ s.lines.z) & pointMask : 0u;
+    uint cells = spanHasY(s) && spanHasZ(s) ? s.mixed & xMask : 0u; // mixed points with a cell: 1 to 5 triangles
+    uint triangles = 0u;
+    for (uint m = cells; m != 0u; m &= m - 1u) {
+        uvec4 line = s.lines >> uint(findLSB(m));
+        triangles += caseTriangleCount((line.x & 3u) | (line.y & 3u) << 2 | (line.z & 3u) << 4 | (line.w & 3u) << 6);
     }
-    return counts;
+    uint vertices = WELD != 0u ? bitCount(crossedX) + bitCount(crossedY) + bitCount(crossedZ) : 3u * triangles;
+    uint occupied = bitCount(WELD != 0u ? crossedX | crossedY | crossedZ | cells : cells);
+    return uvec2(vertices + (occupied << 16), triangles);
 }

@@ -41,6 +41,7 @@ layout(push_constant) uniform Grid {
     // count from there, so they stay 32-bit and the binding stays small.
     uint volumeFirstPlane;
     uint volumeFirstSample; // samples bound before plane volumeFirstPlane's first
+    uint columnTiles;       // count.comp: tiles a workgroup walks up
 } grid;
 
 const uint SLAB_FIRST = 1u;
