@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include <unistd.h>
 
 #include "api_fixture.h"
 #include "host_frames.h"
@@ -225,7 +226,7 @@ TEST_CASE("transfer functions written in either format read back as the same fun
     ApiContext api;
     iso::Volume volume = take(iso::Volume::load(api.context, "sphere:32"));
     auto range = volume.valueRange();
-    std::filesystem::path folder = std::filesystem::temp_directory_path() / "isoscope-api-tf";
+    std::filesystem::path folder = std::filesystem::temp_directory_path() / ("isoscope-api-tf-" + std::to_string(::getpid())); // ctest runs two sizes at once
     std::filesystem::create_directories(folder);
 
     iso::TransferPoints ct = take(iso::readTransferFunction("ct", range[0], range[1]));

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <unistd.h>
 
 #include "api_fixture.h"
 
@@ -20,7 +21,7 @@ TEST_CASE("a volume's histogram puts every finite sample in its bin over the val
     ApiContext api;
     // 0..6 and one NaN, in a raw file the name describes: the range is 0..6, the NaN is in no bin.
     std::array<float, 8> samples{0, 1, 2, 3, 4, 5, 6, std::numeric_limits<float>::quiet_NaN()};
-    std::filesystem::path folder = std::filesystem::temp_directory_path() / "isoscope-api-histogram";
+    std::filesystem::path folder = std::filesystem::temp_directory_path() / ("isoscope-api-histogram-" + std::to_string(::getpid())); // ctest runs two sizes at once
     std::filesystem::create_directories(folder);
     std::string path = (folder / "ramp_2x2x2_float32.raw").string();
     std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(samples.data()), sizeof samples);

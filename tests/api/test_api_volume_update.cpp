@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <isoscope/isoscope.h>
+#include <unistd.h>
 
 #include "api_fixture.h"
 #include "host_frames.h"
@@ -192,7 +193,7 @@ TEST_CASE("extract() at one isovalue after another (its graph and read-back kept
         }
         // writeMesh writes the last extraction's mesh.
         const std::string path = (std::filesystem::temp_directory_path() /
-                                  ("isoscope-api-last-" + std::string(methodName(method)) + ".ply")).string();
+                                  ("isoscope-api-last-" + std::to_string(::getpid()) + "-" + std::string(methodName(method)) + ".ply")).string();
         check(surface.writeMesh(path));
         std::ifstream file(path, std::ios::binary);
         std::string line, vertexLine;

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+
+#include <unistd.h>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -257,7 +259,7 @@ TEST_CASE("a gzip NRRD streams, inflated slab by slab, into the in-core mesh", "
     REQUIRE(deflate(&stream, Z_FINISH) == Z_STREAM_END);
     gzip.resize(stream.total_out);
     deflateEnd(&stream);
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "isoscope-stream-gzip";
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("isoscope-stream-gzip-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     std::filesystem::path path = dir / "sphere.nrrd";
     {
@@ -415,7 +417,7 @@ TEST_CASE("a source that fails at slab k ends with its error and leaves no mesh 
             fail("simulation step crashed at plane " + std::to_string(first + count));
         sphere->readPlanes(first, count, out);
     });
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "isoscope-stream-failure";
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("isoscope-stream-failure-" + std::to_string(::getpid())); // ctest runs two sizes at once
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     for (const char* name : {"failed.ply", "failed.stl"}) {
@@ -436,7 +438,7 @@ TEST_CASE("streamed PLY and STL files hold the in-core mesh", "[stream]")
     auto torus = openSyntheticSource("torus:24x22x30");
     Volume whole = readWholeVolume(*torus);
     Mesh reference = inCoreMesh(whole, 0.04f);
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "isoscope-stream-test";
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("isoscope-stream-test-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     std::filesystem::path ply = dir / "torus.ply", stl = dir / "torus.stl";
     for (const auto& path : {ply, stl}) {
