@@ -48,8 +48,6 @@ public:
         addSlabBufferUploadPass(graph, volume, staging, planes, extractionFamily);
     }
 
-    bool reusesGraphs() const override { return false; }
-
     void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const override
     {
         graph.acquireImportedBuffer(volume.buffer().buffer, slabBufferAfterUpload(context_));
