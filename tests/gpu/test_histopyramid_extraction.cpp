@@ -83,6 +83,29 @@ TEST_CASE("histopyramid extraction handles thin and tiny volumes", "[gpu][histop
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
+TEST_CASE("histopyramid extraction walks columns of level-2 layers, the last one short", "[gpu][histopyramid][extract]")
+{
+    // Large volumes walk up to 8 layers a workgroup (histoPyramidBaseColumn);
+    // here forced on small ones: columns that divide the layers and ones
+    // that leave a short last column, rows that end inside a run.
+    for (const char* spec : {"sphere:37x29x61", "gyroid:45x19x33"}) {
+        Volume field = makeSyntheticVolume(spec);
+        for (const Volume& volume : {field, quantizeToUInt8(field)}) {
+            float iso = float(volume.stats.min + 0.35 * (volume.stats.max - volume.stats.min));
+            Mesh reference = extractMarchingCubes(volume, iso);
+            REQUIRE(reference.faceCount() > 1000);
+            uint32_t layers = histoPyramidShape(volume.dims).levels[2].dims[2];
+            for (uint32_t column : {2u, 3u, 8u, layers}) {
+                INFO("column " << column << " of " << layers << " layers");
+                ExtractOptions options = pyramidOptions(true);
+                options.histoPyramidColumn = column;
+                test::requireSameAsReference(volume, iso, options, &reference);
+            }
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
 TEST_CASE("histopyramid extraction matches the CPU reference for every sample type", "[gpu][histopyramid][extract]")
 {
     Volume field = test::functionVolume({35, 21, 17}, [](uint32_t x, uint32_t y, uint32_t z) {

@@ -1,6 +1,7 @@
 #include "extract/histopyramid/histopyramid_extractor.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/context.h"
 #include "core/error.h"
@@ -27,6 +28,7 @@ public:
     HistoPyramidExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
         : GpuExtractor(context, *field.volume, !options.weld), context_(context), volume_(*field.volume),
           gpuVolume_(*field.gpuVolume), weld_(options.weld), shape_(histoPyramidShape(field.volume->dims)),
+          column_(options.histoPyramidColumn != 0 ? options.histoPyramidColumn : histoPyramidBaseColumn(shape_)),
           base_(context), reduce_(context),
           prepare_(context, {{"WORKGROUP_SIZE", kWorkgroupSize},
                              {"WELD", weld_ ? 1u : 0u},
@@ -75,8 +77,11 @@ protected:
         r.vertices = mesh.vertices;
         r.indices = mesh.indices;
         r.counters = mesh.counters;
-        base_.add(graph, prefix + "base", r, push_, iso, histoPyramidBaseRuns(shape_));
-        for (uint32_t l = 2; l < shape_.topLevel; ++l)
+        uint32_t column = column_;
+        if (const char* forced = std::getenv("ISOSCOPE_HP_BASE_COLUMN")) // TEMPORARY: device exploration only
+            column = uint32_t(std::max(1, std::atoi(forced)));
+        base_.add(graph, prefix + "base", r, push_, iso, column, histoPyramidBaseGroups(shape_, column));
+        for (uint32_t l = 3; l < shape_.topLevel; ++l)
             reduce_.add(graph, prefix + "reduce", r, push_, l, entriesOf(l));
         prepare_.add(graph, prefix + "prepare", r, push_, iso);
         if (weld_)
@@ -105,6 +110,7 @@ private:
     const GpuVolume& gpuVolume_;
     bool weld_;
     HistoPyramidShape shape_;
+    uint32_t column_; // level-2 layers a base-pass workgroup walks
     HistoPyramidBasePass base_;
     HistoPyramidReducePass reduce_;
     HistoPyramidPreparePass prepare_;

@@ -26,10 +26,19 @@ HistoPyramidShape histoPyramidShape(std::array<uint32_t, 3> dims)
     return shape;
 }
 
-uint64_t histoPyramidBaseRuns(const HistoPyramidShape& shape)
+uint64_t histoPyramidBaseGroups(const HistoPyramidShape& shape, uint32_t column)
 {
     const std::array<uint32_t, 3>& d2 = shape.levels[2].dims;
-    return (2 * uint64_t(d2[0]) + 7) / 8 * 4 * uint64_t(d2[1]) * d2[2];
+    uint64_t layerRuns = (uint64_t(d2[0]) + 3) / 4 * d2[1]; // base.comp's RUN_PARENTS and HALF
+    return (layerRuns + 31) / 32 * ((uint64_t(d2[2]) + column - 1) / column);
+}
+
+uint32_t histoPyramidBaseColumn(const HistoPyramidShape& shape)
+{
+    uint32_t column = 8;
+    while (column > 1 && histoPyramidBaseGroups(shape, column) < 4096)
+        column /= 2;
+    return column;
 }
 
 } // namespace isoscope

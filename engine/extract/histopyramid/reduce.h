@@ -1,7 +1,8 @@
 #pragma once
-// One pass per pyramid level above the base (shaders/extract/histopyramid/reduce.comp):
+// One pass per pyramid level above the base's three (shaders/extract/histopyramid/reduce.comp):
 // each entry of level l holds the sums of its node's eight children at level
-// l - 1. Each level reads the one below it, so each is a pass of its own.
+// l - 1, read as 16-byte vectors. Each level reads the one below it, so each
+// is a pass of its own.
 #include "extract/histopyramid/histopyramid_layout.h"
 
 namespace isoscope {

@@ -1,14 +1,18 @@
 #version 460
-// One level of the HistoPyramid from level 2 up (histopyramid_common.glsl):
-// each entry of level `grid.level` is the sum of its node's eight children
-// one level down. One invocation per entry, zero for a node outside the
-// level (its parent's other children still count).
+// One level of the HistoPyramid from level 3 up (histopyramid_common.glsl;
+// base.comp writes levels 0 to 2): each entry of level `grid.level` is the
+// sum of its node's eight children one level down, read as two or four
+// 16-byte vectors (groupCounts) where one word a child took eight loads. One
+// invocation per entry, zero for a node outside the level (its parent's
+// other children still count).
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 #define VOLUME_BINDING 0
 #define LEVELS_BINDING 1
 #define PYRAMID_BINDING 2
 #define PYRAMID_ACCESS
+#define PYRAMID_VECTORS_BINDING 3
 #include "histopyramid_common.glsl"
 
 layout(local_size_x = 64) in;
@@ -23,9 +27,10 @@ void main()
     uvec3 q = nodeOfEntry(i, up);
     uvec2 sums = uvec2(0u);
     if (all(lessThan(q, dl))) {
-        uint first = childrenEntry(l - 1u, q);
-        for (uint o = 0u; o < 8u; ++o)
-            sums += entryCounts(l - 1u, first + o);
+        uint vertices[8], triangles[8];
+        groupCounts(l - 1u, childrenEntry(l - 1u, q), vertices, triangles);
+        [[unroll]] for (uint o = 0u; o < 8u; ++o)
+            sums += uvec2(vertices[o], triangles[o]);
     }
     uint base = levels[l].w;
     if (l <= 4u) {
