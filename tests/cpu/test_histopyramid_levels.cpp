@@ -65,3 +65,14 @@ TEST_CASE("the HistoPyramid base pass walks columns of level-2 layers where that
         REQUIRE(histoPyramidBaseGroups(shape, 1) == (runs + 31) / 32 * d2[2]);
     }
 }
+
+TEST_CASE("the HistoPyramid base pass walks columns from 2^23 points up, where the H100 measured them faster",
+          "[histopyramid]")
+{
+    for (std::array<uint32_t, 3> dims : {std::array<uint32_t, 3>{1024, 1024, 1024}, {512, 512, 512},
+                                         {256, 256, 256}, {256, 256, 128}})
+        REQUIRE(histoPyramidBaseInColumns(histoPyramidShape(dims)));
+    for (std::array<uint32_t, 3> dims : {std::array<uint32_t, 3>{256, 256, 127}, {128, 96, 24}, {33, 41, 25},
+                                         {2, 2, 2}})
+        REQUIRE_FALSE(histoPyramidBaseInColumns(histoPyramidShape(dims)));
+}

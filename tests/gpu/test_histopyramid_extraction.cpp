@@ -6,6 +6,7 @@
 // every point is occupied, and the real datasets.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "extract/cpu/marching_cubes.h"
@@ -33,6 +34,10 @@ ExtractOptions pyramidOptions(bool weld)
 ExtractionReport checkSameSurface(const Volume& volume, float iso, bool weld, const Mesh* reference = nullptr)
 {
     ExtractionReport report = test::requireSameAsReference(volume, iso, pyramidOptions(weld), reference);
+    // Under 2^23 points the base pass runs without columns (histoPyramidBaseInColumns).
+    uint64_t points = uint64_t(volume.dims[0]) * volume.dims[1] * volume.dims[2];
+    REQUIRE(std::count(report.workCounts.begin(), report.workCounts.end(),
+                       std::pair<std::string, uint64_t>{"base_column", 0}) == (points < (uint64_t(1) << 23) ? 1 : 0));
     if (!weld)
         REQUIRE(report.mesh.positions.size() == 3 * report.mesh.faceCount());
     // The pyramid is all the method keeps beyond the mesh: its size is known in advance.
@@ -99,7 +104,9 @@ TEST_CASE("histopyramid extraction walks columns of level-2 layers, the last one
                 INFO("column " << column << " of " << layers << " layers");
                 ExtractOptions options = pyramidOptions(true);
                 options.histoPyramidColumn = column;
-                test::requireSameAsReference(volume, iso, options, &reference);
+                ExtractionReport report = test::requireSameAsReference(volume, iso, options, &reference);
+                REQUIRE(std::count(report.workCounts.begin(), report.workCounts.end(),
+                                   std::pair<std::string, uint64_t>{"base_column", column}) == 1);
             }
         }
     }

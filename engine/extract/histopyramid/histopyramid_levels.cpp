@@ -26,6 +26,18 @@ HistoPyramidShape histoPyramidShape(std::array<uint32_t, 3> dims)
     return shape;
 }
 
+bool histoPyramidBaseInColumns(const HistoPyramidShape& shape)
+{
+    const std::array<uint32_t, 3>& d = shape.levels[0].dims;
+    return uint64_t(d[0]) * d[1] * d[2] >= (uint64_t(1) << 23);
+}
+
+uint64_t histoPyramidBaseRuns(const HistoPyramidShape& shape)
+{
+    const std::array<uint32_t, 3>& d2 = shape.levels[2].dims;
+    return (2 * uint64_t(d2[0]) + 7) / 8 * 4 * uint64_t(d2[1]) * d2[2];
+}
+
 uint64_t histoPyramidBaseGroups(const HistoPyramidShape& shape, uint32_t column)
 {
     const std::array<uint32_t, 3>& d2 = shape.levels[2].dims;

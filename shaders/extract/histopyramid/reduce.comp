@@ -1,10 +1,11 @@
 #version 460
-// One level of the HistoPyramid from level 3 up (histopyramid_common.glsl;
-// base.comp writes levels 0 to 2): each entry of level `grid.level` is the
-// sum of its node's eight children one level down, read as two or four
-// 16-byte vectors (groupCounts) where one word a child took eight loads. One
-// invocation per entry, zero for a node outside the level (its parent's
-// other children still count).
+// One level of the HistoPyramid above the base pass's (histopyramid_common.glsl;
+// base.comp writes levels 0 to 2, base_runs.comp 0 and 1): each entry of
+// level `grid.level` is the sum of its node's eight children one level down,
+// after base.comp read as two or four 16-byte vectors (groupCounts), after
+// base_runs.comp one word load a child as measured with it. One invocation
+// per entry, zero for a node outside the level (its parent's other children
+// still count).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 
@@ -17,6 +18,8 @@
 
 layout(local_size_x = 64) in;
 
+layout(constant_id = 0) const uint VECTOR_READS = 1;
+
 void main()
 {
     uint l = grid.level;
@@ -27,10 +30,16 @@ void main()
     uvec3 q = nodeOfEntry(i, up);
     uvec2 sums = uvec2(0u);
     if (all(lessThan(q, dl))) {
-        uint vertices[8], triangles[8];
-        groupCounts(l - 1u, childrenEntry(l - 1u, q), vertices, triangles);
-        [[unroll]] for (uint o = 0u; o < 8u; ++o)
-            sums += uvec2(vertices[o], triangles[o]);
+        uint first = childrenEntry(l - 1u, q);
+        if (VECTOR_READS != 0u) {
+            uint vertices[8], triangles[8];
+            groupCounts(l - 1u, first, vertices, triangles);
+            [[unroll]] for (uint o = 0u; o < 8u; ++o)
+                sums += uvec2(vertices[o], triangles[o]);
+        } else {
+            for (uint o = 0u; o < 8u; ++o)
+                sums += entryCounts(l - 1u, first + o);
+        }
     }
     uint base = levels[l].w;
     if (l <= 4u) {
