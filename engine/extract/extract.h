@@ -35,6 +35,11 @@ struct ExtractOptions {
     // device's limit), to run small volumes through the per-slab volume
     // ranges that volumes larger than one binding take.
     uint64_t maxBindingBytes = 0;
+    // scan method, tests and benchmarks: tiles a count workgroup walks up (1
+    // to 8) and invocations of a list workgroup; 0: the rule for the slab's
+    // size (scanColumnTiles, scanListWorkgroup in extract/scan/slab_plan.h).
+    uint32_t scanColumnTiles = 0;
+    uint32_t scanListWorkgroup = 0;
     // block and scan methods: built for the z-slabs of streamed extraction (extract/stream/): writes each
     // vertex's edge code and takes GpuExtractor::placeSlab.
     bool streamedSlabs = false;
@@ -45,6 +50,10 @@ struct ExtractOptions {
     // dual method, tests: the edge hash table's first size in buckets (0: a
     // guess from the grid), to make it overflow and grow.
     uint64_t hashBuckets = 0;
+    // histopyramid method, tests: the level-2 layers each base-pass workgroup
+    // walks up z (0: histoPyramidBaseInColumns's and histoPyramidBaseColumn's
+    // choice; small volumes take the runs pass), to walk columns on small volumes.
+    uint32_t histoPyramidColumn = 0;
     bool readBack = true;     // GPU methods: false leaves ExtractionReport::mesh empty (benchmarks)
     // GPU methods, timed runs: true treats every run as a new volume (the
     // block method recomputes its value ranges); false times what an
