@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "core/device_features.h"
-#include "core/fault_injection.h"
 #include "core/pipeline_cache.h"
+#include "core/submission.h"
 #include "core/text.h"
 #include "core/vk_check.h"
 
@@ -339,20 +339,8 @@ void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record)
     VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
     submit.commandBufferInfoCount = 1;
     submit.pCommandBufferInfos = &cmdInfo;
-    // Through core/fault_injection.h, so tests can make each submission and wait fail.
-    VkResult submitted = injectedFault(FaultSite::Submit);
-    if (submitted == VK_SUCCESS) {
-        std::lock_guard queue(*queueMutex_);
-        submitted = vkQueueSubmit2(queue_, 1, &submit, fence_);
-    }
-    if (submitted != VK_SUCCESS)
-        failVulkanCall("vkQueueSubmit2", submitted, __FILE__, __LINE__);
-    VkResult waited = vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX);
-    if (waited == VK_SUCCESS)
-        waited = injectedFault(FaultSite::Wait);
-    if (waited != VK_SUCCESS)
-        failVulkanCall("vkWaitForFences", waited, __FILE__, __LINE__);
-    VK_CHECK(vkResetFences(device_, 1, &fence_));
+    submitToQueue(queue_, *queueMutex_, submit, fence_);
+    waitForFenceAndReset(device_, fence_);
 }
 
 } // namespace isoscope

@@ -7,7 +7,7 @@
 //   wait      vkWaitForFences: VK_ERROR_DEVICE_LOST, after the real wait, so
 //             that nothing the GPU still uses is freed while the error unwinds
 // These are the engine's only calls of each (core/memory.cpp,
-// core/context.cpp): every allocation and submission passes one, so a test
+// core/submission.cpp): every allocation and submission passes one, so a test
 // that raises N from 1 until the command succeeds fails every call site in
 // turn. Unset, it costs one branch per call.
 #include <cstdint>

@@ -45,6 +45,10 @@ struct ExtractOptions {
     // dual method, tests: the edge hash table's first size in buckets (0: a
     // guess from the grid), to make it overflow and grow.
     uint64_t hashBuckets = 0;
+    // histopyramid method, tests: the level-2 layers each base-pass workgroup
+    // walks up z (0: histoPyramidBaseInColumns's and histoPyramidBaseColumn's
+    // choice; small volumes take the runs pass), to walk columns on small volumes.
+    uint32_t histoPyramidColumn = 0;
     bool readBack = true;     // GPU methods: false leaves ExtractionReport::mesh empty (benchmarks)
     // GPU methods, timed runs: true treats every run as a new volume (the
     // block method recomputes its value ranges); false times what an

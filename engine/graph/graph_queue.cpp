@@ -2,7 +2,7 @@
 
 #include "core/context.h"
 #include "core/error.h"
-#include "core/fault_injection.h"
+#include "core/submission.h"
 #include "core/vk_check.h"
 #include "graph/render_graph.h"
 
@@ -139,22 +139,11 @@ uint64_t GraphQueue::submit(const std::vector<RenderGraph*>& graphs, const std::
     submitInfo.pCommandBufferInfos = &cmdInfo;
     submitInfo.signalSemaphoreInfoCount = timeline_ ? 1 : 0;
     submitInfo.pSignalSemaphoreInfos = &signal;
-    VkResult submitted = injectedFault(FaultSite::Submit);
-    if (submitted == VK_SUCCESS) {
-        std::lock_guard lock(*queueMutex_);
-        submitted = vkQueueSubmit2(queue_, 1, &submitInfo, timeline_ ? VK_NULL_HANDLE : fence_);
-    }
-    if (submitted != VK_SUCCESS)
-        failVulkanCall("vkQueueSubmit2", submitted, __FILE__, __LINE__);
+    submitToQueue(queue_, *queueMutex_, submitInfo, timeline_ ? VK_NULL_HANDLE : fence_);
     keep.submitted = true;
     submitted_ = value;
     if (!timeline_) {
-        VkResult waited = vkWaitForFences(device, 1, &fence_, VK_TRUE, UINT64_MAX);
-        if (waited == VK_SUCCESS)
-            waited = injectedFault(FaultSite::Wait);
-        if (waited != VK_SUCCESS)
-            failVulkanCall("vkWaitForFences", waited, __FILE__, __LINE__);
-        VK_CHECK(vkResetFences(device, 1, &fence_));
+        waitForFenceAndReset(device, fence_);
         free_.push_back(cmd);
         return value;
     }
@@ -171,15 +160,7 @@ void GraphQueue::wait(uint64_t value) const
 {
     if (!timeline_ || value == 0)
         return;
-    VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-    info.semaphoreCount = 1;
-    info.pSemaphores = &semaphore_;
-    info.pValues = &value;
-    VkResult waited = vkWaitSemaphores(context_.device(), &info, UINT64_MAX);
-    if (waited == VK_SUCCESS)
-        waited = injectedFault(FaultSite::Wait);
-    if (waited != VK_SUCCESS)
-        failVulkanCall("vkWaitSemaphores", waited, __FILE__, __LINE__);
+    waitForTimeline(context_.device(), semaphore_, value);
 }
 
 } // namespace isoscope

@@ -42,3 +42,37 @@ TEST_CASE("the HistoPyramid's levels halve the grid to one node and pack their e
     REQUIRE(big.levels[0].words * 4 == (uint64_t(1) << 30));
     REQUIRE(big.totalWords * 4 < (uint64_t(1) << 30) * 4 / 3);
 }
+
+TEST_CASE("the HistoPyramid base pass walks columns of level-2 layers where that leaves enough workgroups",
+          "[histopyramid]")
+{
+    // 1024³: 512 workgroups a layer of 256; 8 layers a column leave 16384.
+    HistoPyramidShape big = histoPyramidShape({1024, 1024, 1024});
+    REQUIRE(histoPyramidBaseColumn(big) == 8);
+    REQUIRE(histoPyramidBaseGroups(big, 8) == 16384);
+    // 512³: 128 a layer of 128; 8 layers would leave 2048.
+    HistoPyramidShape half = histoPyramidShape({512, 512, 512});
+    REQUIRE(histoPyramidBaseColumn(half) == 4);
+    REQUIRE(histoPyramidBaseGroups(half, 4) == 4096);
+    // Small volumes keep one layer a column: every workgroup they can have.
+    for (std::array<uint32_t, 3> dims : {std::array<uint32_t, 3>{256, 256, 256}, {256, 256, 128}, {128, 96, 24},
+                                         {33, 41, 25}, {2, 2, 2}}) {
+        HistoPyramidShape shape = histoPyramidShape(dims);
+        REQUIRE(histoPyramidBaseColumn(shape) == 1);
+        // 32 runs of four level-2 nodes a workgroup, one workgroup a layer at least.
+        const std::array<uint32_t, 3>& d2 = shape.levels[2].dims;
+        uint64_t runs = (uint64_t(d2[0]) + 3) / 4 * d2[1];
+        REQUIRE(histoPyramidBaseGroups(shape, 1) == (runs + 31) / 32 * d2[2]);
+    }
+}
+
+TEST_CASE("the HistoPyramid base pass walks columns from 2^23 points up, where the H100 measured them faster",
+          "[histopyramid]")
+{
+    for (std::array<uint32_t, 3> dims : {std::array<uint32_t, 3>{1024, 1024, 1024}, {512, 512, 512},
+                                         {256, 256, 256}, {256, 256, 128}})
+        REQUIRE(histoPyramidBaseInColumns(histoPyramidShape(dims)));
+    for (std::array<uint32_t, 3> dims : {std::array<uint32_t, 3>{256, 256, 127}, {128, 96, 24}, {33, 41, 25},
+                                         {2, 2, 2}})
+        REQUIRE_FALSE(histoPyramidBaseInColumns(histoPyramidShape(dims)));
+}

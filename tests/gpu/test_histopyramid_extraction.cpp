@@ -6,6 +6,7 @@
 // every point is occupied, and the real datasets.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "extract/cpu/marching_cubes.h"
@@ -33,6 +34,10 @@ ExtractOptions pyramidOptions(bool weld)
 ExtractionReport checkSameSurface(const Volume& volume, float iso, bool weld, const Mesh* reference = nullptr)
 {
     ExtractionReport report = test::requireSameAsReference(volume, iso, pyramidOptions(weld), reference);
+    // Under 2^23 points the base pass runs without columns (histoPyramidBaseInColumns).
+    uint64_t points = uint64_t(volume.dims[0]) * volume.dims[1] * volume.dims[2];
+    REQUIRE(std::count(report.workCounts.begin(), report.workCounts.end(),
+                       std::pair<std::string, uint64_t>{"base_column", 0}) == (points < (uint64_t(1) << 23) ? 1 : 0));
     if (!weld)
         REQUIRE(report.mesh.positions.size() == 3 * report.mesh.faceCount());
     // The pyramid is all the method keeps beyond the mesh: its size is known in advance.
@@ -79,6 +84,31 @@ TEST_CASE("histopyramid extraction handles thin and tiny volumes", "[gpu][histop
         float iso = float(0.5 * (volume.stats.min + volume.stats.max));
         for (bool weld : {true, false})
             checkSameSurface(volume, iso, weld);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("histopyramid extraction walks columns of level-2 layers, the last one short", "[gpu][histopyramid][extract]")
+{
+    // Large volumes walk up to 8 layers a workgroup (histoPyramidBaseColumn);
+    // here forced on small ones: columns that divide the layers and ones
+    // that leave a short last column, rows that end inside a run.
+    for (const char* spec : {"sphere:37x29x61", "gyroid:45x19x33"}) {
+        Volume field = makeSyntheticVolume(spec);
+        for (const Volume& volume : {field, quantizeToUInt8(field)}) {
+            float iso = float(volume.stats.min + 0.35 * (volume.stats.max - volume.stats.min));
+            Mesh reference = extractMarchingCubes(volume, iso);
+            REQUIRE(reference.faceCount() > 1000);
+            uint32_t layers = histoPyramidShape(volume.dims).levels[2].dims[2];
+            for (uint32_t column : {2u, 3u, 8u, layers}) {
+                INFO("column " << column << " of " << layers << " layers");
+                ExtractOptions options = pyramidOptions(true);
+                options.histoPyramidColumn = column;
+                ExtractionReport report = test::requireSameAsReference(volume, iso, options, &reference);
+                REQUIRE(std::count(report.workCounts.begin(), report.workCounts.end(),
+                                   std::pair<std::string, uint64_t>{"base_column", column}) == 1);
+            }
+        }
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

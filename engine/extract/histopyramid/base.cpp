@@ -7,15 +7,19 @@ namespace isoscope {
 HistoPyramidBasePass::HistoPyramidBasePass(Context& context) : HistoPyramidPass(context, "extract/histopyramid/base", {}) {}
 
 void HistoPyramidBasePass::add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r,
-                     const HistoPyramidPush& push, const float& iso, uint64_t invocations) const
+                     const HistoPyramidPush& push, const float& iso, uint32_t column, uint64_t groups) const
 {
     std::vector<ResourceUse> uses = {{r.volume, Use::StorageRead, 0}, {r.levels, Use::StorageRead, 1}, {r.pyramid, Use::StorageWrite, 2},
                                      {r.caseTable, Use::StorageRead, 3},
                                      // The samples again as 16-byte and 8-byte vectors (line_inside_bits.glsl).
-                                     {r.volume, Use::StorageRead, 4}, {r.volume, Use::StorageRead, 5}};
-    graph.addComputePass(name, program_, uses, [this, uses, &push, &iso, invocations](VkCommandBuffer cmd, const RenderGraph& g) {
-                             bind(cmd, g, uses, push, iso);
-                             program_.dispatchLine(cmd, ceilDiv(invocations, program_.localSize()[0]));
+                                     {r.volume, Use::StorageRead, 4}, {r.volume, Use::StorageRead, 5},
+                                     // The pyramid again as 16-byte vectors: a level-2 node's level-1 entries at once.
+                                     {r.pyramid, Use::StorageWrite, 6}};
+    graph.addComputePass(name, program_, uses, [this, uses, &push, &iso, column, groups](VkCommandBuffer cmd, const RenderGraph& g) {
+                             HistoPyramidPush constants = push;
+                             constants.level = column;
+                             bind(cmd, g, uses, constants, iso);
+                             program_.dispatchLine(cmd, groups);
                          });
 }
 

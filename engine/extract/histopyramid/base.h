@@ -1,8 +1,9 @@
 #pragma once
-// The HistoPyramid's lowest two levels (shaders/extract/histopyramid/base.comp): one
-// invocation per run of eight x-adjacent level-1 nodes (16x2x2 points)
-// classifies their points and writes their level-0 bytes and the nodes'
-// level-1 counts. `invocations`: histoPyramidBaseRuns.
+// The HistoPyramid's lowest three levels (shaders/extract/histopyramid/base.comp):
+// each workgroup walks a column of level-2 layers up z in runs of 16x2
+// points, classifies their points and writes the level-0 bytes of the nodes
+// with counts, all level-1 entries and the level-2 sums. `column` and
+// `groups`: histoPyramidBaseColumn and histoPyramidBaseGroups.
 #include "extract/histopyramid/histopyramid_layout.h"
 
 namespace isoscope {
@@ -11,7 +12,7 @@ class HistoPyramidBasePass : public HistoPyramidPass {
 public:
     explicit HistoPyramidBasePass(Context& context);
     void add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r, const HistoPyramidPush& push,
-             const float& iso, uint64_t invocations) const;
+             const float& iso, uint32_t column, uint64_t groups) const;
 };
 
 } // namespace isoscope

@@ -1,6 +1,7 @@
 #include "extract/histopyramid/histopyramid_extractor.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/context.h"
 #include "core/error.h"
@@ -8,6 +9,7 @@
 #include "core/memory.h"
 #include "core/transfer.h"
 #include "extract/histopyramid/base.h"
+#include "extract/histopyramid/base_runs.h"
 #include "extract/histopyramid/histopyramid_levels.h"
 #include "extract/histopyramid/prepare.h"
 #include "extract/histopyramid/reduce.h"
@@ -27,7 +29,9 @@ public:
     HistoPyramidExtractor(Context& context, const FieldSource& field, const ExtractOptions& options)
         : GpuExtractor(context, *field.volume, !options.weld), context_(context), volume_(*field.volume),
           gpuVolume_(*field.gpuVolume), weld_(options.weld), shape_(histoPyramidShape(field.volume->dims)),
-          base_(context), reduce_(context),
+          columns_(options.histoPyramidColumn != 0 || histoPyramidBaseInColumns(shape_)),
+          column_(options.histoPyramidColumn != 0 ? options.histoPyramidColumn : histoPyramidBaseColumn(shape_)),
+          reduce_(context, columns_),
           prepare_(context, {{"WORKGROUP_SIZE", kWorkgroupSize},
                              {"WELD", weld_ ? 1u : 0u},
                              {"MAX_GROUPS_X", context.info().maxComputeWorkGroupCount[0]}}),
@@ -52,13 +56,20 @@ public:
                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                          MemoryUsage::DeviceLocal, "histopyramid level table");
         uploadToBuffer(context, levels_, table.data(), table.size() * 4);
+        // Only the base pass that runs: each is a pipeline to create.
+        if (columns_)
+            base_.emplace(context);
+        else
+            baseRuns_.emplace(context);
     }
 
     uint64_t auxiliaryBytes() const override { return levels_.allocated; }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
     {
-        return {{"levels", shape_.topLevel + 1}, {"pyramid_bytes", shape_.totalWords * 4}};
+        // base_column: the level-2 layers a columns workgroup walks, 0 where the runs pass ran.
+        return {{"levels", shape_.topLevel + 1}, {"pyramid_bytes", shape_.totalWords * 4},
+                {"base_column", columns_ ? column_ : 0}};
     }
 
 protected:
@@ -75,8 +86,11 @@ protected:
         r.vertices = mesh.vertices;
         r.indices = mesh.indices;
         r.counters = mesh.counters;
-        base_.add(graph, prefix + "base", r, push_, iso, histoPyramidBaseRuns(shape_));
-        for (uint32_t l = 2; l < shape_.topLevel; ++l)
+        if (columns_)
+            base_->add(graph, prefix + "base", r, push_, iso, column_, histoPyramidBaseGroups(shape_, column_));
+        else
+            baseRuns_->add(graph, prefix + "base", r, push_, iso, histoPyramidBaseRuns(shape_));
+        for (uint32_t l = columns_ ? 3 : 2; l < shape_.topLevel; ++l)
             reduce_.add(graph, prefix + "reduce", r, push_, l, entriesOf(l));
         prepare_.add(graph, prefix + "prepare", r, push_, iso);
         if (weld_)
@@ -105,7 +119,10 @@ private:
     const GpuVolume& gpuVolume_;
     bool weld_;
     HistoPyramidShape shape_;
-    HistoPyramidBasePass base_;
+    bool columns_;    // the base pass: base.comp's columns, or base_runs.comp (histoPyramidBaseInColumns)
+    uint32_t column_; // level-2 layers a columns workgroup walks
+    std::optional<HistoPyramidBasePass> base_;
+    std::optional<HistoPyramidBaseRunsPass> baseRuns_;
     HistoPyramidReducePass reduce_;
     HistoPyramidPreparePass prepare_;
     HistoPyramidVerticesPass vertices_;

@@ -4,7 +4,8 @@
 // an octree of grid points, the vertices and triangles below it; each output
 // element then finds its point by one traversal from the top, with no list
 // and no scan (shaders/extract/histopyramid/histopyramid_common.glsl):
-//   base      (base.comp)      classify points, write levels 0 and 1
+//   base      (base.comp)      classify points, write levels 0, 1 and 2; below 2^23 points
+//             (base_runs.comp) levels 0 and 1 (histoPyramidBaseInColumns)
 //   reduce    (reduce.comp)    one pass per level above: sums of eight children
 //   prepare   (prepare.comp)   the top's sums into the mesh counts and two indirect dispatches
 //   vertices  (vertices.comp)  welded: one invocation per vertex, on its point's crossed edge

@@ -17,7 +17,7 @@ struct HistoPyramidPush {
     float iso;
     float originX, originY, originZ;
     float spacingX, spacingY, spacingZ;
-    uint32_t level; // reduce: the level it writes
+    uint32_t level; // reduce: the level it writes; base: the level-2 layers a workgroup walks
 };
 const std::vector<PushMember>& histoPyramidPushMembers();
 

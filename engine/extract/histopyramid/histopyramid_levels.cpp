@@ -26,10 +26,31 @@ HistoPyramidShape histoPyramidShape(std::array<uint32_t, 3> dims)
     return shape;
 }
 
+bool histoPyramidBaseInColumns(const HistoPyramidShape& shape)
+{
+    const std::array<uint32_t, 3>& d = shape.levels[0].dims;
+    return uint64_t(d[0]) * d[1] * d[2] >= (uint64_t(1) << 23);
+}
+
 uint64_t histoPyramidBaseRuns(const HistoPyramidShape& shape)
 {
     const std::array<uint32_t, 3>& d2 = shape.levels[2].dims;
     return (2 * uint64_t(d2[0]) + 7) / 8 * 4 * uint64_t(d2[1]) * d2[2];
+}
+
+uint64_t histoPyramidBaseGroups(const HistoPyramidShape& shape, uint32_t column)
+{
+    const std::array<uint32_t, 3>& d2 = shape.levels[2].dims;
+    uint64_t layerRuns = (uint64_t(d2[0]) + 3) / 4 * d2[1]; // base.comp's RUN_PARENTS and HALF
+    return (layerRuns + 31) / 32 * ((uint64_t(d2[2]) + column - 1) / column);
+}
+
+uint32_t histoPyramidBaseColumn(const HistoPyramidShape& shape)
+{
+    uint32_t column = 8;
+    while (column > 1 && histoPyramidBaseGroups(shape, column) < 4096)
+        column /= 2;
+    return column;
 }
 
 } // namespace isoscope

@@ -4,12 +4,16 @@
 
 namespace isoscope {
 
-HistoPyramidReducePass::HistoPyramidReducePass(Context& context) : HistoPyramidPass(context, "extract/histopyramid/reduce", {}) {}
+HistoPyramidReducePass::HistoPyramidReducePass(Context& context, bool vectorReads)
+    : HistoPyramidPass(context, "extract/histopyramid/reduce", {{"VECTOR_READS", vectorReads ? 1u : 0u}})
+{
+}
 
 void HistoPyramidReducePass::add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r,
                      const HistoPyramidPush& push, uint32_t level, uint64_t invocations) const
 {
-    std::vector<ResourceUse> uses = {{r.volume, Use::StorageRead, 0}, {r.levels, Use::StorageRead, 1}, {r.pyramid, Use::StorageWrite, 2}};
+    std::vector<ResourceUse> uses = {{r.volume, Use::StorageRead, 0}, {r.levels, Use::StorageRead, 1}, {r.pyramid, Use::StorageWrite, 2},
+                                     {r.pyramid, Use::StorageRead, 3}}; // the level below as vectors
     graph.addComputePass(name, program_, uses, [this, uses, &push, level, invocations](VkCommandBuffer cmd, const RenderGraph& g) {
                              HistoPyramidPush constants = push;
                              constants.level = level;

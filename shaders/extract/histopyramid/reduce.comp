@@ -1,17 +1,24 @@
 #version 460
-// One level of the HistoPyramid from level 2 up (histopyramid_common.glsl):
-// each entry of level `grid.level` is the sum of its node's eight children
-// one level down. One invocation per entry, zero for a node outside the
-// level (its parent's other children still count).
+// One level of the HistoPyramid above the base pass's (histopyramid_common.glsl;
+// base.comp writes levels 0 to 2, base_runs.comp 0 and 1): each entry of
+// level `grid.level` is the sum of its node's eight children one level down,
+// after base.comp read as two or four 16-byte vectors (groupCounts), after
+// base_runs.comp one word load a child as measured with it. One invocation
+// per entry, zero for a node outside the level (its parent's other children
+// still count).
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 #define VOLUME_BINDING 0
 #define LEVELS_BINDING 1
 #define PYRAMID_BINDING 2
 #define PYRAMID_ACCESS
+#define PYRAMID_VECTORS_BINDING 3
 #include "histopyramid_common.glsl"
 
 layout(local_size_x = 64) in;
+
+layout(constant_id = 0) const uint VECTOR_READS = 1;
 
 void main()
 {
@@ -24,8 +31,15 @@ void main()
     uvec2 sums = uvec2(0u);
     if (all(lessThan(q, dl))) {
         uint first = childrenEntry(l - 1u, q);
-        for (uint o = 0u; o < 8u; ++o)
-            sums += entryCounts(l - 1u, first + o);
+        if (VECTOR_READS != 0u) {
+            uint vertices[8], triangles[8];
+            groupCounts(l - 1u, first, vertices, triangles);
+            [[unroll]] for (uint o = 0u; o < 8u; ++o)
+                sums += uvec2(vertices[o], triangles[o]);
+        } else {
+            for (uint o = 0u; o < 8u; ++o)
+                sums += entryCounts(l - 1u, first + o);
+        }
     }
     uint base = levels[l].w;
     if (l <= 4u) {
