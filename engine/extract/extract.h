@@ -35,6 +35,11 @@ struct ExtractOptions {
     // device's limit), to run small volumes through the per-slab volume
     // ranges that volumes larger than one binding take.
     uint64_t maxBindingBytes = 0;
+    // scan method, tests and benchmarks: tiles a count workgroup walks up (1
+    // to 8) and invocations of a list workgroup; 0: the rule for the slab's
+    // size (scanColumnTiles, scanListWorkgroup in extract/scan/slab_plan.h).
+    uint32_t scanColumnTiles = 0;
+    uint32_t scanListWorkgroup = 0;
     // block and scan methods: built for the z-slabs of streamed extraction (extract/stream/): writes each
     // vertex's edge code and takes GpuExtractor::placeSlab.
     bool streamedSlabs = false;

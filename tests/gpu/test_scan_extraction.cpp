@@ -77,6 +77,72 @@ TEST_CASE("scan extraction matches the CPU reference on every synthetic field, w
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
+TEST_CASE("scan extraction gives the CPU reference's surface for every count column and list workgroup",
+          "[gpu][scan][extract]")
+{
+    // The rules (slab_plan.h) give columns of one tile and list workgroups
+    // of a whole tile to volumes this small; every other shape is named here.
+    Context& context = test::gpuContext();
+    ScanTiling tiling = scanTiling(context);
+    uint32_t subgroup = context.info().subgroupSize;
+    std::vector<uint32_t> listSizes; // a subgroup, the narrow rule's, a whole tile's
+    for (uint32_t size : {subgroup, std::max(64u, subgroup), tiling.workgroupSize})
+        if (tiling.tileSpans % size == 0 && size <= tiling.workgroupSize &&
+            std::find(listSizes.begin(), listSizes.end(), size) == listSizes.end())
+            listSizes.push_back(size);
+    REQUIRE(listSizes.size() >= 2);
+    // One tile a plane; two a plane, the second of two spans; slabs whose planes end a column early.
+    for (const char* spec : {"cayley:37", "cayley:33x86x19"}) {
+        Volume volume = makeSyntheticVolume(spec);
+        float iso = -0.012f;
+        Mesh reference = extractMarchingCubes(volume, iso);
+        REQUIRE(reference.faceCount() > 0);
+        for (uint32_t column : {1u, 2u, 3u, 8u}) {
+            for (uint32_t listSize : listSizes) {
+                ExtractOptions options = scanOptions(true);
+                options.scanColumnTiles = column;
+                options.scanListWorkgroup = listSize;
+                INFO("column " << column << ", list workgroup " << listSize);
+                checkSameSurface(volume, iso, options, reference);
+            }
+            ExtractOptions slabbed = scanOptions(column != 3, scanSlabBytes(context, volume.dims, 5, true, column != 3));
+            slabbed.scanColumnTiles = column;
+            INFO("column " << column << ", slabs of 5 layers");
+            checkSameSurface(volume, iso, slabbed, reference);
+        }
+    }
+    ExtractOptions bad = scanOptions(true);
+    bad.scanListWorkgroup = tiling.workgroupSize * 2;
+    REQUIRE_THROWS_WITH(extractIsosurface(context, makeSyntheticVolume("cayley:9"), 0.0f, bad),
+                        Catch::Contains("--scan-list-workgroup"));
+    bad = scanOptions(true);
+    bad.scanColumnTiles = 9;
+    REQUIRE_THROWS_WITH(extractIsosurface(context, makeSyntheticVolume("cayley:9"), 0.0f, bad),
+                        Catch::Contains("--scan-column"));
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("scan passes take their shape from the slab's size", "[gpu][scan]")
+{
+    Context& context = test::gpuContext();
+    ScanTiling tiling = scanTiling(context);
+    uint32_t subgroup = context.info().subgroupSize;
+    uint32_t narrow = std::max(64u, subgroup);
+    bool narrowFits = narrow < tiling.workgroupSize && tiling.tileSpans % narrow == 0;
+    REQUIRE(scanListWorkgroup(tiling, subgroup, kScanNarrowListFromTiles - 1) == tiling.workgroupSize);
+    REQUIRE(scanListWorkgroup(tiling, subgroup, kScanNarrowListFromTiles) ==
+            (narrowFits ? narrow : tiling.workgroupSize));
+    REQUIRE(scanListWorkgroup(tiling, subgroup, 1, subgroup) == subgroup);
+    // Columns: 8 tiles where that leaves 4096 count workgroups, fewer below, one for small volumes.
+    std::array<uint32_t, 3> large{1024, 1024, 1024}, small{128, 96, 24};
+    REQUIRE(scanColumnTiles(tiling, large, 1024) == 8);
+    REQUIRE(scanCountGroups(tiling, large, 1024, 8) >= 4096);
+    REQUIRE(scanColumnTiles(tiling, small, 24) == 1);
+    REQUIRE(scanCountGroups(tiling, small, 24, 1) == scanPlaneTiles(tiling, small) * 24);
+    REQUIRE(scanColumnTiles(tiling, small, 24, 4) == 4);
+    REQUIRE(scanCountGroups(tiling, small, 24, 4) == scanPlaneTiles(tiling, small) * 6);
+}
+
 TEST_CASE("scan extraction split into slabs by a small budget gives the same welded mesh", "[gpu][scan][extract][slab]")
 {
     Context& context = test::gpuContext();

@@ -21,6 +21,11 @@ ExtractOptions MethodArguments::options() const
     options.colors = colors;
     if ((halfedges || colors) && method != "dual")
         fail(std::string(halfedges ? "--halfedges" : "--colors") + " is made by --method dual only, not " + method);
+    if ((scanColumn || scanListWorkgroup) && method != "scan")
+        fail(std::string(scanColumn ? "--scan-column" : "--scan-list-workgroup") +
+             " shapes --method scan only, not " + method);
+    options.scanColumnTiles = scanColumn;
+    options.scanListWorkgroup = scanListWorkgroup;
     const char* cursor = block.data();
     const char* end = block.data() + block.size();
     for (int axis = 0; axis < 3; ++axis) {
@@ -57,6 +62,13 @@ std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std
                       "dual method: the halfedge structure too (extract writes it beside the mesh as MESH.halfedges)");
     command->add_flag("--colors", arguments->colors,
                       "dual method: vertex (8) and face (5) colours too, with the halfedges (in MESH.halfedges)");
+    command->add_option("--scan-column", arguments->scanColumn,
+                        "scan method: tiles a count workgroup walks up, 1 to 8 (default: by the slab's size)")
+        ->check(wholeNumber(1, 8));
+    command->add_option("--scan-list-workgroup", arguments->scanListWorkgroup,
+                        "scan method: invocations of a list workgroup, a multiple of the subgroup size that "
+                        "divides a tile (default: by the slab's size)")
+        ->check(wholeNumber(1, 1024));
     command->add_option("--repeat", arguments->repeat, "Timed runs; timings are medians")
         ->check(wholeNumber(1, kMaxRuns))
         ->capture_default_str();

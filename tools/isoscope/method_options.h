@@ -1,6 +1,6 @@
 #pragma once
 // The extraction options that `extract` and `bench` share: method, welding,
-// block size, repeat counts.
+// block size, the scan method's pass shapes, repeat counts.
 #include <memory>
 #include <string>
 
@@ -19,8 +19,11 @@ struct MethodArguments {
     double warmupMs = 0;
     bool halfedges = false; // dual method
     bool colors = false;    // dual method
+    uint32_t scanColumn = 0;        // scan method: 0, the rule by the slab's size
+    uint32_t scanListWorkgroup = 0; // scan method: 0, the rule by the slab's size
 
-    // Throws Error for a malformed --block, or --halfedges / --colors with a method other than dual.
+    // Throws Error for a malformed --block, --halfedges / --colors with a method other than dual, or
+    // --scan-column / --scan-list-workgroup with a method other than scan.
     ExtractOptions options() const;
 };
 

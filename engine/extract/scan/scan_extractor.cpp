@@ -28,7 +28,8 @@ public:
           gpuVolume_(*field.gpuVolume), weld_(options.weld),
           bindings_{uint32_t(scalarSize(field.volume->type)), options.maxBindingBytes},
           budgetBytes_(options.budgetBytes ? options.budgetBytes : context.allocator().availableDeviceBytes() / 2),
-          tiling_(scanTiling(context)), count_(context, tileSpec()), list_(context, listSpec()), prepare_(context),
+          tiling_(scanTiling(context)), columnTiles_(options.scanColumnTiles),
+          listWorkgroup_(options.scanListWorkgroup), count_(context, tileSpec()), prepare_(context),
           generate_(context, weld_, options.streamedSlabs), streamedSlabs_(options.streamedSlabs),
           volumePlanes_(field.volume->dims[2])
     {
@@ -56,8 +57,14 @@ public:
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
     {
-        return {{"slabs", plan_.slabCount}, {"list_capacity", plan_.listCapacity},
-                {"list_entries_needed", readListNeeded()}};
+        uint64_t columnTiles = plan_.slabCount ? scanColumnTiles(tiling_, volume_.dims, plan_.cellLayersPerSlab + 1ull,
+                                                                 columnTiles_)
+                                               : 0;
+        return {{"slabs", plan_.slabCount},
+                {"list_capacity", plan_.listCapacity},
+                {"list_entries_needed", readListNeeded()},
+                {"count_column_tiles", columnTiles}, // of the thickest slab
+                {"list_workgroup", listSize_}};
     }
 
     // The list held fewer occupied points than a slab has: plan again with
@@ -101,7 +108,7 @@ protected:
             ScanSlab slab = slabAt(index);
             count_.add(graph, r, *blockSums_, slab, iso);
             blockSums_->addPasses(graph, prefix + "scan", r.blockSums, slab.tiles, {r.slabTotals, 0});
-            list_.add(graph, r, *blockSums_, slab, iso);
+            list_->add(graph, r, *blockSums_, slab, iso);
             prepare_.add(graph, r, slab, ScanGeneratePass::kWorkgroupSize);
             generate_.add(graph, r, slab, iso);
         }
@@ -113,16 +120,16 @@ private:
         return {{"WORKGROUP_SIZE", tiling_.workgroupSize}, {"ITEMS", tiling_.items}, {"WELD", weld_ ? 1u : 0u}};
     }
 
-    // The list pass's tiles in smaller workgroups (scanListWorkgroup).
-    SpecValues listSpec() const
-    {
-        uint32_t size = scanListWorkgroup(tiling_, context_.info().subgroupSize);
-        return {{"WORKGROUP_SIZE", size}, {"ITEMS", tiling_.tileSpans / size}, {"WELD", weld_ ? 1u : 0u}};
-    }
-
     void plan(const SlabPlan& plan)
     {
         plan_ = plan;
+        // The list pass's workgroup by the slab's tiles (scanListWorkgroup): made again only where that changed.
+        uint32_t size = scanListWorkgroup(tiling_, context_.info().subgroupSize, plan_.maxSlabTiles, listWorkgroup_);
+        if (!list_ || listSize_ != size)
+            list_.emplace(context_, SpecValues{{"WORKGROUP_SIZE", size},
+                                               {"ITEMS", tiling_.tileSpans / size},
+                                               {"WELD", weld_ ? 1u : 0u}});
+        listSize_ = size;
         blockSums_.emplace(context_, scanLayout(context_, 1, {}), 3, std::max<uint64_t>(plan_.maxSlabTiles, 1),
                            "scan method");
     }
@@ -150,8 +157,8 @@ private:
         slab.volumeOffset = range.offset;
         slab.volumeBytes = range.bytes;
         slab.tiles = scanSlabTiles(tiling_, volume_.dims, push.planes);
-        push.columnTiles = scanColumnTiles(tiling_, volume_.dims, push.planes);
-        slab.countGroups = scanCountGroups(tiling_, volume_.dims, push.planes);
+        push.columnTiles = scanColumnTiles(tiling_, volume_.dims, push.planes, columnTiles_);
+        slab.countGroups = scanCountGroups(tiling_, volume_.dims, push.planes, push.columnTiles);
         return slab;
     }
 
@@ -162,9 +169,11 @@ private:
     SlabBindings bindings_;
     uint64_t budgetBytes_;
     ScanTiling tiling_;
+    uint32_t columnTiles_, listWorkgroup_; // ExtractOptions' (0: by the slab's size)
     SlabPlan plan_;
     ScanCountPass count_;
-    ScanListPass list_;
+    std::optional<ScanListPass> list_;
+    uint32_t listSize_ = 0;
     ScanPreparePass prepare_;
     ScanGeneratePass generate_;
     std::optional<BlockSumScan> blockSums_; // per tile: vertices, triangles, occupied points; then their offsets

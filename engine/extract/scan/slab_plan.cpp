@@ -95,10 +95,19 @@ uint64_t scanPlaneTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims)
     return (spans + tiling.tileSpans - 1) / tiling.tileSpans;
 }
 
-uint32_t scanListWorkgroup(const ScanTiling& tiling, uint32_t subgroupSize)
+uint32_t scanListWorkgroup(const ScanTiling& tiling, uint32_t subgroupSize, uint64_t slabTiles, uint32_t requested)
 {
+    if (requested) {
+        if (requested % subgroupSize != 0 || requested > tiling.workgroupSize || tiling.tileSpans % requested != 0)
+            fail("scan method: a list workgroup of " + std::to_string(requested) +
+                 " invocations (--scan-list-workgroup) must be a multiple of the subgroup size " +
+                 std::to_string(subgroupSize) + " that divides a tile of " + std::to_string(tiling.tileSpans) +
+                 " spans, at most " + std::to_string(tiling.workgroupSize));
+        return requested;
+    }
     uint32_t size = std::max<uint32_t>(64, subgroupSize);
-    return size < tiling.workgroupSize && tiling.tileSpans % size == 0 ? size : tiling.workgroupSize;
+    bool narrow = slabTiles >= kScanNarrowListFromTiles && size < tiling.workgroupSize && tiling.tileSpans % size == 0;
+    return narrow ? size : tiling.workgroupSize;
 }
 
 uint64_t scanSlabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes)
@@ -106,18 +115,23 @@ uint64_t scanSlabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, u
     return scanPlaneTiles(tiling, dims) * planes;
 }
 
-uint32_t scanColumnTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes)
+uint32_t scanColumnTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes, uint32_t requested)
 {
+    if (requested) {
+        if (requested > kMaxColumnTiles)
+            fail("scan method: columns of " + std::to_string(requested) + " tiles (--scan-column): 1 to " +
+                 std::to_string(kMaxColumnTiles));
+        return requested;
+    }
     uint32_t column = kMaxColumnTiles;
     while (column > 1 && scanPlaneTiles(tiling, dims) * ((planes + column - 1) / column) < kMinCountGroups)
         column /= 2;
     return column;
 }
 
-uint64_t scanCountGroups(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes)
+uint64_t scanCountGroups(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes, uint32_t columnTiles)
 {
-    uint32_t column = scanColumnTiles(tiling, dims, planes);
-    return scanPlaneTiles(tiling, dims) * ((planes + column - 1) / column);
+    return scanPlaneTiles(tiling, dims) * ((planes + columnTiles - 1) / columnTiles);
 }
 
 uint64_t scanListCapacity(std::array<uint32_t, 3> dims, uint32_t cellLayers)

@@ -41,11 +41,18 @@ ScanTiling scanTiling(const Context& context);
 // own (the last one shorter), so that a tile lies over the one a plane down.
 uint64_t scanPlaneTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims);
 
-// Invocations of a workgroup of the list pass: 64 (at least a subgroup)
-// where that divides a tile, else the count pass's workgroup. A tile's
-// marked spans are few, and smaller workgroups put more tiles in flight to
-// wait on their loads.
-uint32_t scanListWorkgroup(const ScanTiling& tiling, uint32_t subgroupSize);
+// Invocations of a workgroup of the list pass over slabs of `slabTiles`
+// tiles: from kScanNarrowListFromTiles tiles up, 64 (at least a subgroup)
+// where that divides a tile, so that more tiles are in flight to wait on
+// their loads; below, the count pass's workgroup, so that a tile's marked
+// spans take one round instead of up to four (measured on the H100 between
+// the engine CT's 2048 tiles and 256³'s 4112: docs/BENCHMARKS.md). `requested`
+// (non-zero: ExtractOptions::scanListWorkgroup) replaces the rule; it must
+// be a multiple of the subgroup size that divides a tile, at most the count
+// pass's workgroup.
+constexpr uint64_t kScanNarrowListFromTiles = 4096;
+uint32_t scanListWorkgroup(const ScanTiling& tiling, uint32_t subgroupSize, uint64_t slabTiles,
+                           uint32_t requested = 0);
 
 // Tiles of spans of a slab of `planes` planes of points.
 uint64_t scanSlabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes);
@@ -53,12 +60,15 @@ uint64_t scanSlabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, u
 // Tiles one above the other that a workgroup of the count pass walks over a
 // slab of `planes` planes (count.comp): 8, halved while that leaves fewer
 // than 4096 workgroups, down to 1 (small volumes need the workgroups more
-// than the reuse of lines).
-uint32_t scanColumnTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes);
+// than the reuse of lines). `requested` (non-zero:
+// ExtractOptions::scanColumnTiles, 1 to 8) replaces the rule.
+uint32_t scanColumnTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes,
+                         uint32_t requested = 0);
 
 // Workgroups of the count pass over a slab of `planes` planes: a column of
-// scanColumnTiles tiles each.
-uint64_t scanCountGroups(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes);
+// `columnTiles` tiles each.
+uint64_t scanCountGroups(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes,
+                         uint32_t columnTiles);
 
 // What bounds a slab besides the memory budget.
 struct SlabBindings {

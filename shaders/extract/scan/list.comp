@@ -127,6 +127,8 @@ void main()
     if (block >= tileCount)
         return; // the whole workgroup
     uvec2 tile = tileSpans(block);
+    // Read with the offsets, not after them: a tile with marked spans then waits on one load, not two.
+    uint firstBits = gl_LocalInvocationIndex < TILE_WORDS ? spanBits[block * TILE_WORDS + gl_LocalInvocationIndex] : 0u;
     uint tileEntry = blockOffsets[3u * block + 2u].x;
     uint nextEntry = block + 1u < tileCount ? blockOffsets[3u * (block + 1u) + 2u].x : slabTotals[2].x;
     if (nextEntry == tileEntry) {
@@ -134,7 +136,9 @@ void main()
         writeRowStarts(tile, tileEntry, false);
         return; // the whole workgroup: the test is the same for all of it
     }
-    for (uint w = gl_LocalInvocationIndex; w < TILE_WORDS; w += WORKGROUP_SIZE)
+    if (gl_LocalInvocationIndex < TILE_WORDS)
+        tileBits[gl_LocalInvocationIndex] = firstBits;
+    for (uint w = gl_LocalInvocationIndex + WORKGROUP_SIZE; w < TILE_WORDS; w += WORKGROUP_SIZE)
         tileBits[w] = spanBits[block * TILE_WORDS + w];
     barrier();
     uint marked = 0u;
