@@ -32,7 +32,8 @@ void GpuExtractor::addToGraph(RenderGraph& graph, const MeshBuffers& mesh, const
     if (mesh.faceSize != faceSize())
         fail("a mesh of " + std::to_string(mesh.faceSize) + "-sided faces for a method that writes " +
              std::to_string(faceSize()) + "-sided ones (engine bug)");
-    addResetCountersPass(graph, mesh, prefix + "reset_counters");
+    if (!resetsMeshCounters())
+        addResetCountersPass(graph, mesh, prefix + "reset_counters");
     addPasses(graph, mesh, iso, prefix);
     addFinalizeMeshPass(graph, finalize_, mesh, prefix + "finalize_mesh");
 }

@@ -62,8 +62,9 @@ public:
 
     virtual uint32_t faceSize() const { return 3; }
 
-    // Adds the whole extraction to `graph`: the reset of the mesh's counts,
-    // the method's passes, and finalize_mesh (the draw arguments). `iso` is
+    // Adds the whole extraction to `graph`: the reset of the mesh's counts
+    // (unless the method's passes do it), the method's passes, and
+    // finalize_mesh (the draw arguments). `iso` is
     // read each time the graph records, so one compile serves every
     // isovalue. Pass names start with `prefix` (two extractions in one graph).
     // The extractor, `iso` and the mesh's buffers must outlive the graph.
@@ -128,6 +129,10 @@ protected:
     // The method's own passes, between the counter reset and finalize_mesh.
     virtual void addPasses(RenderGraph& graph, const MeshBuffers& mesh, const float& iso,
                            const std::string& prefix) = 0;
+    // True where the method's first pass that touches the mesh's counters
+    // resets them itself (a pass and a barrier fewer a frame); then
+    // addToGraph adds no reset pass.
+    virtual bool resetsMeshCounters() const { return false; }
 
     // The case table (case_table_gpu.h), which every method's shaders read,
     // imported into `graph`.

@@ -25,8 +25,9 @@ using namespace isoscope::test;
 
 namespace {
 
-// `pass`: the triangle pass ("cells", "rows"; "" the one the volume's size
-// picks, cells for every volume here), so that tests cover both.
+// `pass`: the triangle pass ("cells", "rows"; "" both where the volume has
+// 4,096 blocks or more, the list's length picking one on the GPU, else
+// cells), so that tests cover both.
 ExtractOptions blockOptions(std::array<uint32_t, 3> blockSize = {8, 4, 4}, bool weld = true, const std::string& pass = "")
 {
     ExtractOptions options;
@@ -335,23 +336,30 @@ TEST_CASE("block extraction writes its draw arguments on the GPU and keeps auxil
     std::vector<std::string> names;
     for (const auto& [name, ms] : report.gpuMsPerPass)
         names.push_back(name);
-    // This volume's 15,360 blocks are too few for the row pass but where it is asked for.
-    REQUIRE(names == std::vector<std::string>{"reset_counters", "min_max", "clear_state", "compact_blocks",
-                                              "prepare_dispatch", "count_vertices",
-                                              pass == "rows" ? "generate_rows" : "generate_triangles",
+    // compact_blocks resets the mesh's counts, sizes the dispatches and leaves
+    // its own counters at zero (no reset or clear pass, none between it and
+    // count_vertices); this volume's 15,360 blocks get both triangle passes
+    // in one graph pass unless one is asked for.
+    REQUIRE(names == std::vector<std::string>{"min_max", "compact_blocks", "count_vertices",
+                                              pass == "rows"    ? "generate_rows"
+                                              : pass == "cells" ? "generate_triangles"
+                                                                : "generate_rows_or_cells",
                                               "finalize_mesh"});
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
-TEST_CASE("from 2^20 blocks both triangle passes are recorded and the list's length picks one on the GPU", "[block]")
+TEST_CASE("both triangle passes are recorded in one graph pass and the list's length picks one on the GPU", "[block]")
 {
     // 256x256x128 holds 2^20 blocks of 2x2x2: a small sphere lists fewer
     // blocks than the row pass is picked for (4,096), a large one more. Unit
     // spacing, so that positions compare to 1e-5 of a spacing in float32.
-    Volume volume = functionVolume({256, 256, 128}, [](uint32_t x, uint32_t y, uint32_t z) {
-        float dx = x - 127.3f, dy = y - 128.6f, dz = z - 63.9f;
-        return std::sqrt(dx * dx + dy * dy + dz * dz);
-    });
+    auto sphere = [](std::array<uint32_t, 3> dims) {
+        return functionVolume(dims, [dims](uint32_t x, uint32_t y, uint32_t z) {
+            float dx = x - (dims[0] / 2 - 0.7f), dy = y - (dims[1] / 2 + 0.6f), dz = z - (dims[2] / 2 - 0.1f);
+            return std::sqrt(dx * dx + dy * dy + dz * dz);
+        });
+    };
+    Volume volume = sphere({256, 256, 128});
     for (float iso : {5.5f, 60.5f}) {
         ExtractionReport report = requireSameAsReference(volume, iso, blockOptions({2, 2, 2}));
         std::map<std::string, uint64_t> work(report.workCounts.begin(), report.workCounts.end());
@@ -359,19 +367,24 @@ TEST_CASE("from 2^20 blocks both triangle passes are recorded and the list's len
         for (const auto& [name, ms] : report.gpuMsPerPass)
             names.push_back(name);
         INFO("radius " << iso << ": listed " << work["listed_blocks"]);
-        REQUIRE(std::count(names.begin(), names.end(), "generate_triangles") == 1);
-        REQUIRE(std::count(names.begin(), names.end(), "generate_rows") == 1);
+        REQUIRE(std::count(names.begin(), names.end(), "generate_rows_or_cells") == 1);
+        REQUIRE(std::count(names.begin(), names.end(), "generate_triangles") == 0);
+        REQUIRE(std::count(names.begin(), names.end(), "generate_rows") == 0);
         REQUIRE(work.count("row_pass") == 1);
         REQUIRE(work["row_pass"] == (work["listed_blocks"] >= 4096 ? 1u : 0u));
         REQUIRE(work["row_pass"] == (iso > 30.0f ? 1u : 0u)); // both picks are exercised
     }
-    // Under 2^20 blocks (2^17 and up), the row pass alone.
-    ExtractionReport report = requireSameAsReference(volume, 60.5f, blockOptions({4, 2, 2}));
+    // A volume of fewer blocks than the row pass is picked for: the cell pass alone.
+    ExtractionReport report = requireSameAsReference(sphere({64, 64, 32}), 12.5f, blockOptions({8, 4, 4}));
+    std::map<std::string, uint64_t> work(report.workCounts.begin(), report.workCounts.end());
     std::vector<std::string> names;
     for (const auto& [name, ms] : report.gpuMsPerPass)
         names.push_back(name);
-    REQUIRE(std::count(names.begin(), names.end(), "generate_triangles") == 0);
-    REQUIRE(std::count(names.begin(), names.end(), "generate_rows") == 1);
+    REQUIRE(work["blocks"] < 4096);
+    REQUIRE(std::count(names.begin(), names.end(), "generate_triangles") == 1);
+    REQUIRE(std::count(names.begin(), names.end(), "generate_rows") == 0);
+    REQUIRE(std::count(names.begin(), names.end(), "generate_rows_or_cells") == 0);
+    REQUIRE(work["row_pass"] == 0);
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
@@ -433,5 +446,27 @@ TEST_CASE("every sample type, with rows of whole words (raw-byte ranges) and wit
             for (float iso : spreadIsovalues(volume))
                 requireSameAsReference(volume, iso, blockOptions({8, 4, 4}, true, pass));
         }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("8-bit volumes whose block counts along x are even and odd (compact_blocks' two ways to list)", "[block]")
+{
+    const std::string pass = GENERATE(as<std::string>{}, "cells", "rows");
+    // 36 samples a row: blocks 3, 5 and 2 wide give an even count along x
+    // (an invocation per 32-block word), 16 and 17 wide an odd one (an
+    // invocation per block); 17 wide also reads the image for its ranges.
+    Volume field = functionVolume({36, 21, 17}, [](uint32_t x, uint32_t y, uint32_t z) {
+        float dx = x - 17.0f, dy = y - 10.0f, dz = z - 8.0f;
+        return std::clamp(200.0f - 0.8f * (dx * dx + dy * dy + dz * dz), 0.0f, 255.0f);
+    });
+    Volume volume = field;
+    volume.type = ScalarType::UInt8;
+    volume.data.resize(volume.sampleCount());
+    for (uint64_t i = 0; i < volume.sampleCount(); ++i)
+        volume.data[i] = std::byte(uint8_t(field.valueAt(i)));
+    computeStats(volume);
+    for (std::array<uint32_t, 3> size : {std::array<uint32_t, 3>{3, 5, 7}, {5, 4, 4}, {2, 2, 2}, {16, 2, 4}, {17, 2, 2}})
+        for (float iso : {0.0f, 60.5f, 199.5f, 255.5f})
+            requireSameAsReference(volume, iso, blockOptions(size, true, pass));
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

@@ -15,7 +15,6 @@
 #include "extract/block/generate_rows.h"
 #include "extract/block/generate_triangles.h"
 #include "extract/block/min_max.h"
-#include "extract/block/prepare_dispatch.h"
 #include "graph/render_graph.h"
 #include "volume/gpu_volume.h"
 
@@ -64,18 +63,13 @@ uint32_t rowPassSharedBytesPerBlock(std::array<uint32_t, 3> block, bool weld)
     return rows + codes + masks + groupStarts + 8;
 }
 
-// From this many blocks in the volume (256³ at 8×4×4) on, the row triangle
-// pass: on the H100 it was the faster of the two there and above, and the
-// slower on the smaller real volumes (docs/BENCHMARKS.md, "The block
-// method's triangles by rows"). It holds more blocks in flight, but each
-// takes longer, which surfaces listing fewer blocks than the GPU holds feel
-// (the sparse sphere of 1024³ lists 2,058). So from kPickOnGpuFromBlocks
-// (512³) on both passes are recorded and prepare_dispatch runs the row pass
-// only from kRowPassFromListed listed blocks on, the cell pass below; under
-// it the empty pass and its barrier cost about what the pick saves
-// (docs/BENCHMARKS.md).
-constexpr uint64_t kRowPassFromBlocks = uint64_t(1) << 17;
-constexpr uint64_t kPickOnGpuFromBlocks = uint64_t(1) << 20;
+// The row triangle pass from this many listed blocks on, the cell pass
+// below: rows hold more blocks in flight, but each takes longer, which a
+// surface listing fewer blocks than the GPU holds feels (the sparse sphere of
+// 1024³ lists 2,058, the fMRI 622; the engine CT 6,061 and 11,848 ran faster
+// on rows). compact_blocks picks by the list's length on the GPU, and both
+// dispatches are recorded in one graph pass, so the empty one costs no
+// barrier (docs/BENCHMARKS.md, "The block method's list, counts and fixed costs").
 constexpr uint32_t kRowPassFromListed = 4096;
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
@@ -138,11 +132,12 @@ public:
         uint32_t groupLimit = std::min<uint32_t>(128, info.maxWorkgroupInvocations());
         uint32_t rowLanes = std::min(groupLimit, block_[1] * block_[2]);
         uint64_t blocks = uint64_t(blockCount_);
-        // Which triangle passes are built; where both are, prepare_dispatch
-        // dispatches one by the list's length, the other's dispatch empty.
+        // Which triangle passes are built; where both are, compact_blocks
+        // dispatches one by the list's length, the other's dispatch empty
+        // (no row pass where the list can never be that long).
         bool byRule = blockPass.empty() && cellsFit;
-        rowPass_ = blockPass == "rows" || (blockPass.empty() && !cellsFit) || (byRule && blocks >= kRowPassFromBlocks);
-        cellPass_ = blockPass == "cells" || (byRule && (blocks < kRowPassFromBlocks || blocks >= kPickOnGpuFromBlocks));
+        rowPass_ = blockPass == "rows" || (blockPass.empty() && !cellsFit) || (byRule && blocks >= kRowPassFromListed);
+        cellPass_ = blockPass == "cells" || byRule;
         uint32_t rowsFromListed = !cellPass_ ? 0u : !rowPass_ ? 0xFFFFFFFFu : kRowPassFromListed;
         uint32_t blockBytes = rowPassSharedBytesPerBlock(block_, weld_);
         if (rowPass_ && blockBytes > info.maxComputeSharedMemorySize)
@@ -164,10 +159,7 @@ public:
             values.emplace_back("WORKGROUP_SIZE", workgroupSize);
             return values;
         };
-        compact_.emplace(context, with(groupSize));
-        SpecValues prepareValues = with(1);
-        prepareValues.emplace_back("ROWS_FROM_LISTED", rowsFromListed);
-        prepare_.emplace(context, prepareValues);
+        compact_.emplace(context, with(groupSize), ranges_->blockCounts(), ranges_->byteRanges(), rowsFromListed, true);
         if (weld_)
             countVertices_.emplace(context, with(countGroupSize));
         // Streamed float32 slabs: one extractor serves every slab, and a later one may hold NaNs.
@@ -190,6 +182,8 @@ public:
 
         state_ = context.allocator().createBuffer(sizeof(BlockState), kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                                   MemoryUsage::DeviceLocal, "block method state");
+        fillBuffer(context, state_, 0); // compact_blocks' counters start at zero
+
         // Smooth surfaces touch a small share of the blocks; a full list grows
         // (the first extraction is redone). The floor is kept small: on small
         // volumes it would be most of the auxiliary memory.
@@ -197,6 +191,7 @@ public:
     }
 
     uint64_t auxiliaryBytes() const override { return ranges_->allocatedBytes() + state_.allocated; }
+    bool resetsMeshCounters() const override { return true; } // compact_blocks' last workgroup
     void volumeChanged() override { rangesValid_ = false; }
     void addRegionPasses(RenderGraph& graph, const VolumeRegion& region) override
     {
@@ -222,7 +217,7 @@ public:
                                                                 {"listed_blocks", state.activeCount}};
         if (weld_)
             counts.emplace_back("blocks_with_geometry", state.meshBlockCount);
-        // 1 where the row triangle pass ran (prepare_dispatch's pick), 0 where the cell pass did.
+        // 1 where the row triangle pass ran (compact_blocks' pick), 0 where the cell pass did.
         counts.emplace_back("row_pass", state.rowDispatch.x > 0 ? 1 : 0);
         return counts;
     }
@@ -264,28 +259,25 @@ protected:
         // The ranges depend on the samples only: an isovalue change reuses them.
         ranges_->addPass(graph, r[kBlockRanges], prefix + "min_max");
         graph.setCondition([this] { return !rangesValid_; });
-        ResourceId state = r[kBlockState];
-        graph.addPass(prefix + "clear_state", PassKind::Transfer, {{state, Use::TransferDst}},
-                      [this, state](VkCommandBuffer cmd, const RenderGraph& g) {
-                          vkCmdFillBuffer(cmd, g.buffer(state), 0, sizeof(BlockState), 0);
-                          rangesValid_ = true; // min_max, if it ran, was recorded before
-                      });
         // Before count_vertices writes the listed blocks' vertex ranges (and
         // without welding, where nothing does) their binding holds a
         // placeholder: a transient is never read before it is written.
         BlockLayout noSlots = layout;
         noSlots.resources[kBlockSlotVertices] = placeholder;
-        compact_->add(graph, noSlots, parameters_, iso, blockCount_);
-        prepare_->add(graph, noSlots, parameters_);
+        compact_->add(graph, noSlots, parameters_, iso, blockCount_, [this] {
+            rangesValid_ = true; // min_max, if it ran, was recorded before
+        });
         if (weld_)
             countVertices_->add(graph, layout, parameters_, iso);
         // Only the triangle pass writes edge codes (streamed slabs; else a scratch word).
         BlockLayout generateLayout = weld_ ? layout : noSlots;
         generateLayout.resources[kBlockVertexEdgeCodes] =
             edgeCodes_ != kNoResource ? edgeCodes_ : graph.createBuffer(prefix + "unused vertex edge codes", 16);
-        if (cellPass_)
+        if (cellPass_ && rowPass_)
+            generateRows_->addWithCellPass(graph, *generate_, generateLayout, parameters_, iso);
+        else if (cellPass_)
             generate_->add(graph, generateLayout, parameters_, iso);
-        if (rowPass_)
+        else
             generateRows_->add(graph, generateLayout, parameters_, iso);
     }
 
@@ -303,11 +295,10 @@ private:
     bool streamedSlabs_ = false;
     ResourceId edgeCodes_ = kNoResource;
     std::optional<CompactBlocksPass> compact_;
-    std::optional<PrepareDispatchPass> prepare_;
     std::optional<CountVerticesPass> countVertices_;
     std::optional<GenerateTrianglesPass> generate_;
     std::optional<GenerateRowsPass> generateRows_;
-    bool rowPass_ = false;  // generate_rows is built (and runs where prepare_dispatch picks it)
+    bool rowPass_ = false;  // generate_rows is built (and runs where compact_blocks picks it)
     bool cellPass_ = false; // generate_triangles is built (likewise)
     Buffer state_;
 };

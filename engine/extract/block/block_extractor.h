@@ -4,11 +4,11 @@
 // Architectures", 2016) as render-graph passes, `--method block`, each in
 // its own file beside its shader:
 //   min_max            value range of each block's cells          (section 4.1; only after the volume changed)
-//   clear_state        the list's length and dispatches to zero   (a transfer)
-//   compact_blocks     list of blocks the surface crosses         (section 4.2)
-//   prepare_dispatch   indirect dispatches from the list's length
+//   compact_blocks     list of blocks the surface crosses, and    (section 4.2)
+//                      the indirect dispatches from its length
 //   count_vertices     welded meshes: vertex ranges per block     (beyond the paper)
-//   generate_triangles vertices and indexed triangles per block   (section 4.3)
+//   generate_triangles vertices and indexed triangles per block   (section 4.3: an invocation per cell,
+//   generate_rows      or per x-row; both in one graph pass where the list's length picks one)
 // The ranges and the state survive frames (imported); the list and its maps
 // are the graph's transients.
 // The ranges cover each block's voxels and the one-voxel overlap on its upper

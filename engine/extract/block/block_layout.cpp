@@ -41,9 +41,15 @@ void BlockPass::addIndirect(RenderGraph& graph, const char* name, const BlockLay
     uses.push_back({layout.resources[kBlockState], Use::IndirectArgs});
     graph.addComputePass(name, program_, std::move(uses),
                          [this, layout, &parameters, &iso, argsOffset](VkCommandBuffer cmd, const RenderGraph& g) {
-                             bind(cmd, g, layout, parameters, iso);
-                             vkCmdDispatchIndirect(cmd, g.buffer(layout.resources[kBlockState]), argsOffset);
+                             recordIndirect(cmd, g, layout, parameters, iso, argsOffset);
                          });
+}
+
+void BlockPass::recordIndirect(VkCommandBuffer cmd, const RenderGraph& graph, const BlockLayout& layout,
+                               const BlockParameters& parameters, float iso, VkDeviceSize argsOffset) const
+{
+    bind(cmd, graph, layout, parameters, iso);
+    vkCmdDispatchIndirect(cmd, graph.buffer(layout.resources[kBlockState]), argsOffset);
 }
 
 const std::vector<PushMember>& blockParameterMembers()

@@ -54,6 +54,12 @@ const std::vector<PushMember>& blockParameterMembers();
 // A pass of the method: its program made with the push constants checked,
 // bound to the layout with the isovalue it records at.
 class BlockPass : public ComputePass {
+public:
+    const ComputeProgram& program() const { return program_; }
+    // Binds and dispatches indirectly from the block state at `argsOffset`.
+    void recordIndirect(VkCommandBuffer cmd, const RenderGraph& graph, const BlockLayout& layout,
+                        const BlockParameters& parameters, float iso, VkDeviceSize argsOffset) const;
+
 protected:
     BlockPass(Context& context, std::string_view shader, const SpecValues& values)
         : ComputePass(context, shader, values, blockParameterMembers())
@@ -66,7 +72,7 @@ protected:
         bindBlockLayout(cmd, graph, program_, layout, parameters);
     }
     // Adds the pass dispatched indirectly from the block state at
-    // `argsOffset`, the arguments prepare_dispatch wrote for it.
+    // `argsOffset`, the arguments compact_blocks wrote for it.
     void addIndirect(RenderGraph& graph, const char* name, const BlockLayout& layout,
                      std::initializer_list<BlockBinding> writes, const BlockParameters& parameters, const float& iso,
                      VkDeviceSize argsOffset) const;

@@ -3,7 +3,7 @@
 // each listed block counts the crossed edges it owns, reserves their vertices
 // with one atomic and stores its first vertex and edge-group sizes, so that
 // its lower neighbours can number the vertices they borrow from it.
-// Dispatched indirectly, as prepare_dispatch sized it.
+// Dispatched indirectly, as compact_blocks sized it.
 #include "extract/block/block_layout.h"
 
 namespace isoscope {

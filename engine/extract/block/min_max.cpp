@@ -5,6 +5,7 @@
 
 #include "core/context.h"
 #include "core/error.h"
+#include "core/math_util.h"
 #include "extract/block/block_layout.h"
 #include "graph/render_graph.h"
 #include "volume/gpu_volume.h"
@@ -186,6 +187,16 @@ BlockValueRanges::RangeWalk BlockValueRanges::planWalk(uint32_t laneSamples, uin
     uint32_t rowSamples = rawWords ? 4 : 8, layerSamples = rawWords ? 8 : 16;
     walk.rows = std::max<uint32_t>(1, rowSamples / block_[1]);
     walk.layers = std::max<uint32_t>(1, layerSamples / block_[2]);
+    // 16 samples a lane (8-bit words): a walk twice as long in z where it
+    // still leaves 4,096 workgroups, faster on the H100 at 1024³ (not
+    // measured with fewer, where longer walks lost before).
+    if (rawWords && laneSamples == 16) {
+        uint64_t groups = uint64_t(ceilDiv(blockCounts_[0], walk.lanesX * laneSamples / block_[0])) *
+                          ceilDiv(blockCounts_[1], walk.lanesY * walk.rows) *
+                          ceilDiv(blockCounts_[2], std::max<uint32_t>(1, 2 * layerSamples / block_[2]));
+        if (groups >= 4096)
+            walk.layers = std::max<uint32_t>(1, 2 * layerSamples / block_[2]);
+    }
     return walk;
 }
 

@@ -14,7 +14,7 @@ public:
     // `block`: the value-range block (at most 31 cells along x).
     DualActiveCellsPass(Context& context, std::array<uint32_t, 3> block);
     // Blocks one workgroup classifies: the count the block method's
-    // prepare_dispatch divides the list by (COUNT_BLOCKS_PER_GROUP).
+    // compact_blocks divides the list by (COUNT_BLOCKS_PER_GROUP).
     uint32_t blocksPerGroup() const { return blocksPerGroup_; }
     // Dispatched from the block state's count dispatch (BlockState::countDispatch).
     void add(RenderGraph& graph, const std::string& name, const DualResources& r, const DualPush& push,

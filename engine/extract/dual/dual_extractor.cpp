@@ -12,7 +12,6 @@
 #include "extract/block/block_state.h"
 #include "extract/block/compact_blocks.h"
 #include "extract/block/min_max.h"
-#include "extract/block/prepare_dispatch.h"
 #include "extract/dual/active_cells.h"
 #include "extract/dual/cells.h"
 #include "extract/dual/clear_table.h"
@@ -201,7 +200,6 @@ private:
     std::unique_ptr<BlockValueRanges> ranges_;
     BlockParameters blockParameters_{};
     std::optional<CompactBlocksPass> compactBlocks_;
-    std::optional<PrepareDispatchPass> prepareBlocks_;
     Buffer blockState_;
     bool rangesValid_ = false;
     uint64_t activeCellCapacity_ = 0;
@@ -212,7 +210,7 @@ private:
     Buffer halfedgeBuffer_, vertexHalfedgeBuffer_, vertexColorBuffer_, faceColorBuffer_;
 
     // The block method's value ranges over kRangeBlock blocks and its block
-    // list (min_max, compact_blocks, prepare_dispatch), whose count
+    // list (min_max, compact_blocks), whose count
     // dispatch sizes active_cells: a workgroup per blocksPerGroup() blocks.
     void setUpClassification(Context& context, const FieldSource& field)
     {
@@ -235,8 +233,7 @@ private:
             v.emplace_back("WORKGROUP_SIZE", workgroupSize);
             return v;
         };
-        compactBlocks_.emplace(context, with(groupSize));
-        prepareBlocks_.emplace(context, with(1));
+        compactBlocks_.emplace(context, with(groupSize), ranges_->blockCounts(), ranges_->byteRanges());
         blockState_ = context.allocator().createBuffer(sizeof(BlockState), kStateUsage, MemoryUsage::DeviceLocal,
                                                        "dual block state");
         // A listed block holds a cell with geometry (but for the rare one the
@@ -244,8 +241,8 @@ private:
         blockParameters_.activeCapacity = uint32_t(std::max<uint64_t>(std::min(blocks, activeCellCapacity_), 1));
     }
 
-    // min_max (where the samples changed), the clears, compact_blocks and
-    // prepare_dispatch of the block method, then the cells with geometry and
+    // min_max (where the samples changed), the clears, compact_blocks of the
+    // block method (which sizes the dispatches after it), then the cells with geometry and
     // the cells pass's dispatch.
     void addClassificationPasses(RenderGraph& graph, const DualResources& r, const MeshBuffers& mesh,
                                  const float& iso, const std::string& prefix)
@@ -268,7 +265,6 @@ private:
         // min_max, if it ran, was recorded before the clear.
         addClearTablePass(graph, prefix + "clear_table", r, [this] { rangesValid_ = true; });
         compactBlocks_->add(graph, layout, blockParameters_, iso, ranges_->blockCount());
-        prepareBlocks_->add(graph, layout, blockParameters_);
         activeCells_.add(graph, prefix + "active_cells", r, push_, iso);
         prepareCells_.add(graph, prefix + "prepare_cells", r, push_);
     }

@@ -104,12 +104,15 @@ layout(set = 0, binding = 3, std430) LISTED_WORDS_ACCESS buffer ListedWords { uv
 // vertices or triangles, for benchmarks (the triangle pass counts them); the
 // dispatch of count_vertices (COUNT_BLOCKS_PER_GROUP listed blocks a
 // workgroup); that of generate_rows (the same, or empty where
-// prepare_dispatch picks the cell pass).
+// compact_blocks picks the cell pass); compact_blocks' running count of
+// active blocks and of its finished workgroups, which its last workgroup
+// sets back to zero (they are zero when the state is created).
 layout(set = 0, binding = 4, std430) STATE_ACCESS buffer State {
     uint activeCount; uint dispatchX, dispatchY, dispatchZ;
     uint meshBlockCount;
     uint countDispatchX, countDispatchY, countDispatchZ;
     uint rowDispatchX, rowDispatchY, rowDispatchZ;
+    uint activeCounter, compactGroupsDone;
 };
 // Per listed block (welded meshes), SLOT_WORDS words: its first vertex and
 // the sizes of its edge groups packed in bit fields (block_edge_groups.glsl).

@@ -1,7 +1,7 @@
 #version 460
 // Welded meshes only, before the triangle pass: each listed block counts the
 // crossed edges it owns, group by group (block_edge_groups.glsl), reserves
-// them with one atomic and stores its first vertex and its groups' sizes, so
+// them and stores its first vertex and its groups' sizes, so
 // that its lower neighbours can number the vertices they borrow from it.
 //
 // Counting needs only which side of the isovalue each sample is on, not the
@@ -12,14 +12,18 @@
 // z), counted with popcounts. So an invocation does the work that a cell's
 // invocation did for a whole row, and COUNT_BLOCKS_PER_GROUP blocks share a
 // workgroup of COUNT_BLOCKS_PER_GROUP * COUNT_ROW_LANES invocations (rounded
-// up to whole subgroups; block_extractor.cpp sizes both), with two barriers.
+// up to whole subgroups; block_extractor.cpp sizes both), with two barriers,
+// and the workgroup's vertices reserved with one atomic.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
 
 // The bindings this pass writes (block_common.glsl).
 #define SLOT_VERTICES_ACCESS
 #define MESH_COUNTERS_WRITTEN
 #include "block_common.glsl"
 #include "block_edge_groups.glsl"
+#include "subgroup_scan.glsl"
 
 layout(local_size_x_id = 1) in;
 
@@ -29,6 +33,7 @@ const uint ROW_COUNT = ROWS_Y * ROWS_Z;
 shared uint insideRow[COUNT_BLOCKS_PER_GROUP * ROW_COUNT];  // bit x: sample x of the row is inside
 shared uint insideAfter[COUNT_BLOCKS_PER_GROUP * ROW_COUNT]; // 1: sample BLOCK_X (the overlap) is inside
 shared uint groupCount[COUNT_BLOCKS_PER_GROUP * GROUP_COUNT];
+shared uint workgroupFirstVertex;
 
 uint rowIndex(uint block, uint y, uint z) { return block * ROW_COUNT + y + ROWS_Y * z; }
 
@@ -53,10 +58,16 @@ void main()
         ivec3 p = origin + ivec3(0, y, z);
         uint bits = 0u, after = 0u;
         if (p.y < params.dims.y && p.z < params.dims.z) {
-            for (int x = 0; x < min(samplesX, int(BLOCK_X)); ++x)
-                bits |= isInside(fieldAt(p + ivec3(x, 0, 0))) ? 1u << uint(x) : 0u;
-            if (samplesX > int(BLOCK_X))
-                after = isInside(fieldAt(p + ivec3(BLOCK_X, 0, 0))) ? 1u : 0u;
+            // Clamped, so that every load is issued at once; samples past
+            // the volume are masked out here.
+            for (uint x = 0u; x <= BLOCK_X; ++x) {
+                float value = fieldAt(min(p + ivec3(x, 0, 0), params.dims - 1));
+                bool inside = int(x) < samplesX && isInside(value);
+                if (x < BLOCK_X)
+                    bits |= inside ? 1u << x : 0u;
+                else
+                    after = inside ? 1u : 0u;
+            }
         }
         insideRow[rowIndex(local, y, z)] = bits;
         insideAfter[rowIndex(local, y, z)] = after;
@@ -88,16 +99,27 @@ void main()
     }
     barrier();
 
-    if (listed && lane == 0u) {
-        uint sizes[BORROWED_GROUP_COUNT];
-        uint vertices = groupCount[local * GROUP_COUNT + GROUP_INTERIOR];
+    bool leader = listed && lane == 0u;
+    uint sizes[BORROWED_GROUP_COUNT];
+    uint vertices = 0u;
+    if (leader) {
+        vertices = groupCount[local * GROUP_COUNT + GROUP_INTERIOR];
         for (uint g = 0u; g < BORROWED_GROUP_COUNT; ++g) {
             sizes[g] = groupCount[local * GROUP_COUNT + g];
             vertices += sizes[g];
         }
+    }
+    // One atomic a workgroup: every block's reserved the same way on one
+    // counter was a long queue at that counter.
+    uint total;
+    uint offset = workgroupExclusiveAdd(vertices, total);
+    if (tid == 0u)
+        workgroupFirstVertex = total > 0u ? atomicAdd(meshVertexCount, total) : 0u;
+    barrier();
+    if (leader) {
         uint entry = slot * SLOT_WORDS;
         uvec2 packed = packGroupSizes(sizes);
-        slotVertices[entry + SLOT_FIRST_VERTEX] = vertices > 0u ? atomicAdd(meshVertexCount, vertices) : 0u;
+        slotVertices[entry + SLOT_FIRST_VERTEX] = vertices > 0u ? workgroupFirstVertex + offset : 0u;
         slotVertices[entry + SLOT_GROUP_SIZES] = packed.x;
         if (SLOT_WORDS > 2u)
             slotVertices[entry + SLOT_GROUP_SIZES + 1u] = packed.y;

@@ -8,7 +8,7 @@
 // the few cells with geometry of a subgroup serialised its vertex searches.
 //
 // BLOCKS_PER_GROUP blocks a workgroup (dispatched indirectly: the block
-// method's prepare_dispatch wrote the count), one invocation per block row
+// method's compact_blocks wrote the count), one invocation per block row
 // of BLOCK_X cells along x, whose four sample rows it loads once.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
