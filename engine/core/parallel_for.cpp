@@ -5,6 +5,8 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <thread>
 #include <vector>
 
@@ -56,6 +58,34 @@ void parallelCopy(void* destination, const void* source, size_t bytes)
         std::memcpy(static_cast<std::byte*>(destination) + offset, static_cast<const std::byte*>(source) + offset,
                     std::min(kPiece, bytes - offset));
     });
+}
+
+void populatePages(void* memory, size_t bytes)
+{
+#if defined(__linux__)
+#ifndef MADV_POPULATE_WRITE
+    constexpr int MADV_POPULATE_WRITE = 23; // Linux 5.14's value, where the C library's headers predate it
+#endif
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20, kPiece = uintptr_t(16) << 20;
+    uintptr_t page = uintptr_t(sysconf(_SC_PAGE_SIZE));
+    uintptr_t begin = (reinterpret_cast<uintptr_t>(memory) + page - 1) / page * page;
+    uintptr_t end = (reinterpret_cast<uintptr_t>(memory) + bytes) / page * page;
+    if (end <= begin)
+        return;
+    // Only the 2 MiB-aligned middle can be huge pages; the advice is a hint (a kernel without them refuses it).
+    uintptr_t hugeBegin = (begin + kHuge - 1) / kHuge * kHuge, hugeEnd = end / kHuge * kHuge;
+    if (hugeEnd > hugeBegin)
+        madvise(reinterpret_cast<void*>(hugeBegin), hugeEnd - hugeBegin, MADV_HUGEPAGE);
+    if (madvise(reinterpret_cast<void*>(begin), std::min<uintptr_t>(page, end - begin), MADV_POPULATE_WRITE) != 0)
+        return; // an older kernel: first touches fault them
+    parallelFor((end - begin + kPiece - 1) / kPiece, hostThreads(), [&](uint64_t piece) {
+        uintptr_t from = begin + piece * kPiece;
+        madvise(reinterpret_cast<void*>(from), std::min<uintptr_t>(kPiece, end - from), MADV_POPULATE_WRITE);
+    });
+#else
+    (void)memory;
+    (void)bytes;
+#endif
 }
 
 } // namespace isoscope

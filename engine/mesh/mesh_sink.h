@@ -17,17 +17,24 @@ public:
     virtual ~MeshSink() = default;
     virtual void addVertices(std::span<const GpuMeshVertex> vertices) = 0;
     virtual void addTriangles(std::span<const uint32_t> indices) = 0;
+    // A hint: the whole mesh will hold about this many vertices and
+    // indices (extrapolated from the parts so far). Sinks may ignore it.
+    virtual void expect(uint64_t /*vertices*/, uint64_t /*indices*/) {}
 };
 
-// Keeps everything in a host Mesh.
+// Keeps everything in a host Mesh. Its arrays grow to at least twice their
+// size, or to the expected size where that is more, into pages made present
+// on every core first (core/parallel_for.h populatePages).
 class MeshCollector final : public MeshSink {
 public:
     void addVertices(std::span<const GpuMeshVertex> vertices) override;
     void addTriangles(std::span<const uint32_t> indices) override;
+    void expect(uint64_t vertices, uint64_t indices) override;
     Mesh& mesh() { return mesh_; }
 
 private:
     Mesh mesh_;
+    uint64_t expectedVertices_ = 0, expectedIndices_ = 0;
 };
 
 } // namespace isoscope

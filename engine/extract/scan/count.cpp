@@ -12,7 +12,7 @@ void ScanCountPass::add(RenderGraph& graph, const ScanResources& r, const BlockS
         "count", program_,
         {{r.volume, Use::StorageRead, 0}, {r.caseTable, Use::StorageRead, 1}, {r.blockSums, Use::StorageWrite, 2},
          {r.volume, Use::StorageRead, 3}, {r.volume, Use::StorageRead, 4}, {r.spanBits, Use::StorageWrite, 5}},
-        [this, r, &sums, slab, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
+        [this, r, &sums, &slab, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
             // The volume's planes three times: as words, 16-byte and 8-byte vectors (classify_spans.glsl).
             DescriptorInfo planes = slabPlanes(g, r.volume, slab);
             bindSlab(cmd,

@@ -23,7 +23,7 @@ void ScanGeneratePass::add(RenderGraph& graph, const ScanResources& r, const Sca
          {seamBelow, below, 6}, {seamAbove, Use::StorageWrite, 7}, {r.vertices, Use::StorageWrite, 8},
          {r.indices, Use::StorageWrite, 9}, {r.counters, Use::StorageWrite, 10}, {r.edgeCodes, Use::StorageWrite, 11},
          {r.dispatch, Use::IndirectArgs}},
-        [this, r, slab, seamBelow, seamAbove, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
+        [this, r, &slab, seamBelow, seamAbove, &iso](VkCommandBuffer cmd, const RenderGraph& g) {
             bindSlab(cmd,
                      {slabPlanes(g, r.volume, slab), g.storage(r.caseTable), g.storage(r.list),
                       g.storage(r.rowStarts), g.storage(r.slabTotals), g.storage(r.slabBase), g.storage(seamBelow),

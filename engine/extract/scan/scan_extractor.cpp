@@ -53,6 +53,7 @@ public:
         imagePlanesBelow_ = placement.imagePlanesBelow;
         volumePlanes_ = placement.volumePlanes;
         edgeCodes_ = placement.edgeCodes;
+        placeSlabs(); // read by the passes of graphs already built when they record again
     }
 
     std::vector<std::pair<std::string, uint64_t>> workCounts() override
@@ -104,8 +105,8 @@ protected:
         r.indices = mesh.indices;
         r.counters = mesh.counters;
         r.edgeCodes = edgeCodes_ != kNoResource ? edgeCodes_ : transient("unused vertex edge codes", 16);
-        for (uint32_t index = 0; index < plan_.slabCount; ++index) {
-            ScanSlab slab = slabAt(index);
+        placeSlabs();
+        for (const ScanSlab& slab : slabs_) {
             count_.add(graph, r, *blockSums_, slab, iso);
             blockSums_->addPasses(graph, prefix + "scan", r.blockSums, slab.tiles, {r.slabTotals, 0});
             list_->add(graph, r, *blockSums_, slab, iso);
@@ -135,6 +136,17 @@ private:
     }
 
     uint64_t readListNeeded() { return plan_.slabCount ? downloadBufferAs<uint32_t>(context_, listNeeded_, 1)[0] : 0; }
+
+    // The plan's slabs where the extractor's grid lies now, in place: the
+    // passes hold references to them (the array is only resized by a new
+    // plan, after which every graph is built again).
+    void placeSlabs()
+    {
+        if (slabs_.size() != plan_.slabCount)
+            slabs_.resize(plan_.slabCount);
+        for (uint32_t index = 0; index < plan_.slabCount; ++index)
+            slabs_[index] = slabAt(index);
+    }
 
     ScanSlab slabAt(uint32_t index) const
     {
@@ -176,6 +188,7 @@ private:
     uint32_t listSize_ = 0;
     ScanPreparePass prepare_;
     ScanGeneratePass generate_;
+    std::vector<ScanSlab> slabs_;           // the passes' slabs (placeSlabs)
     std::optional<BlockSumScan> blockSums_; // per tile: vertices, triangles, occupied points; then their offsets
     Buffer listNeeded_;
     bool streamedSlabs_;

@@ -41,7 +41,10 @@ struct ScanResources {
     ResourceId edgeCodes = kNoResource;  // a vertex's edge code (streamed slabs; else 16 unused bytes)
 };
 
-// One slab as the passes see it: its push constants and the volume's bytes bound for it.
+// One slab as the passes see it: its push constants and the volume's bytes
+// bound for it. Count, list and generate read it when the graph records (like
+// the isovalue), so it must outlive the graph; a streamed slab's placement
+// changes it between recordings of one compiled graph.
 struct ScanSlab {
     uint32_t index = 0;
     ScanGridPush push{};

@@ -38,8 +38,6 @@ public:
         addSlabUploadPass(graph, volume, staging, planes, extractionFamily);
     }
 
-    bool reusesGraphs() const override { return true; }
-
     void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const override
     {
         graph.acquireImportedImage(volume.image().image, slabImageAfterUpload(context_));

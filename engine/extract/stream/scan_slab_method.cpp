@@ -31,7 +31,8 @@ public:
         return GpuVolumeUsage{.image = false, .buffer = true, .bufferInRanges = true};
     }
 
-    uint64_t workBytes(uint32_t cellLayers) const override { return transientBytes(cellLayers) + 16; }
+    // Beside the transients: the case table (2 KiB) and the list-entries counter, as the block method counts them.
+    uint64_t workBytes(uint32_t cellLayers) const override { return transientBytes(cellLayers) + (uint64_t(4) << 10); }
 
     // Block sums, row starts and the occupied-point list of one slab of the
     // method's own, which is the whole streamed slab (slab_plan.h).
@@ -47,8 +48,6 @@ public:
     {
         addSlabBufferUploadPass(graph, volume, staging, planes, extractionFamily);
     }
-
-    bool reusesGraphs() const override { return false; }
 
     void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const override
     {

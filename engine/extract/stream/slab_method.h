@@ -66,12 +66,6 @@ public:
     // Marks, in the graph that extracts the slab next, the slab volume as
     // arriving from that upload (acquired from the transfer queue's family).
     virtual void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const = 0;
-    // Whether one extraction graph serves every slab of its size (the
-    // method's passes read the slab's placement when they record: block),
-    // or the passes hold it from when they were added (scan: its own slabs'
-    // push constants), so each slab builds its graph. Reused graphs keep
-    // their transients, one graph per slot of the ring.
-    virtual bool reusesGraphs() const = 0;
     // The options every slab's extractor is built with.
     const ExtractOptions& extractOptions() const { return options_; }
 

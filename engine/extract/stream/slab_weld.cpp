@@ -9,7 +9,7 @@
 namespace isoscope {
 
 void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<const uint32_t> indices,
-                         std::span<const uint32_t> edgeCodes)
+                         std::span<const uint32_t> edgeCodes, double volumeDone)
 {
     if (edgeCodes.size() != vertices.size() || indices.size() % 3)
         fail("a streamed slab's mesh came back with " + std::to_string(vertices.size()) + " vertices, " +
@@ -48,6 +48,12 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
             triangles_[i] = numbers_[indices[i]];
         }
     });
+    if (volumeDone > 0) {
+        // A little over the extrapolation: one growth of the sink's arrays near the end costs a copy of them.
+        double scale = 1.05 / std::min(volumeDone, 1.0);
+        sink_.expect(uint64_t(double(vertexCount_ + kept_.size()) * scale),
+                     uint64_t(double(triangleCount_ * 3 + indices.size()) * scale));
+    }
     sink_.addVertices(kept_);
     sink_.addTriangles(triangles_);
     vertexCount_ += kept_.size();

@@ -27,9 +27,11 @@ public:
     // The next slab's mesh (its triangles numbering its own vertices) and
     // each vertex's edge code. Throws Error where a vertex of the slab's
     // first plane has no copy in the previous slab's last plane (an engine
-    // bug: both extract every crossed edge of the plane).
+    // bug: both extract every crossed edge of the plane). `volumeDone`: the
+    // part of the volume's cell layers up to this slab's end (0 < f <= 1),
+    // from which the sink is told the whole mesh's likely size.
     void addSlab(std::span<const GpuMeshVertex> vertices, std::span<const uint32_t> indices,
-                 std::span<const uint32_t> edgeCodes);
+                 std::span<const uint32_t> edgeCodes, double volumeDone);
 
     uint64_t vertexCount() const { return vertexCount_; }
     uint64_t triangleCount() const { return triangleCount_; }

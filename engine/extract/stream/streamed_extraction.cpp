@@ -39,6 +39,10 @@ double msSince(Clock::time_point start)
 // long enough that the per-slab costs (graphs, submissions) stay small.
 constexpr uint64_t kSlabImageBytes = uint64_t(1) << 30;
 
+// Read-back buffers in turn: the weld thread may fall this many parts
+// behind (a sink's pause, a larger slab) before the main thread waits for it.
+constexpr uint32_t kReadBackSlots = 3;
+
 constexpr VkBufferUsageFlags kCodeUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
 // A slab: cell layers [z0, z1) of the volume, its grid planes [z0, z1], and
@@ -77,8 +81,9 @@ uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t 
     // A ring of two slots (one slab uploads while the one before extracts):
     // two slab volumes and two staging buffers of their size (where the
     // staging is device memory), and the work of two extractors (one per
-    // volume; their graphs' transients twice where each keeps its graph).
-    return image * (method.stagingOnDevice() ? 4 : 2) + method.workBytes(cellLayers) * (method.reusesGraphs() ? 2 : 1);
+    // volume, each keeping its graph and so its transients: the method's
+    // passes read the slab's placement when they record).
+    return image * (method.stagingOnDevice() ? 4 : 2) + method.workBytes(cellLayers) * 2;
 }
 
 uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget)
@@ -193,21 +198,31 @@ public:
         report_.transferQueue = context_.hasDedicatedTransferQueue();
 
         uint64_t stagingBytes = planeTexels() * texelBytes_ * imagePlanes_;
-        for (RingSlot& slot : slots_) {
+        auto createStaging = [&](RingSlot& slot) {
             slot.staging = allocator.createBuffer(stagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload,
                                                   "slab staging");
             if (converted_)
                 slot.raw.resize(size_t(planeTexels() * scalarSize(grid_.type) * imagePlanes_));
-        }
-        countersHost_ = allocator.createBuffer(sizeof(GpuMeshCounters), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                               MemoryUsage::Readback, "mesh counters read-back");
+        };
         report_.stagingBytes = 2 * stagingBytes;
         progress(0);
 
         SlabWindow w = slabWindow(nz_, 0, std::min(planned_, nz_ - 1));
         Clock::time_point firstStart = Clock::now();
+        // Pinned host memory is slow to allocate (the H100's two 496 MiB
+        // staging buffers took ~0.27 s, before the first upload): the second
+        // on a thread of its own, beside the first and the first planes' read.
+        std::future<void> secondStaging = std::async(std::launch::async, [&] { createStaging(slots_[1]); });
+        createStaging(slots_[0]);
         startRead(0, w);
-        createImages(); // while the first planes are read
+        countersHost_ = allocator.createBuffer(sizeof(GpuMeshCounters), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                               MemoryUsage::Readback, "mesh counters read-back");
+        createImages();
+        // The first two slabs' extractors (their pipelines: compiled on a cold cache) while those planes are read.
+        extractorFor(w.gridPlanes(), 0);
+        if (auto second = nextWindow(w))
+            extractorFor(second->gridPlanes(), 1);
+        secondStaging.get();
         double firstWaitMs = waitRead(0);
         submitUpload(0);
         double firstMs = msSince(firstStart); // slab 0's turn began here
@@ -473,13 +488,17 @@ private:
         ensureMesh(*slab.extractor, w);
         RenderGraph* graph = nullptr;
         ResourceId codes = kNoResource;
-        if (acquire && method_->reusesGraphs()) {
+        // At most two graphs' transients at once, as streamSlabBytes counts:
+        // a part's graph (done: the host waited for it) goes before a slab's,
+        // and this extractor's own slab graph before a part's.
+        oneOffGraph_.reset();
+        if (acquire) {
             if (!slab.graph)
                 slab.graph = buildExtraction(slab, w, slot, true, slab.codes);
             graph = slab.graph.get();
             codes = slab.codes;
         } else {
-            oneOffGraph_.reset();
+            slab.graph.reset();
             oneOffGraph_ = buildExtraction(slab, w, slot, acquire, codes);
             graph = oneOffGraph_.get();
         }
@@ -598,22 +617,22 @@ private:
 
     void finishWelds(SlabStats* current = nullptr)
     {
-        // The older first: welds run in slab order.
-        finishWeld(readBackNext_, current);
-        finishWeld(readBackNext_ ^ 1u, current);
+        // The oldest first: welds run in slab order.
+        for (uint32_t i = 0; i < kReadBackSlots; ++i)
+            finishWeld((readBackNext_ + i) % kReadBackSlots, current);
     }
 
     // The part's mesh into a read-back buffer (one copy pass on the main
-    // queue, after the extraction, not waited for; two buffers in turn, so
-    // the part before may still be welding), then welded and sent to the
+    // queue, after the extraction, not waited for; kReadBackSlots buffers in
+    // turn, so the parts before may still be welding), then welded and sent to the
     // sink on a thread of its own, after the part before and once the copy
     // is done, while the next slabs upload and extract.
     void downloadSlab(const SlabWindow& w, SlabStats& stats, const GpuMeshCounters& counters)
     {
         uint32_t index = readBackNext_;
-        readBackNext_ ^= 1u;
+        readBackNext_ = (readBackNext_ + 1) % kReadBackSlots;
         ReadBackSlot& slot = readBacks_[index];
-        finishWeld(index, &stats); // two parts back: it reads this buffer
+        finishWeld(index, &stats); // kReadBackSlots parts back: it reads this buffer
         Clock::time_point start = Clock::now();
         MeshReadBackLayout layout{counters.vertexCount, counters.faceCount};
         if (slot.buffer.size < layout.bytes()) {
@@ -644,8 +663,10 @@ private:
         slot.slab = report_.slabs.size(); // this slab's stats go there next
         const auto* base = static_cast<const std::byte*>(slot.buffer.mapped);
         RenderGraph* graph = slot.graph.get();
-        std::shared_future<std::pair<double, double>> before = readBacks_[index ^ 1u].weld;
-        slot.weld = std::async(std::launch::async, [this, layout, base, copied, graph, before] {
+        std::shared_future<std::pair<double, double>> before =
+            readBacks_[(index + kReadBackSlots - 1) % kReadBackSlots].weld;
+        double volumeDone = double(w.z1) / double(nz_ - 1);
+        slot.weld = std::async(std::launch::async, [this, layout, base, copied, graph, before, volumeDone] {
                         if (before.valid())
                             before.get(); // slab order; the sink's error ends this one too
                         compute_.wait(copied);
@@ -657,7 +678,8 @@ private:
                         welder_.addSlab(
                             {reinterpret_cast<const GpuMeshVertex*>(base), size_t(layout.vertices)},
                             {reinterpret_cast<const uint32_t*>(base + layout.indexOffset()), size_t(layout.triangles * 3)},
-                            {reinterpret_cast<const uint32_t*>(base + layout.codeOffset()), size_t(layout.vertices)});
+                            {reinterpret_cast<const uint32_t*>(base + layout.codeOffset()), size_t(layout.vertices)},
+                            volumeDone);
                         return std::pair(msSince(weldStart), readBackMs);
                     }).share();
         if (slot.buffer.deviceLocal) {
@@ -704,7 +726,7 @@ private:
         std::shared_future<std::pair<double, double>> weld; // {weld ms, read-back GPU ms}
         size_t slab = 0; // report_.slabs index its times go to
     };
-    ReadBackSlot readBacks_[2];
+    ReadBackSlot readBacks_[kReadBackSlots];
     uint32_t readBackNext_ = 0;
 };
 

@@ -19,7 +19,7 @@
 //   host        read k+2 into staging k%2 (every core) once upload k and read k+1 are done
 //   transfer    upload k+1: staging -> volume (k+1)%2, after the extraction that last read that volume
 //   main        extract k from volume k%2 (after its upload), counters to the host; then slab k's mesh
-//               copied into one of two host-cached read-back buffers
+//               copied into one of three host-cached read-back buffers in turn
 //   weld thread slab k's mesh welded (extract/stream/slab_weld.h) and sent to the sink
 //
 // The transfer queue is a dedicated one where the device has it (its copies
