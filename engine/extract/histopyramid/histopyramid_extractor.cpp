@@ -13,6 +13,7 @@
 #include "extract/histopyramid/histopyramid_levels.h"
 #include "extract/histopyramid/prepare.h"
 #include "extract/histopyramid/reduce.h"
+#include "extract/histopyramid/reduce_words.h"
 #include "extract/histopyramid/triangles.h"
 #include "extract/histopyramid/vertices.h"
 #include "graph/render_graph.h"
@@ -31,7 +32,6 @@ public:
           gpuVolume_(*field.gpuVolume), weld_(options.weld), shape_(histoPyramidShape(field.volume->dims)),
           columns_(options.histoPyramidColumn != 0 || histoPyramidBaseInColumns(shape_)),
           column_(options.histoPyramidColumn != 0 ? options.histoPyramidColumn : histoPyramidBaseColumn(shape_)),
-          reduce_(context, columns_),
           prepare_(context, {{"WORKGROUP_SIZE", kWorkgroupSize},
                              {"WELD", weld_ ? 1u : 0u},
                              {"MAX_GROUPS_X", context.info().maxComputeWorkGroupCount[0]}}),
@@ -57,10 +57,13 @@ public:
                                          MemoryUsage::DeviceLocal, "histopyramid level table");
         uploadToBuffer(context, levels_, table.data(), table.size() * 4);
         // Only the base pass that runs: each is a pipeline to create.
-        if (columns_)
+        if (columns_) {
             base_.emplace(context);
-        else
+            reduce_.emplace(context);
+        } else {
             baseRuns_.emplace(context);
+            reduceWords_.emplace(context);
+        }
     }
 
     uint64_t auxiliaryBytes() const override { return levels_.allocated; }
@@ -90,8 +93,12 @@ protected:
             base_->add(graph, prefix + "base", r, push_, iso, column_, histoPyramidBaseGroups(shape_, column_));
         else
             baseRuns_->add(graph, prefix + "base", r, push_, iso, histoPyramidBaseRuns(shape_));
-        for (uint32_t l = columns_ ? 3 : 2; l < shape_.topLevel; ++l)
-            reduce_.add(graph, prefix + "reduce", r, push_, l, entriesOf(l));
+        for (uint32_t l = columns_ ? 3 : 2; l < shape_.topLevel; ++l) {
+            if (columns_)
+                reduce_->add(graph, prefix + "reduce", r, push_, l, entriesOf(l));
+            else
+                reduceWords_->add(graph, prefix + "reduce", r, push_, l, entriesOf(l));
+        }
         prepare_.add(graph, prefix + "prepare", r, push_, iso);
         if (weld_)
             vertices_.add(graph, prefix + "vertices", r, push_, iso);
@@ -123,7 +130,8 @@ private:
     uint32_t column_; // level-2 layers a columns workgroup walks
     std::optional<HistoPyramidBasePass> base_;
     std::optional<HistoPyramidBaseRunsPass> baseRuns_;
-    HistoPyramidReducePass reduce_;
+    std::optional<HistoPyramidReducePass> reduce_;
+    std::optional<HistoPyramidReduceWordsPass> reduceWords_;
     HistoPyramidPreparePass prepare_;
     HistoPyramidVerticesPass vertices_;
     HistoPyramidTrianglesPass triangles_;

@@ -6,7 +6,8 @@
 // and no scan (shaders/extract/histopyramid/histopyramid_common.glsl):
 //   base      (base.comp)      classify points, write levels 0, 1 and 2; below 2^23 points
 //             (base_runs.comp) levels 0 and 1 (histoPyramidBaseInColumns)
-//   reduce    (reduce.comp)    one pass per level above: sums of eight children
+//   reduce    (reduce.comp)    one pass per level above: sums of eight children; after
+//             (reduce_words.comp) base_runs.comp, read a word a child
 //   prepare   (prepare.comp)   the top's sums into the mesh counts and two indirect dispatches
 //   vertices  (vertices.comp)  welded: one invocation per vertex, on its point's crossed edge
 //   triangles (triangles.comp) one invocation per triangle; welded, its corners are

@@ -23,7 +23,7 @@ struct HistoPyramidShape {
 
 // Level l + 1 halves level l, rounding up, until one node is left; at least
 // three levels sit below the top, as the passes expect (base.comp writes
-// levels 0 to 2, base_runs.comp 0 and 1, reduce.comp the rest). A level's entries are the eight
+// levels 0 to 2, base_runs.comp 0 and 1, reduce.comp or reduce_words.comp the rest). A level's entries are the eight
 // children of each node one level up: a byte each at level 0, 16 bits at
 // level 1, 32 at levels 2-4, 64 above.
 HistoPyramidShape histoPyramidShape(std::array<uint32_t, 3> dims);

@@ -4,10 +4,7 @@
 
 namespace isoscope {
 
-HistoPyramidReducePass::HistoPyramidReducePass(Context& context, bool vectorReads)
-    : HistoPyramidPass(context, "extract/histopyramid/reduce", {{"VECTOR_READS", vectorReads ? 1u : 0u}})
-{
-}
+HistoPyramidReducePass::HistoPyramidReducePass(Context& context) : HistoPyramidPass(context, "extract/histopyramid/reduce", {}) {}
 
 void HistoPyramidReducePass::add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r,
                      const HistoPyramidPush& push, uint32_t level, uint64_t invocations) const

@@ -1,11 +1,10 @@
 #version 460
-// One level of the HistoPyramid above the base pass's (histopyramid_common.glsl;
-// base.comp writes levels 0 to 2, base_runs.comp 0 and 1): each entry of
-// level `grid.level` is the sum of its node's eight children one level down,
-// after base.comp read as two or four 16-byte vectors (groupCounts), after
-// base_runs.comp one word load a child as measured with it. One invocation
-// per entry, zero for a node outside the level (its parent's other children
-// still count).
+// One level of the HistoPyramid above base.comp's levels 0 to 2
+// (histopyramid_common.glsl): each entry of level `grid.level` is the sum of
+// its node's eight children one level down, read as two or four 16-byte
+// vectors (groupCounts). One invocation per entry, zero for a node outside
+// the level (its parent's other children still count). After base_runs.comp,
+// reduce_words.comp, a pipeline of its own, reads a word a child.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 
@@ -18,8 +17,6 @@
 
 layout(local_size_x = 64) in;
 
-layout(constant_id = 0) const uint VECTOR_READS = 1;
-
 void main()
 {
     uint l = grid.level;
@@ -31,15 +28,10 @@ void main()
     uvec2 sums = uvec2(0u);
     if (all(lessThan(q, dl))) {
         uint first = childrenEntry(l - 1u, q);
-        if (VECTOR_READS != 0u) {
-            uint vertices[8], triangles[8];
-            groupCounts(l - 1u, first, vertices, triangles);
-            [[unroll]] for (uint o = 0u; o < 8u; ++o)
-                sums += uvec2(vertices[o], triangles[o]);
-        } else {
-            for (uint o = 0u; o < 8u; ++o)
-                sums += entryCounts(l - 1u, first + o);
-        }
+        uint vertices[8], triangles[8];
+        groupCounts(l - 1u, first, vertices, triangles);
+        [[unroll]] for (uint o = 0u; o < 8u; ++o)
+            sums += uvec2(vertices[o], triangles[o]);
     }
     uint base = levels[l].w;
     if (l <= 4u) {
