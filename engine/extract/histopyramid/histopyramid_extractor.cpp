@@ -56,7 +56,7 @@ public:
                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                          MemoryUsage::DeviceLocal, "histopyramid level table");
         uploadToBuffer(context, levels_, table.data(), table.size() * 4);
-        // Only the base pass that runs: each is a pipeline to create.
+        // Only the base and reduce passes that run: each is a pipeline to create.
         if (columns_) {
             base_.emplace(context);
             reduce_.emplace(context);
