@@ -109,6 +109,9 @@ DeviceFeatureChain::DeviceFeatureChain(VkPhysicalDevice physical, bool wantPipel
     memoryBudget = hasDeviceExtension(physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
     if (memoryBudget)
         extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    // Staging the engine maps itself (core/host_import.h), wherever the device has it.
+    if (hasDeviceExtension(physical, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME))
+        extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
     if (wantPipelineStatistics && hasDeviceExtension(physical, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
         extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
         executable.pipelineExecutableInfo = VK_TRUE;

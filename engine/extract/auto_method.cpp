@@ -17,10 +17,10 @@ AutoMethodChoice chooseAutoMethod(const DeviceInfo& device, const Volume& volume
                           "and blocks at most 32 wide)";
     (void)volume; // the rule below does not depend on it any more: see the reason
     return {"scan", std::string("scan: ") + noBlock +
-                        "; scan (spans marked by the count pass) was faster than histopyramid on every volume measured "
-                        "from 8 M points up (Cayley 256³-1024³, uint8, int16 and float32, the sparse sphere, the engine "
-                        "CT), by 1.2-1.6×; on the two smallest real volumes (under 0.3 M points) histopyramid was "
-                        "2% and 12% faster, under 0.11 ms either way"};
+                        "; scan was faster than histopyramid on the dense and the real volumes measured (Cayley "
+                        "1024³ uint8 1.06×, the engine CT 1.26-1.32×, fMRI 1.11×, the anatomical volume 1.07×) and "
+                        "as fast on Cayley 512³ float32; histopyramid was 1.3× faster only on the sparse sphere "
+                        "(docs/BENCHMARKS.md, \"Scan against histopyramid as landed\", H100, 2026-11-26)"};
 }
 
 ExtractOptions resolveAutoMethod(const DeviceInfo& device, const Volume& volume, ExtractOptions options)

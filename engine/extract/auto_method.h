@@ -4,11 +4,9 @@
 // classify once"), among those the device can run. On every volume measured
 // there (dense Cayley, a sparse sphere, a dense gyroid, the engine CT at two
 // isovalues; 256³ to 1024³ uint8) block was the fastest, by 1.1× to 7.0×
-// over the next. Where block cannot run: histopyramid from 2^27 points
-// (512³) up, where it was faster than scan on every volume and type
-// measured (1.03× to 1.79×), and scan below, where scan was (256³ and the
-// three real volumes, 1.01× to 1.26×), or where the pyramid or the volume
-// does not fit one storage binding, which histopyramid needs.
+// over the next. Where block cannot run: scan, faster than histopyramid on
+// the dense and the real volumes (histopyramid wins only on sparse output:
+// the reason text says by how much).
 #include <string>
 
 #include "core/device_info.h"

@@ -36,7 +36,7 @@ struct ExtractOptions {
     // ranges that volumes larger than one binding take.
     uint64_t maxBindingBytes = 0;
     // scan method, tests and benchmarks: tiles a count workgroup walks up (1
-    // to 8) and invocations of a list workgroup; 0: the rule for the slab's
+    // to 16) and invocations of a list workgroup; 0: the rule for the slab's
     // size (scanColumnTiles, scanListWorkgroup in extract/scan/slab_plan.h).
     uint32_t scanColumnTiles = 0;
     uint32_t scanListWorkgroup = 0;

@@ -114,7 +114,19 @@ struct Walker {
             if (std::strcmp(vr, form) == 0) {
                 if (end - at < 12)
                     malformed(at, tag, "is cut off in its length");
-                return {tag, read(at + 8, 4, big), at + 12, std::strcmp(vr, "SQ") == 0};
+                uint32_t length = read(at + 8, 4, big);
+                // GDCM asserts that an explicit-VR element of undefined length is
+                // SQ, UN, or pixel data in OB/OW (gdcmExplicitDataElement.txx;
+                // found by fuzz: dicom, an OW element of undefined length).
+                bool pixelFragments = tag == pixelDataTag && (vr[0] == 'O' && (vr[1] == 'B' || vr[1] == 'W'));
+                if (length == undefinedLength && std::strcmp(vr, "SQ") != 0 && std::strcmp(vr, "UN") != 0 &&
+                    !pixelFragments)
+                    malformed(at, tag, "has VR '" + std::string(vr) +
+                                           "' and an undefined length, which DICOM allows only for SQ, UN and "
+                                           "encapsulated pixel data");
+                if (tag == pixelDataTag && std::strcmp(vr, "SQ") == 0)
+                    malformed(at, tag, "is Pixel Data of VR 'SQ'");
+                return {tag, length, at + 12, std::strcmp(vr, "SQ") == 0};
             }
         return {tag, read(at + 6, 2, big), at + 8, false};
     }
@@ -160,6 +172,15 @@ struct Walker {
                                "'; isoscope reads grayscale series (MONOCHROME1 or MONOCHROME2)");
     }
 
+    // PS3.5 7.5: a delimiter's length is 0. GDCM reads a non-zero one as a
+    // value and allocates it (found by fuzz: dicom, 1 GB for a 444-byte file).
+    uint64_t delimiterEnd(uint64_t at, const Header& h) const
+    {
+        if (h.length != 0)
+            malformed(at, h.tag, "is a delimiter of length " + std::to_string(h.length) + ", not 0");
+        return h.value;
+    }
+
     // Elements from `at` to `end`; within an undefined-length item, until its delimiter. Returns where it stopped.
     uint64_t elements(uint64_t at, uint64_t end, bool untilItemEnd, int depth)
     {
@@ -169,7 +190,11 @@ struct Walker {
             bool meta = at + 2 <= end && read(at, 2, false) == 0x0002; // the meta group is explicit little-endian
             Header h = header(at, end, meta || explicitVr, !meta && bigEndian, meta);
             if (h.tag == itemEndTag && untilItemEnd)
-                return h.value;
+                return delimiterEnd(at, h);
+            // Items and delimiters belong inside sequences; GDCM asserts on one
+            // among a data set's elements (gdcmVR16ExplicitDataElement.txx; found by fuzz: dicom).
+            if ((h.tag >> 16) == 0xfffe)
+                malformed(at, h.tag, "is an item or delimiter tag outside a sequence");
             pixelData = pixelData || (depth == 0 && h.tag == pixelDataTag);
             // PS3.10 7.1 defines no meta element of undefined length or VR SQ;
             // GDCM's meta reader asserts on one (found by fuzz: dicom).
@@ -207,7 +232,7 @@ struct Walker {
         while (at < end) {
             Header h = header(at, end, false, bigEndian, false);
             if (h.tag == sequenceEndTag)
-                return h.value;
+                return delimiterEnd(at, h);
             if (h.tag != itemTag)
                 malformed(at, owner, "holds a non-item element inside a sequence");
             if (h.length == undefinedLength) {
@@ -255,8 +280,10 @@ std::string transferSyntaxOf(const std::vector<std::byte>& bytes)
         if (value + length > bytes.size())
             break;
         if (element == 0x0010) {
+            // GDCM reads the UID as a C string, up to its first NUL.
             std::string uid(reinterpret_cast<const char*>(bytes.data() + value), size_t(length));
-            while (!uid.empty() && (uid.back() == '\0' || uid.back() == ' '))
+            uid = uid.substr(0, uid.find('\0'));
+            while (!uid.empty() && uid.back() == ' ')
                 uid.pop_back();
             return uid;
         }
@@ -284,6 +311,10 @@ DicomFileKind checkDicomStructure(const std::filesystem::path& path)
     if (bytes.size() < 134 || (uint32_t(bytes[132]) | uint32_t(bytes[133]) << 8) != 0x0002)
         failFile(path, "has no file meta group (0002,xxxx) after \"DICM\" at byte 132, as DICOM Part 10 requires");
     std::string syntax = transferSyntaxOf(bytes);
+    // Whatever follows a UID's NUL is not part of it for GDCM; a walk with
+    // another byte order than GDCM's found asserts (gdcmItem.h; found by fuzz: dicom).
+    if (syntax.empty() || syntax.find_first_not_of("0123456789.") != std::string::npos)
+        failFile(path, "has a Transfer Syntax UID (0002,0010) '" + printable(syntax, 64) + "' that is not a UID");
     if (syntax == "1.2.840.10008.1.2.1.99")
         failFile(path, "uses the deflated transfer syntax, which isoscope does not read (convert with e.g. "
                        "`gdcmconv --raw`)");

@@ -160,11 +160,19 @@ DecodedSlice decodeSlice(const fs::path& path, uint32_t& columns, uint32_t& rows
             failFile(path, std::to_string(format.GetSamplesPerPixel()) +
                                " samples per pixel (colour); isoscope reads grayscale series");
         // GDCM asserts in GetPixelSize on a Bits Allocated that is not whole
-        // bytes (found by fuzz: dicom), so it is checked first.
+        // bytes, and in its codec on 24, 40, 48 or 56 (found by fuzz: dicom),
+        // so it is checked first.
         uint16_t bitsAllocated = format.GetBitsAllocated();
-        if (bitsAllocated == 0 || bitsAllocated % 8 != 0 || bitsAllocated > 64)
+        if (bitsAllocated != 8 && bitsAllocated != 16 && bitsAllocated != 32 && bitsAllocated != 64)
             failFile(path, "has Bits Allocated (0028,0100) " + std::to_string(bitsAllocated) +
                                "; isoscope reads 8, 16, 32 or 64");
+        // GDCM masks unused high bits only for 16-bit samples and asserts on any
+        // other Bits Stored below Bits Allocated (gdcmImageCodec.cxx; found by fuzz: dicom).
+        uint16_t bitsStored = format.GetBitsStored();
+        if (bitsAllocated != 16 && bitsStored < bitsAllocated)
+            failFile(path, "has Bits Stored (0028,0101) " + std::to_string(bitsStored) + " of Bits Allocated " +
+                               std::to_string(bitsAllocated) +
+                               "; isoscope reads fewer bits stored than allocated only in 16-bit samples");
         if (image.GetNumberOfDimensions() == 3 && image.GetDimension(2) != 1)
             failFile(path, "holds " + std::to_string(image.GetDimension(2)) +
                                " frames; isoscope reads series of single-frame slices");

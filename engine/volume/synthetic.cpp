@@ -69,8 +69,23 @@ using FieldFunction = double (*)(double x, double y, double z);
     return whole + (clamped - double(whole) >= 0.5 ? 1 : 0);
 }
 
-// Rows in runs that stay in the cache, then copied out whole: `out` may be
-// write-combined staging memory, which wants long sequential stores. The
+// A row out of the cache into `out` with streaming stores: `out` is staging
+// or a new volume the CPU does not read back soon, and a plain store reads
+// each line for ownership first, doubling a write-bound generator's memory
+// traffic. Callers fence (_mm_sfence) before another thread or the copy
+// engine takes the rows.
+[[gnu::always_inline]] inline void streamRowOut(std::byte* out, const void* in, size_t bytes)
+{
+    const auto* source = static_cast<const std::byte*>(in);
+    size_t head = std::min(bytes, size_t((16 - (reinterpret_cast<uintptr_t>(out) & 15)) & 15));
+    std::memcpy(out, source, head);
+    size_t i = head;
+    for (; i + 16 <= bytes; i += 16)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(out + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(source + i)));
+    std::memcpy(out + i, source + i, bytes - i);
+}
+
+// Rows in runs that stay in the cache, then streamed out whole. The
 // field inlined, no call and no branch per sample: the loops vectorize.
 // Inlined whole (GCC inlines nothing into a function of another target
 // otherwise, and the AVX2 copy below would call the baseline one).
@@ -88,13 +103,14 @@ template <FieldFunction F>
                 ints[i] = roundedByte(F(xs[start + i], y, z));
             for (size_t i = 0; i < n; ++i)
                 bytes[i] = uint8_t(ints[i]);
-            std::memcpy(out + start, bytes, n);
+            streamRowOut(out + start, bytes, n);
         } else {
             for (size_t i = 0; i < n; ++i)
                 floats[i] = float(F(xs[start + i], y, z));
-            std::memcpy(out + start * sizeof(float), floats, n * sizeof(float));
+            streamRowOut(out + start * sizeof(float), floats, n * sizeof(float));
         }
     }
+    _mm_sfence();
 }
 
 // The same loops in 256-bit vectors where the host has AVX2 (the baseline
@@ -239,8 +255,18 @@ __attribute__((target("avx2"))) bool writeSortedSphereBytes(const double* xs, si
 
 void writeSphereRow(const double* xs, size_t count, double y, double z, ScalarType type, std::byte* out)
 {
-    if (type == ScalarType::UInt8 && hostHasAvx2() && writeSortedSphereBytes(xs, count, y, z, out))
+    // The runs' memsets into a row in the cache (short runs would each read
+    // their lines of `out` for ownership), then the row streamed out.
+    constexpr size_t kCachedRow = 16384;
+    alignas(64) std::byte row[kCachedRow];
+    bool cached = count <= kCachedRow;
+    if (type == ScalarType::UInt8 && hostHasAvx2() && writeSortedSphereBytes(xs, count, y, z, cached ? row : out)) {
+        if (cached) {
+            streamRowOut(out, row, count);
+            _mm_sfence();
+        }
         return;
+    }
     writeRow<sphere>(xs, count, y, z, type, out);
 }
 

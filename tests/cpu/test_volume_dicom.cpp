@@ -17,6 +17,7 @@ struct DicomSlice {
     std::array<double, 3> position{-3.0, 0.125, 10.0};
     uint16_t rows = 4, columns = 5;
     std::vector<std::byte> pixels; // int16, little-endian
+    std::string transferSyntax = "1.2.840.10008.1.2.1"; // explicit VR little endian: the file's encoding
 };
 
 void putBytes(std::vector<std::byte>& out, uint64_t value, int count)
@@ -60,11 +61,11 @@ std::vector<std::byte> us(uint16_t value)
 
 std::vector<std::byte> buildDicom(const DicomSlice& slice, const std::string& instanceUid)
 {
-    const std::string ctImage = "1.2.840.10008.5.1.4.1.1.2", explicitLittle = "1.2.840.10008.1.2.1";
+    const std::string ctImage = "1.2.840.10008.5.1.4.1.1.2";
     std::vector<std::byte> meta;
     element(meta, 0x0002, 0x0002, "UI", text(ctImage));
     element(meta, 0x0002, 0x0003, "UI", text(instanceUid));
-    element(meta, 0x0002, 0x0010, "UI", text(explicitLittle));
+    element(meta, 0x0002, 0x0010, "UI", text(slice.transferSyntax));
     std::vector<std::byte> out(128);
     for (char c : std::string("DICM"))
         out.push_back(std::byte(c));
@@ -216,4 +217,141 @@ TEST_CASE("every prefix of a DICOM file is an Error or the full slice, never a c
     CHECK(errors >= bytes.size() - 1);
     writeFile(path, "", bytes);
     CHECK(readVolumeFile(path).data == expected.data);
+}
+
+// GDCM aborts on an explicit-VR element of undefined length unless it is SQ,
+// UN or pixel data (found by fuzz: dicom); the reader refuses it first.
+TEST_CASE("an explicit-VR element of undefined length that is not SQ or UN is an Error, not GDCM's abort",
+          "[dicom][volume]")
+{
+    DicomSlice slice;
+    slice.pixels.assign(40, std::byte(0));
+    std::vector<std::byte> bytes = buildDicom(slice, "1.2.98");
+    // The sequence (0008,1140) SQ of undefined length becomes a private (0009,1001) OW of undefined length.
+    const std::vector<std::byte> sequence = {std::byte(0x08), std::byte(0x00), std::byte(0x40), std::byte(0x11),
+                                             std::byte('S'),  std::byte('Q')};
+    auto at = std::search(bytes.begin(), bytes.end(), sequence.begin(), sequence.end());
+    REQUIRE(at != bytes.end());
+    for (std::byte b : {std::byte(0x09), std::byte(0x00), std::byte(0x01), std::byte(0x10), std::byte('O'),
+                        std::byte('W')})
+        *at++ = b;
+    fs::path folder = tmpPath("undefined_ow");
+    fs::create_directories(folder);
+    writeFile(folder / "ow.dcm", "", bytes);
+    std::string message = errorMessage([&] { readVolumeFile(folder / "ow.dcm"); });
+    CHECK_THAT(message, Contains("ow.dcm") && Contains("(0009,1001)") && Contains("undefined length"));
+    CHECK_THAT(errorMessage([&] { loadVolume(folder.string()); }), Contains("ow.dcm"));
+}
+
+// GDCM's codec asserts on Bits Stored below Bits Allocated but for 16-bit
+// samples, and on a Bits Allocated of 24 (found by fuzz: dicom).
+TEST_CASE("Bits Allocated and Bits Stored that GDCM cannot decode are an Error, not GDCM's abort", "[dicom][volume]")
+{
+    auto setUs = [](std::vector<std::byte>& bytes, uint16_t tag, uint16_t value) {
+        std::vector<std::byte> key;
+        putBytes(key, 0x0028, 2);
+        putBytes(key, tag, 2);
+        key.push_back(std::byte('U'));
+        key.push_back(std::byte('S'));
+        auto at = std::search(bytes.begin(), bytes.end(), key.begin(), key.end());
+        REQUIRE(at != bytes.end());
+        at[8] = std::byte(value & 0xff), at[9] = std::byte(value >> 8);
+    };
+    // One folder a file: a file is read as part of its folder's series.
+    auto folderFor = [](const std::string& name) {
+        fs::path folder = tmpPath("bits_stored") / name;
+        fs::create_directories(folder);
+        return folder;
+    };
+    struct Bits {
+        uint16_t allocated, stored;
+        const char* says;
+    };
+    for (Bits bits : {Bits{24, 16, "Bits Allocated (0028,0100) 24"}, Bits{32, 16, "Bits Stored (0028,0101) 16"},
+                      Bits{8, 7, "Bits Stored (0028,0101) 7"}, Bits{64, 32, "Bits Stored (0028,0101) 32"}}) {
+        DicomSlice slice;
+        slice.pixels.assign(size_t(slice.rows) * slice.columns * bits.allocated / 8, std::byte(0));
+        std::vector<std::byte> bytes = buildDicom(slice, "1.2.97");
+        setUs(bytes, 0x0100, bits.allocated);
+        setUs(bytes, 0x0101, bits.stored);
+        setUs(bytes, 0x0102, uint16_t(bits.stored - 1));
+        std::string name = "bits_" + std::to_string(bits.allocated) + "_" + std::to_string(bits.stored);
+        fs::path path = folderFor(name) / (name + ".dcm");
+        writeFile(path, "", bytes);
+        CHECK_THAT(errorMessage([&] { readVolumeFile(path); }), Contains(path.filename().string()) && Contains(bits.says));
+    }
+    // 12 bits stored of 16 is the common CT layout, and reads.
+    DicomSlice slice;
+    slice.pixels.assign(size_t(slice.rows) * slice.columns * 2, std::byte(1));
+    std::vector<std::byte> bytes = buildDicom(slice, "1.2.96");
+    setUs(bytes, 0x0101, 12);
+    setUs(bytes, 0x0102, 11);
+    fs::path path = folderFor("bits_16_12") / "bits_16_12.dcm";
+    writeFile(path, "", bytes);
+    CHECK(readVolumeFile(path).dims == std::array<uint32_t, 3>{5, 4, 1});
+}
+
+// GDCM asserts on a sequence delimiter among a data set's elements (found by fuzz: dicom).
+TEST_CASE("an item or delimiter tag outside a sequence is an Error, not GDCM's abort", "[dicom][volume]")
+{
+    DicomSlice slice;
+    slice.pixels.assign(40, std::byte(0));
+    std::vector<std::byte> bytes = buildDicom(slice, "1.2.95");
+    // A sequence delimiter (fffe,e0dd) of length 0 put before the Series Instance UID.
+    std::vector<std::byte> series;
+    putBytes(series, 0x0020, 2);
+    putBytes(series, 0x000e, 2);
+    series.push_back(std::byte('U'));
+    series.push_back(std::byte('I'));
+    auto at = std::search(bytes.begin(), bytes.end(), series.begin(), series.end());
+    REQUIRE(at != bytes.end());
+    std::vector<std::byte> delimiter;
+    putBytes(delimiter, 0xfffe, 2), putBytes(delimiter, 0xe0dd, 2), putBytes(delimiter, 0, 4);
+    bytes.insert(at, delimiter.begin(), delimiter.end());
+    fs::path folder = tmpPath("stray_delimiter");
+    fs::create_directories(folder);
+    writeFile(folder / "stray.dcm", "", bytes);
+    CHECK_THAT(errorMessage([&] { loadVolume(folder.string()); }),
+               Contains("stray.dcm") && Contains("(fffe,e0dd)") && Contains("outside a sequence"));
+}
+
+// GDCM reads the Transfer Syntax UID up to its first NUL: a check that read
+// past it walked the file in another byte order than GDCM, which then
+// asserted (gdcmItem.h; found by fuzz: dicom).
+TEST_CASE("a Transfer Syntax UID is read up to its NUL, and one that is not a UID is an Error", "[dicom][volume]")
+{
+    struct Case {
+        std::string syntax, says;
+    };
+    int index = 0;
+    for (const Case& c : {Case{std::string("1.2.840.10008.1.2.2\0XY", 22), "big.dcm"},
+                          Case{"1.2.840.10008.1.2.1X", "that is not a UID"},
+                          Case{std::string("\0.2.840.10008.1.2.1", 20), "that is not a UID"}}) {
+        DicomSlice slice;
+        slice.pixels.assign(40, std::byte(0));
+        slice.transferSyntax = c.syntax;
+        fs::path folder = tmpPath("transfer_syntax_" + std::to_string(index++));
+        fs::create_directories(folder);
+        writeFile(folder / "big.dcm", "", buildDicom(slice, "1.2.94"));
+        CHECK_THAT(errorMessage([&] { loadVolume(folder.string()); }), Contains("big.dcm") && Contains(c.says));
+    }
+}
+
+// GDCM reads a delimiter's non-zero length as a value and allocates it
+// (found by fuzz: dicom, 1 GB for a 444-byte file); PS3.5 7.5 says 0.
+TEST_CASE("a delimiter of non-zero length is an Error before GDCM allocates for it", "[dicom][volume]")
+{
+    DicomSlice slice;
+    slice.pixels.assign(40, std::byte(0));
+    std::vector<std::byte> bytes = buildDicom(slice, "1.2.93");
+    std::vector<std::byte> itemEnd;
+    putBytes(itemEnd, 0xfffe, 2), putBytes(itemEnd, 0xe00d, 2), putBytes(itemEnd, 0, 4);
+    auto at = std::search(bytes.begin(), bytes.end(), itemEnd.begin(), itemEnd.end());
+    REQUIRE(at != bytes.end());
+    at[7] = std::byte(0x3f); // length 0x3f000000
+    fs::path folder = tmpPath("delimiter_length");
+    fs::create_directories(folder);
+    writeFile(folder / "long.dcm", "", bytes);
+    CHECK_THAT(errorMessage([&] { loadVolume(folder.string()); }),
+               Contains("long.dcm") && Contains("(fffe,e00d)") && Contains("delimiter of length 1056964608"));
 }

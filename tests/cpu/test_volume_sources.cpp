@@ -159,8 +159,8 @@ TEST_CASE("synthetic row writers give the field's values sample for sample, floa
     }
     // The uint8 sphere along sorted x takes its bytes from the steps between
     // them (no square root): wide rows, many steps a row, every (y, z) of a
-    // grid, against the field's bytes.
-    for (uint32_t width : {4099u, 1000u, 37u}) {
+    // grid, against the field's bytes; rows above the cached row's 16 KiB too.
+    for (uint32_t width : {16411u, 4099u, 1000u, 37u}) {
         std::vector<double> xs(width);
         for (uint32_t i = 0; i < width; ++i)
             xs[i] = syntheticCoordinate(i, width);

@@ -68,14 +68,20 @@ public:
     }
 
     // The difference as a multiple of what is allowed on each axis: the
-    // tolerance in spacings, or 4 float32 ulps of the coordinate where that
-    // is larger (past coordinate ~128, 1e-5 is below float resolution).
+    // tolerance in spacings, or where more, 4 float32 ulps of the world
+    // coordinate or 2 of the grid index: the extractors round x + t at the
+    // index's scale (half an ulp, 1.5e-5 spacings an ulp past index 128)
+    // before the world conversion rounds again, even where the world
+    // coordinate, and so its ulp, is small.
     static double ulp(double x) { return std::nextafter(float(std::abs(x)), INFINITY) - float(std::abs(x)); }
     double relativeError(const glm::vec3& a, const glm::vec3& b, double tolerance) const
     {
         double e = 0.0;
         for (int i = 0; i < 3; ++i) {
-            double allowed = std::max(tolerance * volume_.spacing[i], 4.0 * ulp(std::max(std::abs(a[i]), std::abs(b[i]))));
+            double s = volume_.spacing[i], o = volume_.origin[i];
+            double world = std::max(std::abs(a[i]), std::abs(b[i]));
+            double index = std::max(std::abs((a[i] - o) / s), std::abs((b[i] - o) / s));
+            double allowed = std::max({tolerance * s, 4.0 * ulp(world), 2.0 * ulp(index) * s});
             e = std::max(e, std::abs(double(a[i]) - b[i]) / allowed);
         }
         return e;

@@ -29,9 +29,10 @@ struct MeshComparison {
 };
 
 // Two positions match when they differ on each axis by at most `tolerance`
-// voxel spacings, or 4 float32 ulps of the coordinate where that is more
-// (both meshes store float32 positions, whose resolution past coordinate 128
-// is coarser than 1e-5).
+// voxel spacings, or where that is more, 4 float32 ulps of the world
+// coordinate or 2 of the grid index (the GPU methods compute x + t in float32
+// at the index's scale, whose resolution past index 128 is coarser than 1e-5
+// spacings, whatever the world coordinate).
 MeshComparison compareMeshes(const Mesh& candidate, const Mesh& reference, const Volume& volume,
                              double tolerance = 1e-5);
 

@@ -152,11 +152,12 @@ std::string describeCase(const Volume& volume, std::array<uint32_t, 3> block, Ra
 
 // Runs the pass on `volume` (reading the raw words where `words` and the
 // layout allows) and compares every block's range with the CPU's.
-void checkRanges(const Volume& volume, std::array<uint32_t, 3> block, RangeCoverage coverage, bool words)
+void checkRanges(const Volume& volume, std::array<uint32_t, 3> block, RangeCoverage coverage, bool words,
+                 RangeWalkShape shape = {})
 {
     Context& context = test::gpuContext();
     GpuVolume gpuVolume(context, volume, GpuVolumeUsage{.image = true, .buffer = words, .bufferInRanges = true});
-    BlockValueRanges ranges(context, FieldSource{&volume, &gpuVolume}, block, coverage);
+    BlockValueRanges ranges(context, FieldSource{&volume, &gpuVolume}, block, coverage, false, shape);
     ranges.computeNow();
     std::vector<uint32_t> stored =
         downloadBufferAs<uint32_t>(context, ranges.buffer(), ranges.buffer().size / 4);
@@ -172,7 +173,8 @@ void checkRanges(const Volume& volume, std::array<uint32_t, 3> block, RangeCover
                     UNSCOPED_INFO("block " << bx << "," << by << "," << bz << ": got [" << got[0] << ", " << got[1]
                                            << "], expected [" << expected[0] << ", " << expected[1] << "]");
             }
-    INFO(describeCase(volume, block, coverage, words));
+    INFO(describeCase(volume, block, coverage, words) << ", walk of " << shape.words << " words, " << shape.rows
+                                                      << " rows, " << shape.layers << " layers");
     REQUIRE(mismatches == 0);
 }
 
@@ -303,6 +305,34 @@ TEST_CASE("block value ranges at block sizes that are not powers of two, and two
             // are in the extraction tests (here they cost a minute of lavapipe).
             for (bool words : {true, false})
                 checkRanges(volume, block, RangeCoverage::Cells, words);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("block value ranges from the raw words equal the CPU's for every walk shape", "[block][ranges]")
+{
+    struct Case {
+        std::array<uint32_t, 3> dims;
+        ScalarType type;
+    };
+    // Rows of 16-word multiples: 1040 float32 are 65 lanes of 16 words (two
+    // workgroups along x, the second with one lane), 48 float32 three lanes
+    // of 16 words; 1056 uint8 and 96 int16 take 8-word lanes (4 and 2 blocks
+    // a chunk). Walks that end past the volume in y and z.
+    std::vector<Case> cases = {{{1040, 9, 11}, ScalarType::Float32},
+                               {{48, 37, 29}, ScalarType::Float32},
+                               {{1056, 13, 9}, ScalarType::UInt8},
+                               {{96, 23, 19}, ScalarType::Int16}};
+    const std::vector<RangeWalkShape> shapes = {{4, 1, 4}, {4, 2, 2}, {4, 4, 4}, {8, 1, 2}, {8, 2, 4},
+                                                {16, 1, 4}, {16, 2, 1}, {2, 3, 3}};
+    for (const Case& c : cases) {
+        Volume volume = makeVolume(c.dims, c.type, true);
+        for (RangeWalkShape shape : shapes) {
+            if (c.type != ScalarType::Float32 && shape.words == 16)
+                continue; // more than 4 blocks a chunk
+            for (RangeCoverage coverage : {RangeCoverage::Cells, RangeCoverage::Voxels})
+                checkRanges(volume, {8, 4, 4}, coverage, true, shape);
+        }
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

@@ -113,6 +113,60 @@ TEST_CASE("histopyramid extraction walks columns of level-2 layers, the last one
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
+TEST_CASE("histopyramid extraction of uint8 volumes whose x size is a multiple of 16 reads whole aligned lines",
+          "[gpu][histopyramid][extract]")
+{
+    // The columns pass's byte path: every line one 16-byte load, the 17th
+    // sample a word, the last run of a row 16 samples; a row of one run and
+    // rows of three, columns short and long, and isovalues below and above
+    // every sample (all inside, none inside).
+    for (const char* spec : {"sphere:48x29x61", "gyroid:16x21x33", "cayley:32x45x19"}) {
+        Volume volume = quantizeToUInt8(makeSyntheticVolume(spec));
+        uint32_t layers = histoPyramidShape(volume.dims).levels[2].dims[2];
+        for (float iso : {float(volume.stats.min + 0.35 * (volume.stats.max - volume.stats.min)), 0.0f, 255.5f}) {
+            Mesh reference = extractMarchingCubes(volume, iso);
+            REQUIRE((reference.faceCount() > 500) == (iso != 0.0f && iso != 255.5f));
+            for (uint32_t column : {1u, 3u, layers}) {
+                INFO(spec << " iso " << iso << " column " << column << " of " << layers << " layers");
+                ExtractOptions options = pyramidOptions(true);
+                options.histoPyramidColumn = column;
+                ExtractionReport report = test::requireSameAsReference(volume, iso, options, &reference);
+                REQUIRE(std::count(report.workCounts.begin(), report.workCounts.end(),
+                                   std::pair<std::string, uint64_t>{"base_column", column}) == 1);
+            }
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("histopyramid extraction of float32 and 16-bit volumes whose x size is a multiple of 4 reads whole lines",
+          "[gpu][histopyramid][extract]")
+{
+    // The columns pass's wide path: every line four vector loads and a
+    // sample, the last run of a row short (x 36 and 20: runs of 16 points),
+    // columns short and long, and isovalues below and above every sample.
+    for (const char* spec : {"sphere:36x29x61", "gyroid:20x21x33"}) {
+        Volume field = makeSyntheticVolume(spec);
+        uint32_t layers = histoPyramidShape(field.dims).levels[2].dims[2];
+        for (const Volume& volume : {field, quantize(field, ScalarType::Int16), quantize(field, ScalarType::UInt16)}) {
+            float low = float(volume.stats.min), high = float(volume.stats.max);
+            for (float iso : {low + 0.35f * (high - low), low - 1.0f, high + 1.0f}) {
+                Mesh reference = extractMarchingCubes(volume, iso);
+                REQUIRE((reference.faceCount() > 500) == (iso > low && iso < high));
+                for (uint32_t column : {1u, 3u, layers}) {
+                    INFO(spec << " type " << int(volume.type) << " iso " << iso << " column " << column);
+                    ExtractOptions options = pyramidOptions(true);
+                    options.histoPyramidColumn = column;
+                    ExtractionReport report = test::requireSameAsReference(volume, iso, options, &reference);
+                    REQUIRE(std::count(report.workCounts.begin(), report.workCounts.end(),
+                                       std::pair<std::string, uint64_t>{"base_column", column}) == 1);
+                }
+            }
+        }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
 TEST_CASE("histopyramid extraction matches the CPU reference for every sample type", "[gpu][histopyramid][extract]")
 {
     Volume field = test::functionVolume({35, 21, 17}, [](uint32_t x, uint32_t y, uint32_t z) {

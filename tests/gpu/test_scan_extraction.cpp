@@ -97,7 +97,7 @@ TEST_CASE("scan extraction gives the CPU reference's surface for every count col
         float iso = -0.012f;
         Mesh reference = extractMarchingCubes(volume, iso);
         REQUIRE(reference.faceCount() > 0);
-        for (uint32_t column : {1u, 2u, 3u, 8u}) {
+        for (uint32_t column : {1u, 2u, 3u, 8u, 16u}) {
             for (uint32_t listSize : listSizes) {
                 ExtractOptions options = scanOptions(true);
                 options.scanColumnTiles = column;
@@ -116,7 +116,7 @@ TEST_CASE("scan extraction gives the CPU reference's surface for every count col
     REQUIRE_THROWS_WITH(extractIsosurface(context, makeSyntheticVolume("cayley:9"), 0.0f, bad),
                         Catch::Contains("--scan-list-workgroup"));
     bad = scanOptions(true);
-    bad.scanColumnTiles = 9;
+    bad.scanColumnTiles = 17;
     REQUIRE_THROWS_WITH(extractIsosurface(context, makeSyntheticVolume("cayley:9"), 0.0f, bad),
                         Catch::Contains("--scan-column"));
     REQUIRE_NO_VALIDATION_MESSAGES();
@@ -133,10 +133,14 @@ TEST_CASE("scan passes take their shape from the slab's size", "[gpu][scan]")
     REQUIRE(scanListWorkgroup(tiling, subgroup, kScanNarrowListFromTiles) ==
             (narrowFits ? narrow : tiling.workgroupSize));
     REQUIRE(scanListWorkgroup(tiling, subgroup, 1, subgroup) == subgroup);
-    // Columns: 8 tiles where that leaves 4096 count workgroups, fewer below, one for small volumes.
+    // Columns: 16 tiles where that leaves 4096 count workgroups, fewer below, one for small volumes.
     std::array<uint32_t, 3> large{1024, 1024, 1024}, small{128, 96, 24};
-    REQUIRE(scanColumnTiles(tiling, large, 1024) == 8);
-    REQUIRE(scanCountGroups(tiling, large, 1024, 8) >= 4096);
+    REQUIRE(scanColumnTiles(tiling, large, 1024) == 16);
+    REQUIRE(scanCountGroups(tiling, large, 1024, 16) >= 4096);
+    uint32_t half = scanColumnTiles(tiling, {512, 512, 512}, 512); // 16 would leave too few workgroups
+    REQUIRE(half < 16);
+    REQUIRE(scanCountGroups(tiling, {512, 512, 512}, 512, half) >= 4096);
+    REQUIRE(scanCountGroups(tiling, {512, 512, 512}, 512, half * 2) < 4096);
     REQUIRE(scanColumnTiles(tiling, small, 24) == 1);
     REQUIRE(scanCountGroups(tiling, small, 24, 1) == scanPlaneTiles(tiling, small) * 24);
     REQUIRE(scanColumnTiles(tiling, small, 24, 4) == 4);

@@ -63,8 +63,8 @@ std::shared_ptr<MethodArguments> addMethodArguments(CLI::App* command, const std
     command->add_flag("--colors", arguments->colors,
                       "dual method: vertex (8) and face (5) colours too, with the halfedges (in MESH.halfedges)");
     command->add_option("--scan-column", arguments->scanColumn,
-                        "scan method: tiles a count workgroup walks up, 1 to 8 (default: by the slab's size)")
-        ->check(wholeNumber(1, 8));
+                        "scan method: tiles a count workgroup walks up, 1 to 16 (default: by the slab's size)")
+        ->check(wholeNumber(1, 16));
     command->add_option("--scan-list-workgroup", arguments->scanListWorkgroup,
                         "scan method: invocations of a list workgroup, a multiple of the subgroup size that "
                         "divides a tile (default: by the slab's size)")

@@ -23,7 +23,7 @@ constexpr VkDeviceSize kPlaceholderBytes = 256;
 } // namespace
 
 BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, std::array<uint32_t, 3> block,
-                                   RangeCoverage coverage, bool analyticCayley)
+                                   RangeCoverage coverage, bool analyticCayley, RangeWalkShape shape)
     : context_(context), block_(block), coverage_(coverage)
 {
     const Volume& volume = *field.volume;
@@ -79,22 +79,9 @@ BlockValueRanges::BlockValueRanges(Context& context, const FieldSource& field, s
         usePlaceholderImage();
     }
     if (!wordSlabs_.empty()) {
-        uint32_t sampleBytes = uint32_t(scalarSize(volume.type));
-        uint32_t samplesPerWord = 4 / sampleBytes;
-        uint32_t blockWords = block[0] * sampleBytes / 4;
-        // The widest load that keeps chunks aligned to blocks and rows, with
-        // at most 4 blocks a chunk (range_walk.glsl's MAX_SEGMENTS).
-        uint32_t words = 1;
-        for (uint32_t v : {4u, 2u}) {
-            bool aligned = parameters_.rowWords % v == 0 && (blockWords % v == 0 || v % blockWords == 0);
-            if (aligned && v * samplesPerWord <= 4 * block[0]) {
-                words = v;
-                break;
-            }
-        }
-        walk_ = planWalk(words * samplesPerWord, parameters_.rowWords / words, true);
+        walk_ = planWordWalk(uint32_t(scalarSize(volume.type)), shape);
         SpecValues wordValues = walkValues(values, walk_);
-        wordValues.push_back({"RANGE_WORDS", words});
+        wordValues.push_back({"RANGE_WORDS", walk_.words});
         wordValues.push_back({"RANGE_SCALAR", uint32_t(volume.type)});
         minMaxWords_.emplace(context, loadShader("extract/block/min_max_words"), wordValues);
     } else {
@@ -198,6 +185,67 @@ BlockValueRanges::RangeWalk BlockValueRanges::planWalk(uint32_t laneSamples, uin
             walk.layers = std::max<uint32_t>(1, 2 * layerSamples / block_[2]);
     }
     return walk;
+}
+
+// The raw-word walk: the widest 16-byte-or-narrower load that keeps chunks
+// aligned to blocks and rows, with at most 4 blocks a chunk (range_walk.glsl's
+// MAX_SEGMENTS), walked as planWalk says; or `shape` where given.
+BlockValueRanges::RangeWalk BlockValueRanges::planWordWalk(uint32_t sampleBytes, RangeWalkShape shape) const
+{
+    uint32_t samplesPerWord = 4 / sampleBytes;
+    uint32_t blockWords = block_[0] * sampleBytes / 4;
+    auto fits = [&](uint32_t v) {
+        bool aligned = parameters_.rowWords % v == 0 && (blockWords % v == 0 || v % blockWords == 0);
+        return aligned && v * samplesPerWord <= 4 * block_[0];
+    };
+    auto walkOf = [&](uint32_t words) {
+        RangeWalk walk = planWalk(words * samplesPerWord, parameters_.rowWords / words, true);
+        walk.words = words;
+        return walk;
+    };
+    if (shape.words || shape.rows || shape.layers) {
+        uint32_t words = shape.words ? shape.words : 1;
+        if (!shape.words)
+            for (uint32_t v : {4u, 2u})
+                if (fits(v)) {
+                    words = v;
+                    break;
+                }
+        if (words != 1 && words != 2 && words != 4 && words != 8 && words != 16)
+            fail("a range walk reads 1, 2, 4, 8 or 16 words a lane, not " + std::to_string(words));
+        if (!fits(words))
+            fail("a range walk of " + std::to_string(words) + " words a lane does not fit rows of " +
+                 std::to_string(parameters_.rowWords) + " words and blocks of " + std::to_string(blockWords));
+        RangeWalk walk = walkOf(words);
+        walk.rows = shape.rows ? shape.rows : walk.rows;
+        walk.layers = shape.layers ? shape.layers : walk.layers;
+        return walk;
+    }
+    uint32_t words = 1;
+    for (uint32_t v : {4u, 2u})
+        if (fits(v)) {
+            words = v;
+            break;
+        }
+    RangeWalk walk = walkOf(words);
+    // float32 in 16-byte lanes: twice the block layers (half the slices read
+    // twice) where that still leaves 2,048 workgroups, faster on the H100 at
+    // 512³ and 1024³ (docs/BENCHMARKS.md); other types keep their walks.
+    if (sampleBytes == 4 && words == 4) {
+        RangeWalk longer = walk;
+        longer.layers = 2 * walk.layers;
+        if (walkGroups(longer) >= 2048)
+            walk = longer;
+    }
+    return walk;
+}
+
+// Workgroups a walk of the whole volume dispatches.
+uint64_t BlockValueRanges::walkGroups(const RangeWalk& walk) const
+{
+    uint32_t blocksX = std::max<uint32_t>(1, walk.lanesX * walk.laneSamples / block_[0]);
+    return uint64_t(ceilDiv(blockCounts_[0], blocksX)) * ceilDiv(blockCounts_[1], walk.lanesY * walk.rows) *
+           ceilDiv(blockCounts_[2], walk.layers);
 }
 
 SpecValues BlockValueRanges::walkValues(SpecValues values, const RangeWalk& walk)

@@ -43,6 +43,14 @@ struct BlockLayout;
 
 enum class RangeCoverage { Voxels, Cells };
 
+// How the range walk (shaders/extract/block/range_walk.glsl) reads the raw
+// words, where a caller names it (tests cover every shape): words a lane
+// reads per row (1, 2, 4, 8 or 16), block rows a lane walks, block layers a
+// workgroup walks; 0 leaves the planner's choice.
+struct RangeWalkShape {
+    uint32_t words = 0, rows = 0, layers = 0;
+};
+
 // Blocks [first, end) along each axis.
 struct BlockBox {
     std::array<uint32_t, 3> first{0, 0, 0};
@@ -54,8 +62,10 @@ public:
     // `analyticCayley`: the Cayley field is evaluated in the shader instead of
     // read (the volume's samples need not exist; its dims, origin and spacing
     // define the grid). Throws Error when the block does not fit a workgroup.
+    // `shape` (raw words only) replaces the planner's walk; Error where its
+    // words do not fit the rows and blocks.
     BlockValueRanges(Context& context, const FieldSource& field, std::array<uint32_t, 3> block,
-                     RangeCoverage coverage, bool analyticCayley = false);
+                     RangeCoverage coverage, bool analyticCayley = false, RangeWalkShape shape = {});
     ~BlockValueRanges();
     BlockValueRanges(const BlockValueRanges&) = delete;
     BlockValueRanges& operator=(const BlockValueRanges&) = delete;
@@ -112,9 +122,12 @@ private:
         uint32_t laneSamples = 1, chunksPerRow = 0; // samples a lane reads per row; lanes per x-row
         uint32_t lanesX = 0, lanesY = 0;            // the workgroup
         uint32_t rows = 1, layers = 1;              // block rows a lane walks, block layers a workgroup walks
+        uint32_t words = 0;                         // raw words a lane reads per row (0: texels)
     };
     void planWordSlabs(const FieldSource& field);
     RangeWalk planWalk(uint32_t laneSamples, uint32_t chunksPerRow, bool rawWords) const;
+    RangeWalk planWordWalk(uint32_t sampleBytes, RangeWalkShape shape) const;
+    uint64_t walkGroups(const RangeWalk& walk) const;
     static SpecValues walkValues(SpecValues values, const RangeWalk& walk);
     void addBoxPass(RenderGraph& graph, ResourceId ranges, const std::string& name, const BlockBox& box) const;
     void recordBox(VkCommandBuffer cmd, const RenderGraph& graph, const ComputeProgram& program,

@@ -4,7 +4,21 @@
 
 namespace isoscope {
 
-HistoPyramidBasePass::HistoPyramidBasePass(Context& context) : HistoPyramidPass(context, "extract/histopyramid/base", {}) {}
+namespace {
+
+SpecValues baseSpecValues(const Volume& volume)
+{
+    // Every line of 16 uint8 samples starts on 16 bytes where the x size is a multiple of 16.
+    bool byteLines = volume.type == ScalarType::UInt8 && volume.dims[0] % 16 == 0;
+    return {{"SCALAR_TYPE", uint32_t(volume.type)}, {"BYTE_LINES", byteLines ? 1u : 0u}};
+}
+
+} // namespace
+
+HistoPyramidBasePass::HistoPyramidBasePass(Context& context, const Volume& volume)
+    : HistoPyramidPass(context, "extract/histopyramid/base", baseSpecValues(volume))
+{
+}
 
 void HistoPyramidBasePass::add(RenderGraph& graph, const std::string& name, const HistoPyramidResources& r,
                      const HistoPyramidPush& push, const float& iso, uint32_t column, uint64_t groups) const

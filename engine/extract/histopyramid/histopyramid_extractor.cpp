@@ -58,7 +58,7 @@ public:
         uploadToBuffer(context, levels_, table.data(), table.size() * 4);
         // Only the base and reduce passes that run: each is a pipeline to create.
         if (columns_) {
-            base_.emplace(context);
+            base_.emplace(context, volume_);
             reduce_.emplace(context);
         } else {
             baseRuns_.emplace(context);

@@ -3,6 +3,7 @@
 // histopyramid_common.glsl): the graph resources of its bindings, and the
 // push constants every pass reads.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/shader.h"
@@ -44,6 +45,10 @@ protected:
         push.iso = iso;
         bindUses(cmd, graph, uses, &push, sizeof push);
     }
+    // A reduce pass (reduce.comp, reduce_words.comp) over `uses`: one
+    // invocation per entry of `level`, which the push constants name.
+    void addReduce(RenderGraph& graph, const std::string& name, const std::vector<ResourceUse>& uses,
+                   const HistoPyramidPush& push, uint32_t level, uint64_t invocations) const;
 };
 
 // The indirect dispatches prepare.comp writes, and where the triangles' starts.

@@ -1,6 +1,5 @@
 #include "extract/histopyramid/reduce.h"
 
-#include "graph/render_graph.h"
 
 namespace isoscope {
 
@@ -11,12 +10,7 @@ void HistoPyramidReducePass::add(RenderGraph& graph, const std::string& name, co
 {
     std::vector<ResourceUse> uses = {{r.volume, Use::StorageRead, 0}, {r.levels, Use::StorageRead, 1}, {r.pyramid, Use::StorageWrite, 2},
                                      {r.pyramid, Use::StorageRead, 3}}; // the level below as vectors
-    graph.addComputePass(name, program_, uses, [this, uses, &push, level, invocations](VkCommandBuffer cmd, const RenderGraph& g) {
-                             HistoPyramidPush constants = push;
-                             constants.level = level;
-                             bind(cmd, g, uses, constants, push.iso);
-                             program_.dispatchLine(cmd, ceilDiv(invocations, program_.localSize()[0]));
-                         });
+    addReduce(graph, name, uses, push, level, invocations);
 }
 
 } // namespace isoscope

@@ -118,7 +118,21 @@ protected:
 private:
     SpecValues tileSpec() const
     {
-        return {{"WORKGROUP_SIZE", tiling_.workgroupSize}, {"ITEMS", tiling_.items}, {"WELD", weld_ ? 1u : 0u}};
+        return {{"WORKGROUP_SIZE", tiling_.workgroupSize},
+                {"ITEMS", tiling_.items},
+                {"WELD", weld_ ? 1u : 0u},
+                {"SCALAR_TYPE", countScalarType(volume_.type)}};
+    }
+
+    // A count pipeline of its own for uint8 and float32 volumes, with only
+    // that type's line code in it: faster on every such volume measured. The
+    // 16-bit types keep one for both, as the list pass does for all types: a
+    // pipeline per type made the fMRI volume's count and the engine CT's
+    // list slower (docs/BENCHMARKS.md, call 4).
+    static uint32_t countScalarType(ScalarType type)
+    {
+        constexpr uint32_t kAnyScalarType = 4; // count.comp's ANY_SCALAR_TYPE
+        return type == ScalarType::UInt8 || type == ScalarType::Float32 ? uint32_t(type) : kAnyScalarType;
     }
 
     void plan(const SlabPlan& plan)

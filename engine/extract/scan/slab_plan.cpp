@@ -16,7 +16,7 @@ constexpr uint64_t kSmallBufferBytes = 16; // slab base, dispatch arguments, lis
 constexpr uint64_t kSlabTotalsBytes = 24;  // three uint64
 constexpr uint64_t kListEntryBytes = 16;
 constexpr uint32_t kMaxTilePoints = 4096;  // classify_spans.glsl: the packed 16-bit sums
-constexpr uint32_t kMaxColumnTiles = 8;    // scanColumnTiles
+constexpr uint32_t kMaxColumnTiles = 16;    // scanColumnTiles
 constexpr uint64_t kMinCountGroups = 4096; // scanColumnTiles
 
 uint64_t slabPoints(std::array<uint32_t, 3> dims, uint32_t cellLayers)

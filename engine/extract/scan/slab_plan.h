@@ -58,10 +58,10 @@ uint32_t scanListWorkgroup(const ScanTiling& tiling, uint32_t subgroupSize, uint
 uint64_t scanSlabTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes);
 
 // Tiles one above the other that a workgroup of the count pass walks over a
-// slab of `planes` planes (count.comp): 8, halved while that leaves fewer
+// slab of `planes` planes (count.comp): 16, halved while that leaves fewer
 // than 4096 workgroups, down to 1 (small volumes need the workgroups more
 // than the reuse of lines). `requested` (non-zero:
-// ExtractOptions::scanColumnTiles, 1 to 8) replaces the rule.
+// ExtractOptions::scanColumnTiles, 1 to 16) replaces the rule.
 uint32_t scanColumnTiles(const ScanTiling& tiling, std::array<uint32_t, 3> dims, uint64_t planes,
                          uint32_t requested = 0);
 

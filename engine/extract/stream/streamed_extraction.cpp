@@ -3,16 +3,19 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <future>
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
 #include "core/context.h"
 #include "core/error.h"
+#include "core/host_import.h"
 #include "core/parallel_for.h"
 #include "core/text.h"
 #include "core/transfer.h"
@@ -126,11 +129,25 @@ bool needsStreaming(const Context& context, const Volume& grid, uint64_t budget)
 
 namespace {
 
+// Staging as host pages the engine imports (the default where the device
+// can), or as the driver's pinned allocation: ISOSCOPE_STREAM_STAGING=allocate.
+bool stagingImportWanted()
+{
+    const char* choice = std::getenv("ISOSCOPE_STREAM_STAGING");
+    if (!choice || std::string_view(choice) == "import")
+        return true;
+    if (std::string_view(choice) == "allocate")
+        return false;
+    fail("ISOSCOPE_STREAM_STAGING='" + std::string(choice) + "': give import or allocate");
+}
+
 // Which image of the ring a slab's image planes go to, and what is known of
 // the work on it: the upload that last filled it (on the transfer queue) and
 // the last extraction that read it (on the main queue).
 struct RingSlot {
-    Buffer staging;                // persistently mapped: the host reads the slab's planes into it
+    HostPages stagingPages;        // imported staging's host pages (core/host_import.h); after the buffer
+    Buffer staging;                // the host reads the slab's planes into stagingData, its memory
+    std::byte* stagingData = nullptr;
     std::vector<std::byte> raw;    // the source's samples where the image converts them to float
     std::unique_ptr<GpuVolume> image;
     std::unique_ptr<RenderGraph> upload; // staging -> image on the transfer queue, compiled once
@@ -138,6 +155,9 @@ struct RingSlot {
     uint64_t uploaded = 0;         // transfer timeline: the upload is done, the staging free again
     uint64_t lastRead = 0;         // main timeline: the image's readers are done, it may be refilled
     SlabStats pending;             // the read's times, for the slab's stats
+    // The second slot's staging, allocated on a thread of its own; declared
+    // last, so destroyed (waited for) before the rest.
+    std::shared_future<void> stagingReady;
 };
 
 class Streamer {
@@ -163,6 +183,7 @@ public:
         imagePlanes_ = std::min(planned_ + 3, nz_);
         // Until a graph says: the transients streamSlabBytes counts.
         transientReserve_ = method_->transientBytes(planned_);
+        importStaging_ = stagingImportWanted() && canImportHostMemory(context);
     }
 
     // The pipeline, per slab k in ring slot k % 2: its extraction is
@@ -198,11 +219,28 @@ public:
         report_.transferQueue = context_.hasDedicatedTransferQueue();
 
         uint64_t stagingBytes = planeTexels() * texelBytes_ * imagePlanes_;
-        auto createStaging = [&](RingSlot& slot) {
-            slot.staging = allocator.createBuffer(stagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload,
-                                                  "slab staging");
+        // By value: the second slot's runs on beyond an error here (its slot waits for it).
+        auto createStaging = [this, stagingBytes](RingSlot& slot) {
+            Clock::time_point stagingStart = Clock::now();
+            if (importStaging_) {
+                try {
+                    HostImportedBuffer imported =
+                        importHostBuffer(context_, stagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "slab staging");
+                    slot.stagingPages = std::move(imported.pages);
+                    slot.staging = std::move(imported.buffer);
+                    slot.stagingData = slot.stagingPages.data;
+                } catch (const Error&) {
+                    // A faster start only: the driver's pinned memory does the same.
+                }
+            }
+            if (!slot.stagingData) {
+                slot.staging = context_.allocator().createBuffer(stagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                                 MemoryUsage::Upload, "slab staging");
+                slot.stagingData = static_cast<std::byte*>(slot.staging.mapped);
+            }
             if (converted_)
                 slot.raw.resize(size_t(planeTexels() * scalarSize(grid_.type) * imagePlanes_));
+            report_.stagingMs[&slot - slots_] = msSince(stagingStart);
         };
         report_.stagingBytes = 2 * stagingBytes;
         progress(0);
@@ -211,8 +249,10 @@ public:
         Clock::time_point firstStart = Clock::now();
         // Pinned host memory is slow to allocate (the H100's two 496 MiB
         // staging buffers took ~0.27 s, before the first upload): the second
-        // on a thread of its own, beside the first and the first planes' read.
-        std::future<void> secondStaging = std::async(std::launch::async, [&] { createStaging(slots_[1]); });
+        // on a thread of its own, which the second slab's read waits for,
+        // not the first upload.
+        slots_[1].stagingReady =
+            std::async(std::launch::async, [this, createStaging] { createStaging(slots_[1]); }).share();
         createStaging(slots_[0]);
         startRead(0, w);
         countersHost_ = allocator.createBuffer(sizeof(GpuMeshCounters), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -222,9 +262,9 @@ public:
         extractorFor(w.gridPlanes(), 0);
         if (auto second = nextWindow(w))
             extractorFor(second->gridPlanes(), 1);
-        secondStaging.get();
         double firstWaitMs = waitRead(0);
         submitUpload(0);
+        report_.firstUploadMs = msSince(start);
         double firstMs = msSince(firstStart); // slab 0's turn began here
         if (auto second = nextWindow(w)) {
             startRead(1, *second);
@@ -259,6 +299,9 @@ public:
         finishWelds();
         compute_.waitIdle();
         transfer_.waitIdle();
+        if (slots_[1].stagingReady.valid())
+            slots_[1].stagingReady.get(); // one slab: no read waited for it
+        report_.stagingImported = slots_[0].stagingPages.data && slots_[1].stagingPages.data;
         report_.vertexCount = welder_.vertexCount();
         report_.faceCount = welder_.triangleCount();
         report_.peakDeviceBytes = allocator.peakDeviceBytes();
@@ -290,13 +333,16 @@ private:
     double readPlanes(const SlabWindow& w, RingSlot& slot)
     {
         Clock::time_point start = Clock::now();
-        auto* staging = static_cast<std::byte*>(slot.staging.mapped);
+        std::byte* staging = slot.stagingData;
         std::byte* target = converted_ ? slot.raw.data() : staging;
         uint64_t planeBytes = source_.planeBytes();
         uint32_t planes = w.imagePlanes();
         source_.readPlanes(w.firstImagePlane(), planes, target);
-        for (uint32_t p = planes; p < imagePlanes_; ++p)
-            std::memcpy(target + p * planeBytes, target + (planes - 1) * planeBytes, planeBytes);
+        // On every core: for the last slab these copies can be most of its image.
+        if (planes < imagePlanes_)
+            parallelFor(imagePlanes_ - planes, hostThreads(), [&](uint64_t i) {
+                std::memcpy(target + (planes + i) * planeBytes, target + (planes - 1) * planeBytes, planeBytes);
+            });
         if (converted_) {
             uint64_t count = planeTexels() * imagePlanes_;
             constexpr uint64_t piece = uint64_t(1) << 20;
@@ -322,6 +368,8 @@ private:
                             Clock::time_point start = Clock::now();
                             if (before.valid())
                                 before.wait(); // its error is its own slab's
+                            if (slot.stagingReady.valid())
+                                slot.stagingReady.get(); // rethrows an allocation's error
                             transfer_.wait(uploaded);
                             double waitedMs = msSince(start);
                             return std::pair(readPlanes(w, slot), waitedMs);
@@ -704,6 +752,7 @@ private:
     uint32_t nz_ = 0, planned_ = 0, imagePlanes_ = 0;
     uint32_t texelBytes_ = 1;
     bool converted_ = false;
+    bool importStaging_ = false;
     RingSlot slots_[2];
     std::map<uint64_t, SlabExtractor> extractors_;
     std::unique_ptr<RenderGraph> oneOffGraph_;

@@ -14,7 +14,8 @@
 // scan method: storage buffer) holds its planes and, for the normals'
 // central differences, one more on either side where the volume has them
 // (the overlap both methods need). Slabs go round a ring of two slots, each
-// a persistently mapped staging buffer and a slab volume:
+// a staging buffer (host pages imported by the device where it can,
+// core/host_import.h, else the driver's pinned memory) and a slab volume:
 //
 //   host        read k+2 into staging k%2 (every core) once upload k and read k+1 are done
 //   transfer    upload k+1: staging -> volume (k+1)%2, after the extraction that last read that volume
@@ -80,8 +81,11 @@ struct StreamReport {
     uint32_t plannedCellLayers = 0; // per slab, from the budget
     uint64_t volumeBytes = 0, bytesRead = 0; // bytesRead counts the planes slabs share twice
     uint64_t stagingBytes = 0;      // the two staging buffers
+    bool stagingImported = false;   // host pages imported (core/host_import.h), else the driver's pinned memory
+    double stagingMs[2] = {0, 0};   // each slot's staging made (the second on a thread of its own, beside the first)
     bool transferQueue = false;     // uploads on a dedicated transfer queue (else the main queue)
     double wallMs = 0;
+    double firstUploadMs = 0;       // from the start to the first upload's submission: the start-up
     uint64_t peakDeviceBytes = 0;
     uint64_t vertexCount = 0, faceCount = 0;
     uint32_t overflowRetries = 0, slabsSplit = 0;

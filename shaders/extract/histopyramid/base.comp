@@ -27,6 +27,12 @@
 #define CASE_TABLE_BINDING 3
 #define VOLUME_VECTORS_BINDING 4
 #define VOLUME_PAIRS_BINDING 5
+
+// The volume's sample type: a pipeline per type carries only its own line reads.
+layout(constant_id = 0) const uint SCALAR_TYPE = 0u;
+// 1 where every line is 16 aligned bytes (uint8, x size a multiple of 16): the byte path below.
+layout(constant_id = 1) const uint BYTE_LINES = 0u;
+#define LINE_SCALAR_TYPE SCALAR_TYPE
 #include "histopyramid_common.glsl"
 #include "case_table.glsl"
 #include "line_inside_bits.glsl"
@@ -134,10 +140,70 @@ uvec4 nodeLayer(uint l0[3], uint l1[3], uint l2[3], uvec3 p, uint samples)
     return pairs;
 }
 
+bool lineInGrid(uvec3 p, uint samples) { return samples != 0u && p.y < grid.ny && p.z < grid.nz; }
+
 uint lineAt(uvec3 p, uint samples)
 {
-    uvec3 dims = gridDims();
-    return samples != 0u && p.y < dims.y && p.z < dims.z ? lineInsideBits(linearIndex(p, dims), samples) : 0u;
+    return lineInGrid(p, samples) ? lineInsideBits(linearIndex(p, gridDims()), samples) : 0u;
+}
+
+// The wide path: float32 and 16-bit samples where the x size is a multiple
+// of 4, so that every line starts on 4 samples. A line is four vector loads
+// and a sample with no branch between them (lineInsideBits reads each
+// behind a branch); loads past the bound range are clamped to its last
+// vector, and a line outside the grid reads the first and counts nothing.
+bool wideLines() { return SCALAR_TYPE != SCALAR_UINT8 && (grid.nx & 3u) == 0u; }
+
+uint wideLineBits(uvec3 p, uint samples)
+{
+    bool inGrid = lineInGrid(p, samples);
+    uint start = inGrid ? linearIndex(p, gridDims()) : 0u;
+    uint bits = 0u;
+    if (SCALAR_TYPE == SCALAR_FLOAT32) {
+        uint last = uint(volumeVectors.length()) - 1u;
+        [[unroll]] for (uint c = 0u; c < 4u; ++c)
+            bits |= insideBits(uintBitsToFloat(volumeVectors[min((start >> 2) + c, last)])) << (4u * c);
+    } else {
+        uint last = uint(volumePairs.length()) - 1u;
+        [[unroll]] for (uint c = 0u; c < 4u; ++c)
+            bits |= shortInsideBits(volumePairs[min((start >> 2) + c, last)]) << (4u * c);
+    }
+    bool lastInside = isInside(volumeSampleAt(samples == 17u ? start + 16u : 0u, SCALAR_TYPE));
+    bits |= samples == 17u && lastInside ? 1u << 16 : 0u;
+    return inGrid ? bits & ((1u << samples) - 1u) : 0u;
+}
+
+// The byte path (BYTE_LINES): a line is one 16-byte load and, for a 17th
+// sample, a word. A step's six lines are loaded with no branch between the
+// loads, all issued before any is used, and a step before they are needed:
+// a lane waits for memory at most once a step, where a line read behind a
+// branch waited once a line (docs/BENCHMARKS.md). A line outside the grid
+// loads word 0 and counts nothing.
+struct ByteLine {
+    uvec4 vector;
+    uint last;
+};
+
+ByteLine loadByteLine(uvec3 p, uint samples)
+{
+    uint start = lineInGrid(p, samples) ? linearIndex(p, gridDims()) : 0u;
+    return ByteLine(volumeVectors[start >> 4], volumeWords[samples == 17u ? (start >> 2) + 4u : 0u]);
+}
+
+uint byteLineBits(ByteLine line, uvec3 p, uint samples)
+{
+    uint t = uint8Threshold(); // 256: no sample is inside
+    uvec4 v = line.vector;
+    uint bits = bytesAtLeast(v.x, t) | bytesAtLeast(v.y, t) << 4 | bytesAtLeast(v.z, t) << 8 | bytesAtLeast(v.w, t) << 12;
+    bits |= samples == 17u && (line.last & 0xFFu) >= t ? 1u << 16 : 0u;
+    return lineInGrid(p, samples) && t <= 255u ? bits : 0u;
+}
+
+// The loads of the step whose plane pair starts at p: lines (y + i, z + 1) in 0-2, (y + i, z + 2) in 3-5.
+void loadStep(uvec3 p, uint samples, out ByteLine lines[6])
+{
+    [[unroll]] for (uint j = 0u; j < 6u; ++j)
+        lines[j] = loadByteLine(p + uvec3(0u, j % 3u, 1u + j / 3u), samples);
 }
 
 void main()
@@ -160,16 +226,45 @@ void main()
     uint samples = run < layerRuns && p0.x < dims.x ? min(17u, dims.x - p0.x) : 0u;
 
     uint below[3]; // the lines (y + i) of the plane the walk stands on
-    [[unroll]] for (uint i = 0u; i < 3u; ++i)
-        below[i] = lineAt(p0 + uvec3(0u, i, 0u), samples);
+    ByteLine loaded[6]; // the byte path: the lines of the step to come, loading
+    if (BYTE_LINES != 0u) {
+        ByteLine first[3];
+        [[unroll]] for (uint i = 0u; i < 3u; ++i)
+            first[i] = loadByteLine(p0 + uvec3(0u, i, 0u), samples);
+        loadStep(p0, samples, loaded);
+        [[unroll]] for (uint i = 0u; i < 3u; ++i)
+            below[i] = byteLineBits(first[i], p0 + uvec3(0u, i, 0u), samples);
+    } else if (wideLines()) {
+        [[unroll]] for (uint i = 0u; i < 3u; ++i)
+            below[i] = wideLineBits(p0 + uvec3(0u, i, 0u), samples);
+    } else {
+        [[unroll]] for (uint i = 0u; i < 3u; ++i)
+            below[i] = lineAt(p0 + uvec3(0u, i, 0u), samples);
+    }
     for (uint layer = 0u; layer < layers; ++layer) {
         uint stage = layer & 1u;
         for (uint zParity = 0u; zParity < 2u; ++zParity) {
             uvec3 p = p0 + uvec3(0u, 0u, 4u * layer + 2u * zParity);
             uint mid[3], top[3];
-            [[unroll]] for (uint i = 0u; i < 3u; ++i) {
-                mid[i] = lineAt(p + uvec3(0u, i, 1u), samples);
-                top[i] = lineAt(p + uvec3(0u, i, 2u), samples);
+            if (BYTE_LINES != 0u) {
+                [[unroll]] for (uint i = 0u; i < 3u; ++i) {
+                    mid[i] = byteLineBits(loaded[i], p + uvec3(0u, i, 1u), samples);
+                    top[i] = byteLineBits(loaded[3u + i], p + uvec3(0u, i, 2u), samples);
+                }
+                // The next step's lines, in flight during this step's work; the column's
+                // last step loads its own again (cache hits) rather than branch.
+                bool next = zParity == 0u || layer + 1u < layers;
+                loadStep(next ? p + uvec3(0u, 0u, 2u) : p, samples, loaded);
+            } else if (wideLines()) {
+                [[unroll]] for (uint i = 0u; i < 3u; ++i) {
+                    mid[i] = wideLineBits(p + uvec3(0u, i, 1u), samples);
+                    top[i] = wideLineBits(p + uvec3(0u, i, 2u), samples);
+                }
+            } else {
+                [[unroll]] for (uint i = 0u; i < 3u; ++i) {
+                    mid[i] = lineAt(p + uvec3(0u, i, 1u), samples);
+                    top[i] = lineAt(p + uvec3(0u, i, 2u), samples);
+                }
             }
             uvec4 pairs = nodeLayer(below, mid, top, p, samples);
             uint word = yParity + 2u * zParity;

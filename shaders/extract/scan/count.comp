@@ -13,12 +13,19 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_vote : require
 
 layout(constant_id = 0) const uint SUBGROUP_SIZE = 32;
 layout(constant_id = 1) const uint WORKGROUP_SIZE = 256;
 layout(constant_id = 2) const uint ITEMS = 4;
 layout(constant_id = 3) const uint WELD = 1;
+// The volume's scalar type (volume_buffer.glsl) where the pipeline is built
+// for one type (scan_extractor.cpp says which); ANY_SCALAR_TYPE: read from
+// the push constants.
+const uint ANY_SCALAR_TYPE = 4u;
+layout(constant_id = 4) const uint SCALAR_TYPE = ANY_SCALAR_TYPE;
 layout(local_size_x_id = 1) in;
+#define LINE_SCALAR_TYPE (SCALAR_TYPE != ANY_SCALAR_TYPE ? SCALAR_TYPE : grid.scalarType)
 
 const uint TILE_SPANS = WORKGROUP_SIZE * ITEMS;
 const uint TILE_WORDS = (TILE_SPANS + 31u) / 32u;
@@ -89,13 +96,18 @@ void main()
     }
     for (uint k = 0u; k < planes; ++k) {
         uint slot = k & 1u;
-        uint upper[ITEMS];
+        uint upper[ITEMS], upperUp[ITEMS];
         for (uint j = 0u; j < ITEMS; ++j) {
             uint inTile = j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
             upper[j] = 0u;
+            upperUp[j] = 0u;
             if (spans[j].points != 0u && spanHasZ(spans[j])) {
                 upper[j] = lineInsideBits(base[j] + planeSamples, spanSamples(spans[j]));
                 upperLines[slot][inTile] = upper[j];
+                // The tile's top row reads its line one row up here, with its
+                // own, so that the plane waits on one round of loads, not two.
+                if (spanHasY(spans[j]) && inTile + spansPerRow() >= tile.y)
+                    upperUp[j] = lineInsideBits(base[j] + planeSamples + grid.nx, spanSamples(spans[j]));
             }
         }
         barrier();
@@ -106,27 +118,27 @@ void main()
             uint inTile = j * WORKGROUP_SIZE + gl_LocalInvocationIndex;
             if (spans[j].points == 0u)
                 continue;
-            uint upperUp = 0u;
-            if (spanHasY(spans[j]) && spanHasZ(spans[j]))
-                upperUp = inTile + spansPerRow() < tile.y ? upperLines[slot][inTile + spansPerRow()]
-                                                          : lineInsideBits(base[j] + planeSamples + grid.nx,
-                                                                           spanSamples(spans[j]));
-            setLines(spans[j], uvec4(lower[j], lowerUp[j], upper[j], upperUp));
+            if (spanHasY(spans[j]) && spanHasZ(spans[j]) && inTile + spansPerRow() < tile.y)
+                upperUp[j] = upperLines[slot][inTile + spansPerRow()];
+            setLines(spans[j], uvec4(lower[j], lowerUp[j], upper[j], upperUp[j]));
             uvec2 spanSums = spanCounts(spans[j]);
             if ((spanSums.x >> 16) != 0u) // few spans: most of a volume is empty space
                 atomicOr(tileBits[slot][inTile >> 5], 1u << (inTile & 31u));
             counts += spanSums;
             // Up one plane.
             lower[j] = upper[j];
-            lowerUp[j] = upperUp;
+            lowerUp[j] = upperUp[j];
             base[j] += planeSamples;
             spans[j].z += 1u;
             spans[j].row += grid.ny;
         }
-        counts = subgroupAdd(counts);
-        if (subgroupElect() && counts != uvec2(0u)) {
-            atomicAdd(tileSums[slot][0], counts.x);
-            atomicAdd(tileSums[slot][1], counts.y);
+        // Most subgroups hold no surface: they skip the reduction.
+        if (subgroupAny(counts != uvec2(0u))) {
+            counts = subgroupAdd(counts);
+            if (subgroupElect()) {
+                atomicAdd(tileSums[slot][0], counts.x);
+                atomicAdd(tileSums[slot][1], counts.y);
+            }
         }
     }
     barrier();

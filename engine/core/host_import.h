@@ -1,0 +1,56 @@
+#pragma once
+// Host memory the device copies from in place (VK_EXT_external_memory_host):
+// pages the engine maps and makes present on every core itself, then
+// imports as a buffer, instead of pinned memory the driver allocates (and
+// zeroes) on one thread. For large staging that must exist before the
+// first upload (streamed extraction's ring).
+//
+//   if (canImportHostMemory(context)) {
+//       HostImportedBuffer staging = importHostBuffer(context, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "slab staging");
+//       std::memcpy(staging.data, samples, bytes);          // then copy from staging.buffer on any queue
+//   }
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/memory.h"
+
+namespace isoscope {
+
+class Context;
+
+// A mapping of fresh host pages (present, zero), unmapped when destroyed.
+struct HostPages {
+    std::byte* data = nullptr; // aligned as asked
+    void* mapping = nullptr;
+    size_t mappingBytes = 0;
+
+    HostPages() = default;
+    HostPages(HostPages&& other) noexcept { *this = std::move(other); }
+    HostPages& operator=(HostPages&& other) noexcept;
+    HostPages(const HostPages&) = delete;
+    HostPages& operator=(const HostPages&) = delete;
+    ~HostPages() { reset(); }
+    void reset();
+};
+
+// The buffer goes before its pages (members are destroyed in reverse).
+struct HostImportedBuffer {
+    HostPages pages;
+    Buffer buffer; // not mapped through Vulkan (buffer.mapped is null): the CPU writes pages.data
+    std::byte* data() const { return pages.data; }
+};
+
+// Whether the device imports host allocations as coherent, host-visible
+// memory a transfer may read: the extension is there (the device feature
+// chain enables it wherever the device has it) and a buffer may be bound to
+// such memory.
+bool canImportHostMemory(const Context& context);
+
+// `size` bytes of fresh host pages, made present on every core (huge pages
+// where the kernel gives them), imported as a buffer of `usage`. The bytes
+// are host memory: they do not count against the device budget. Throws
+// Error naming `what` where the mapping or the import fails.
+HostImportedBuffer importHostBuffer(Context& context, uint64_t size, VkBufferUsageFlags usage, const std::string& what);
+
+} // namespace isoscope
