@@ -6,6 +6,7 @@
 //   tf ct; tf-opacity 0.5 0.8; tf-color 0.5 1 0 0; tf-remove-opacity 0.5;
 //   tf-remove-color 0.5; tf-save edited.json   (the editor's edits, in order)
 // An empty line or a line starting with '#' does nothing that frame.
+// After resize WxH the next line waits until the window has that size.
 #include <array>
 #include <optional>
 #include <string>

@@ -232,8 +232,30 @@ void scriptRequests(ViewerLoop& loop, const ScriptStep& step, UiRequests& reques
             applyEdit(points, edit);
         requests.transferPoints = points;
     }
-    if (step.resize && loop.window)
+    if (step.resize && loop.window) {
         glfwSetWindowSize(loop.window->glfw, int(step.resize->width), int(step.resize->height));
+        // The window system takes the size when it gets to it: the script waits for it, not a frame count.
+        loop.awaitedSize = step.resize;
+        loop.awaitedUntil = Clock::now() + std::chrono::seconds(20);
+    }
+}
+
+// Whether a scripted resize is still on its way; after 20 s the script goes on at the size the window has.
+bool awaitingResize(ViewerLoop& loop)
+{
+    if (!loop.awaitedSize)
+        return false;
+    VkExtent2D want = *loop.awaitedSize, have = loop.slots.extent;
+    if (want.width == have.width && want.height == have.height) {
+        loop.awaitedSize.reset();
+        return false;
+    }
+    if (Clock::now() < loop.awaitedUntil)
+        return true;
+    std::fprintf(stderr, "isoscope-viewer: the window did not take the scripted size %ux%u in 20 s; the script goes on at %ux%u\n",
+                 want.width, want.height, have.width, have.height);
+    loop.awaitedSize.reset();
+    return false;
 }
 
 // Returns whether the swapchain must be made again (vsync toggled).
@@ -349,7 +371,7 @@ LoopResult runViewer(ViewerLoop& loop)
             window->pollEvents();
         finishLoad(loop);
         bool loading = loop.loader.busy(), calibrating = loop.scene.calibrating;
-        bool scripted = !loading && !calibrating;
+        bool scripted = !loading && !calibrating && !awaitingResize(loop);
         loop.slots.waitForSlot(frame);
         // Renderer frame n - inFlight was recorded in a loop frame the slot waits covered.
         if (rendered >= inFlight)

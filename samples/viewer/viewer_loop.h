@@ -9,7 +9,9 @@
 // shown with its progress over them, and so does the volume named on the
 // command line (the frames clear until it is in); iso-auto's calibration
 // runs a few of its frames between the window's, its progress shown. Those
-// frames neither count towards --frames nor move --script on.
+// frames neither count towards --frames nor move --script on, and neither do
+// the frames after a scripted resize until the window has taken that size.
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +48,8 @@ struct ViewerLoop {
     std::optional<float> pendingIso;         // the isovalue it opens at (unset: its middle)
     uint64_t framesWhileLoading = 0;
     uint64_t framesWhileCalibrating = 0;      // iso-auto's calibration, between frames
+    std::optional<VkExtent2D> awaitedSize;   // a scripted resize the window has not taken yet
+    std::chrono::steady_clock::time_point awaitedUntil;
 };
 
 struct LoopResult {
