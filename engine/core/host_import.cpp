@@ -66,23 +66,35 @@ bool canImportHostMemory(const Context& context)
            (memory.compatibleHandleTypes & kHostAllocation);
 }
 
-HostImportedBuffer importHostBuffer(Context& context, uint64_t size, VkBufferUsageFlags usage, const std::string& what)
+uint64_t hostImportAlignment(const Context& context)
+{
+    return importAlignment(context.physicalDevice());
+}
+
+HostPages mapHostPages(uint64_t bytes, uint64_t alignment, const std::string& what)
+{
+    bytes = (std::max<uint64_t>(bytes, 1) + alignment - 1) / alignment * alignment;
+    HostPages pages;
+    pages.mappingBytes = size_t(bytes + alignment);
+    void* mapping = mmap(nullptr, pages.mappingBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapping == MAP_FAILED) {
+        pages.mappingBytes = 0;
+        fail("could not map " + formatBytes(bytes) + " of host memory for the " + what + ": free host memory");
+    }
+    pages.mapping = mapping;
+    pages.data = reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(mapping) + alignment - 1) / alignment * alignment);
+    populatePages(pages.data, size_t(bytes)); // on every core: the driver's own allocation zeroes on one
+    return pages;
+}
+
+Buffer importHostRange(Context& context, std::byte* data, uint64_t size, VkBufferUsageFlags usage,
+                       const std::string& what)
 {
     VkDevice device = context.device();
     uint64_t alignment = importAlignment(context.physicalDevice());
     uint64_t bytes = (std::max<uint64_t>(size, 1) + alignment - 1) / alignment * alignment;
 
-    HostImportedBuffer result;
-    HostPages& pages = result.pages;
-    pages.mappingBytes = size_t(bytes + alignment);
-    void* mapping = mmap(nullptr, pages.mappingBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapping == MAP_FAILED)
-        fail("could not map " + formatBytes(bytes) + " of host memory for the " + what + ": free host memory");
-    pages.mapping = mapping;
-    pages.data = reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(mapping) + alignment - 1) / alignment * alignment);
-    populatePages(pages.data, size_t(bytes)); // on every core: the driver's own allocation zeroes on one
-
-    Buffer& buffer = result.buffer;
+    Buffer buffer;
     VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
     external.handleTypes = kHostAllocation;
     VkBufferCreateInfo createInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, &external};
@@ -96,7 +108,7 @@ HostImportedBuffer importHostBuffer(Context& context, uint64_t size, VkBufferUsa
     vkGetBufferMemoryRequirements(device, buffer.buffer, &requirements);
 
     VkMemoryHostPointerPropertiesEXT pointer{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-    VK_CHECK(vkGetMemoryHostPointerPropertiesEXT(device, kHostAllocation, pages.data, &pointer));
+    VK_CHECK(vkGetMemoryHostPointerPropertiesEXT(device, kHostAllocation, data, &pointer));
     VkPhysicalDeviceMemoryProperties memory;
     vkGetPhysicalDeviceMemoryProperties(context.physicalDevice(), &memory);
     uint32_t chosen = UINT32_MAX;
@@ -110,7 +122,7 @@ HostImportedBuffer importHostBuffer(Context& context, uint64_t size, VkBufferUsa
 
     VkImportMemoryHostPointerInfoEXT import{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
     import.handleType = kHostAllocation;
-    import.pHostPointer = pages.data;
+    import.pHostPointer = data;
     VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &import};
     allocateInfo.allocationSize = bytes;
     allocateInfo.memoryTypeIndex = chosen;
@@ -122,6 +134,14 @@ HostImportedBuffer importHostBuffer(Context& context, uint64_t size, VkBufferUsa
     VK_CHECK(imported);
     buffer.allocated = bytes;
     VK_CHECK(vkBindBufferMemory(device, buffer.buffer, buffer.memory, 0));
+    return buffer;
+}
+
+HostImportedBuffer importHostBuffer(Context& context, uint64_t size, VkBufferUsageFlags usage, const std::string& what)
+{
+    HostImportedBuffer result;
+    result.pages = mapHostPages(size, importAlignment(context.physicalDevice()), what);
+    result.buffer = importHostRange(context, result.pages.data, size, usage, what);
     return result;
 }
 

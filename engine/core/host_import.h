@@ -47,6 +47,22 @@ struct HostImportedBuffer {
 // such memory.
 bool canImportHostMemory(const Context& context);
 
+// The alignment of an imported range's start and size: the device's
+// minimum, at least 2 MiB (a mapping's middle in huge pages).
+uint64_t hostImportAlignment(const Context& context);
+
+// `bytes` of fresh host pages aligned to `alignment`, made present on every
+// core (huge pages where the kernel gives them). Throws Error naming `what`.
+HostPages mapHostPages(uint64_t bytes, uint64_t alignment, const std::string& what);
+
+// [data, data + size) of pages already mapped and present, `data` aligned
+// to hostImportAlignment and the range rounded up to it inside the mapping,
+// imported as a buffer of `usage` (the pages must outlive it). Separate
+// ranges of one mapping import on separate threads at once: the driver pins
+// each on the calling thread. Throws Error naming `what` where it fails.
+Buffer importHostRange(Context& context, std::byte* data, uint64_t size, VkBufferUsageFlags usage,
+                       const std::string& what);
+
 // `size` bytes of fresh host pages, made present on every core (huge pages
 // where the kernel gives them), imported as a buffer of `usage`. The bytes
 // are host memory: they do not count against the device budget. Throws

@@ -288,6 +288,47 @@ TEST_CASE("streamed extraction gives the in-core mesh on the real volumes", "[st
     requireStreamedSameAsInCore(*engine, 150.0f, {2, 9});
 }
 
+TEST_CASE("staging made in pieces of a few planes, each imported on its own, gives the in-core mesh, block and scan",
+          "[stream]")
+{
+    struct Case {
+        std::unique_ptr<VolumeSource> source;
+        float iso;
+    };
+    std::vector<Case> cases;
+    cases.push_back({openSyntheticSource("cayley:23x19x41"), -0.012f});
+    cases.push_back({openSyntheticSource("sphere:21x18x33", ScalarType::UInt8), 200.0f});
+    std::filesystem::path anatomical = datasetsDir() / "anatomical_33x41x25_int16.nhdr";
+    if (std::filesystem::exists(anatomical))
+        cases.push_back({openFileSource(anatomical), 5000.5f});
+    for (Case& c : cases)
+        for (const std::string method : {"block", "scan"}) {
+            Volume whole = readWholeVolume(*c.source);
+            Mesh reference = inCoreMesh(whole, c.iso, "", method);
+            REQUIRE(!reference.indices.empty());
+            uint64_t planeTexels = uint64_t(whole.dims[0]) * whole.dims[1];
+            // Slabs of 7 layers: images of 10 planes, in pieces of 3, 3, 3 and 1 (4 bytes a texel at most).
+            for (uint64_t piecePlanes : {1, 3, 64}) {
+                INFO(method << ": " << whole.source << " at iso " << c.iso << ", pieces of " << piecePlanes
+                            << " planes");
+                MeshCollector collector;
+                StreamOptions stream;
+                stream.maxSlabLayers = 7;
+                std::unique_ptr<SlabMethod> slabs = createSlabMethod(gpuContext(), whole, methodOptions(method), 1 << 30);
+                stream.stagingPieceBytes = planeTexels * slabs->texelBytes() * piecePlanes;
+                StreamReport report = extractStreamed(gpuContext(), *c.source, c.iso, methodOptions(method), stream,
+                                                      collector);
+                uint32_t imagePlanes = std::min<uint32_t>(7 + 3, whole.dims[2]);
+                uint64_t perPiece = std::min<uint64_t>(piecePlanes, imagePlanes);
+                REQUIRE(report.stagingPieces == (imagePlanes + perPiece - 1) / perPiece);
+                REQUIRE(report.slabs.size() == (whole.dims[2] - 1 + 6) / 7);
+                REQUIRE(report.vertexCount == reference.positions.size());
+                requireSameMesh(collector.mesh(), reference, method == "scan");
+                REQUIRE_NO_VALIDATION_MESSAGES();
+            }
+        }
+}
+
 TEST_CASE("a device budget below the whole mesh streams it to the host slab by slab, splitting slabs whose mesh "
           "does not fit",
           "[stream]")

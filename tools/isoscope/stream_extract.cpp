@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <vector>
 #include <memory>
@@ -54,8 +55,20 @@ double overlapFraction(const SlabStats& slab, const SlabStats& next)
     return std::max(0.0, shared) / span;
 }
 
+nlohmann::json startupJson(const StreamReport::Startup& startup)
+{
+    return {{"constructed", startup.constructed},
+            {"staging_pages", startup.stagingPages},
+            {"first_piece_ready", startup.firstPieceReady},
+            {"slot0_ready", startup.slot0Ready},
+            {"images", startup.images},
+            {"extractors", startup.extractors},
+            {"first_read", startup.firstRead},
+            {"upload_graph", startup.uploadGraph}};
+}
+
 nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float iso,
-                         const std::vector<CopyBandwidth>& copies)
+                         const std::vector<CopyBandwidth>& copies, double contextMs, double measureCopyMs)
 {
     double seconds = report.wallMs * 1e-3;
     double uploadMs = 0, extractMs = 0, readMs = 0, waitMs = 0, downloadMs = 0;
@@ -114,9 +127,16 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         {"staging_bytes", report.stagingBytes},
         {"staging", report.stagingImported ? "imported host pages" : "pinned allocation"},
         {"staging_ms", report.stagingMs},
+        {"staging_pieces", report.stagingPieces},
+        {"clock_starts", "at the streamed extraction's call: after the device context and the copy measurement"},
+        {"context_ms", contextMs},
+        {"measure_copy_ms", measureCopyMs},
         {"wall_ms", report.wallMs},
         {"first_upload_submitted_ms", report.firstUploadMs},
+        {"startup_ms_at", startupJson(report.startup)},
         {"end_to_end_gb_per_s", seconds > 0 ? double(report.volumeBytes) / seconds * 1e-9 : 0.0},
+        // The same with the device context's creation, which the command waits for too (an API caller makes it once).
+        {"end_to_end_with_context_gb_per_s", double(report.volumeBytes) / (seconds + contextMs * 1e-3) * 1e-9},
         {"peak_device_bytes", report.peakDeviceBytes},
         {"peak_host_bytes", peakHostBytes()},
         {"read_ms", readMs},
@@ -169,7 +189,9 @@ std::optional<int> runStreamedExtract(const StreamRequest& request)
         }
     }
     const Volume& grid = source->grid();
+    auto contextStart = std::chrono::steady_clock::now();
     Context context;
+    double contextMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - contextStart).count();
     uint64_t budget = request.deviceBudget ? request.deviceBudget : context.allocator().deviceBudgetBytes();
     if (!request.forced) {
         if (!needsStreaming(context, grid, budget))
@@ -181,6 +203,7 @@ std::optional<int> runStreamedExtract(const StreamRequest& request)
     }
 
     std::vector<CopyBandwidth> copies;
+    auto measureStart = std::chrono::steady_clock::now();
     if (request.measureCopy) {
         uint64_t bytes = std::min<uint64_t>(uint64_t(256) << 20, budget / 4);
         copies.push_back(measureUploadBandwidth(context, bytes, 8));
@@ -190,6 +213,8 @@ std::optional<int> runStreamedExtract(const StreamRequest& request)
                 copies.push_back(measureUploadBandwidth(context, bytes, 8, QueueRole::Transfer, 2));
         }
     }
+
+    double measureCopyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - measureStart).count();
 
     StreamOptions stream;
     stream.deviceBudget = budget;
@@ -216,7 +241,7 @@ std::optional<int> runStreamedExtract(const StreamRequest& request)
             placeInWorld(mesh, grid);
         writeMesh(mesh, request.output, {ifExists(request.force), terminalProgress(request.quiet)});
     }
-    nlohmann::json stats = statsJson(report, grid, request.iso, copies);
+    nlohmann::json stats = statsJson(report, grid, request.iso, copies, contextMs, measureCopyMs);
     if (!request.stats.empty())
         writeJson(stats, request.stats, request.force);
     if (request.stats != "-")

@@ -32,7 +32,7 @@ public:
         return blocks / 4 + blocks / 8 * 16;
     }
 
-    void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+    void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
                        uint32_t extractionFamily) const override
     {
         addSlabUploadPass(graph, volume, staging, planes, extractionFamily);

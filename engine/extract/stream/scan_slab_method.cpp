@@ -43,7 +43,7 @@ public:
         return scanSlabBytes(context_, dims, cellLayers, false, true);
     }
 
-    void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+    void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
                        uint32_t extractionFamily) const override
     {
         addSlabBufferUploadPass(graph, volume, staging, planes, extractionFamily);

@@ -1,17 +1,26 @@
 #include "extract/stream/slab_buffer_upload.h"
 
+#include <utility>
+#include <vector>
+
 #include "core/context.h"
 #include "core/error.h"
 #include "graph/render_graph.h"
 
 namespace isoscope {
 
-void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
                              uint32_t extractionFamily)
 {
     std::array<uint32_t, 3> dims = volume.dims();
-    uint64_t bytes = uint64_t(dims[0]) * dims[1] * planes * scalarSize(volume.type());
-    if (!volume.buffer() || planes != dims[2] || bytes > staging.size)
+    uint64_t planeBytes = uint64_t(dims[0]) * dims[1] * scalarSize(volume.type());
+    uint32_t covered = 0;
+    for (const SlabStagingPiece& piece : staging) {
+        if (piece.firstPlane != covered || piece.planes == 0)
+            fail("slab staging pieces that do not follow each other plane by plane (an engine bug)");
+        covered += piece.planes;
+    }
+    if (!volume.buffer() || planes != dims[2] || covered != planes)
         fail("a slab upload of " + std::to_string(planes) + " planes into a buffer of " + std::to_string(dims[2]) +
              " (an engine bug: the upload writes the whole buffer)");
     // Old contents discarded; ALL_COMMANDS orders the copy after this queue's earlier work (one queue).
@@ -19,12 +28,18 @@ void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const 
     ResourceState released{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT,
                            VK_IMAGE_LAYOUT_UNDEFINED, extractionFamily};
     ResourceId target = graph.importBuffer("slab samples", volume.buffer().buffer, discarded, released);
-    ResourceId stagingId = graph.importBuffer("slab staging", staging.buffer);
-    VkBufferCopy copy{0, 0, bytes};
-    graph.addPass("slab upload", PassKind::Transfer, {{stagingId, Use::TransferSrc}, {target, Use::TransferDst}},
-                  [=](VkCommandBuffer cmd, const RenderGraph& g) {
-                      vkCmdCopyBuffer(cmd, g.buffer(stagingId), g.buffer(target), 1, &copy);
-                  });
+    std::vector<ResourceUse> uses;
+    std::vector<std::pair<ResourceId, VkBufferCopy>> copies;
+    for (const SlabStagingPiece& piece : staging) {
+        ResourceId id = graph.importBuffer("slab staging", piece.buffer);
+        uses.push_back({id, Use::TransferSrc});
+        copies.emplace_back(id, VkBufferCopy{0, piece.firstPlane * planeBytes, piece.planes * planeBytes});
+    }
+    uses.push_back({target, Use::TransferDst});
+    graph.addPass("slab upload", PassKind::Transfer, std::move(uses), [=](VkCommandBuffer cmd, const RenderGraph& g) {
+        for (const auto& [id, copy] : copies)
+            vkCmdCopyBuffer(cmd, g.buffer(id), g.buffer(target), 1, &copy);
+    });
 }
 
 ResourceState slabBufferAfterUpload(const Context& context)

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "core/memory.h"
+#include "extract/stream/slab_staging.h"
 #include "graph/graph_desc.h"
 #include "volume/gpu_volume.h"
 
@@ -17,12 +18,12 @@ namespace isoscope {
 class Context;
 class RenderGraph;
 
-// Adds "slab upload": `planes` z-planes of raw samples (x fastest) from
-// `staging` to planes [0, planes) of the volume's buffer, which must be all
+// Adds "slab upload": `planes` z-planes of raw samples (x fastest) from the
+// staging pieces (one copy each) to planes [0, planes) of the volume's buffer, which must be all
 // of them: its old contents are discarded (whatever read them before is the
 // submission's wait to order). Released to `extractionFamily` where that is
 // another family than the graph's.
-void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
                              uint32_t extractionFamily);
 
 // The state the slab buffer arrives in for the extraction's graph

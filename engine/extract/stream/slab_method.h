@@ -28,6 +28,7 @@
 
 #include "core/memory.h"
 #include "extract/extract.h"
+#include "extract/stream/slab_staging.h"
 #include "volume/gpu_volume.h"
 
 namespace isoscope {
@@ -56,12 +57,12 @@ public:
     virtual uint64_t workBytes(uint32_t cellLayers) const = 0;
     // The graph's transients alone, until a compiled graph says.
     virtual uint64_t transientBytes(uint32_t cellLayers) const = 0;
-    // Adds "slab upload": planes [0, planes) of `staging` (texelBytes() a
-    // sample, x fastest) into the slab volume, all of its planes (its old
+    // Adds "slab upload": planes [0, planes) from the staging pieces
+    // (texelBytes() a sample, x fastest) into the slab volume, all of its planes (its old
     // contents discarded: what read them before is the submission's wait
     // to order), released to `extractionFamily` where the graph's queue
     // family is another.
-    virtual void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+    virtual void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
                                uint32_t extractionFamily) const = 0;
     // Marks, in the graph that extracts the slab next, the slab volume as
     // arriving from that upload (acquired from the transfer queue's family).

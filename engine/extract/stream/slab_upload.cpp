@@ -1,12 +1,15 @@
 #include "extract/stream/slab_upload.h"
 
+#include <utility>
+#include <vector>
+
 #include "core/context.h"
 #include "core/error.h"
 #include "graph/render_graph.h"
 
 namespace isoscope {
 
-void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
                        uint32_t extractionFamily)
 {
     const Image& image = volume.image();
@@ -19,15 +22,30 @@ void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer
     ResourceState released{VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT, VK_IMAGE_LAYOUT_GENERAL,
                            extractionFamily};
     ResourceId imageId = graph.importImage("slab image", target, discarded, released);
-    ResourceId stagingId = graph.importBuffer("slab staging", staging.buffer);
-    VkBufferImageCopy box{};
-    box.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    box.imageExtent = {image.extent.width, image.extent.height, planes};
-    graph.addPass("slab upload", PassKind::Transfer, {{stagingId, Use::TransferSrc}, {imageId, Use::TransferDst}},
-                  [=](VkCommandBuffer cmd, const RenderGraph& g) {
-                      vkCmdCopyBufferToImage(cmd, g.buffer(stagingId), g.image(imageId).image,
-                                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &box);
-                  });
+    std::vector<ResourceUse> uses;
+    std::vector<std::pair<ResourceId, VkBufferImageCopy>> copies;
+    uint32_t covered = 0;
+    for (const SlabStagingPiece& piece : staging) {
+        if (piece.firstPlane != covered || piece.planes == 0)
+            fail("slab staging pieces that do not follow each other plane by plane (an engine bug)");
+        covered += piece.planes;
+        ResourceId id = graph.importBuffer("slab staging", piece.buffer);
+        uses.push_back({id, Use::TransferSrc});
+        VkBufferImageCopy box{};
+        box.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        box.imageOffset = {0, 0, int32_t(piece.firstPlane)};
+        box.imageExtent = {image.extent.width, image.extent.height, piece.planes};
+        copies.emplace_back(id, box);
+    }
+    if (covered != planes)
+        fail("slab staging pieces of " + std::to_string(covered) + " planes for an upload of " +
+             std::to_string(planes) + " (an engine bug)");
+    uses.push_back({imageId, Use::TransferDst});
+    graph.addPass("slab upload", PassKind::Transfer, std::move(uses), [=](VkCommandBuffer cmd, const RenderGraph& g) {
+        for (const auto& [id, box] : copies)
+            vkCmdCopyBufferToImage(cmd, g.buffer(id), g.image(imageId).image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                                   &box);
+    });
 }
 
 ResourceState slabImageAfterUpload(const Context& context)

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "core/memory.h"
+#include "extract/stream/slab_staging.h"
 #include "graph/graph_desc.h"
 #include "volume/gpu_volume.h"
 
@@ -17,12 +18,13 @@ class Context;
 class RenderGraph;
 
 // Adds "slab upload": `planes` z-planes of texels (the image's format, x
-// fastest) from `staging` to planes [0, planes) of the volume's image, which
+// fastest) from the staging pieces (one copy each) to planes [0, planes) of
+// the volume's image, which
 // must be all of them: the image's old contents are discarded (whatever
 // read them before is the submission's wait to order). The image is left in
 // GENERAL, released to `extractionFamily` (the main queue's) where that is
 // another family than the graph's.
-void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const Buffer& staging, uint32_t planes,
+void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
                        uint32_t extractionFamily);
 
 // The state a slab image arrives in for the extraction's graph

@@ -5,9 +5,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <tuple>
@@ -141,13 +143,24 @@ bool stagingImportWanted()
     fail("ISOSCOPE_STREAM_STAGING='" + std::string(choice) + "': give import or allocate");
 }
 
+// Whole planes of a slot's staging: a range of its host pages imported on
+// its own (else the driver's pinned allocation), so that the reader fills
+// and the first upload reads the first pieces while later ones are pinned.
+struct StagingPiece {
+    Buffer buffer;
+    std::byte* data = nullptr;  // its planes: the reader writes them once `ready`
+    uint32_t firstPlane = 0, planes = 0;
+    bool imported = false;
+    std::promise<void> made;
+    std::shared_future<void> ready = made.get_future().share();
+};
+
 // Which image of the ring a slab's image planes go to, and what is known of
 // the work on it: the upload that last filled it (on the transfer queue) and
 // the last extraction that read it (on the main queue).
 struct RingSlot {
-    HostPages stagingPages;        // imported staging's host pages (core/host_import.h); after the buffer
-    Buffer staging;                // the host reads the slab's planes into stagingData, its memory
-    std::byte* stagingData = nullptr;
+    HostPages stagingPages;        // imported staging's host pages (core/host_import.h); after the buffers
+    std::vector<StagingPiece> pieces; // the host reads the slab's planes into them
     std::vector<std::byte> raw;    // the source's samples where the image converts them to float
     std::unique_ptr<GpuVolume> image;
     std::unique_ptr<RenderGraph> upload; // staging -> image on the transfer queue, compiled once
@@ -155,10 +168,20 @@ struct RingSlot {
     uint64_t uploaded = 0;         // transfer timeline: the upload is done, the staging free again
     uint64_t lastRead = 0;         // main timeline: the image's readers are done, it may be refilled
     SlabStats pending;             // the read's times, for the slab's stats
-    // The second slot's staging, allocated on a thread of its own; declared
-    // last, so destroyed (waited for) before the rest.
+    std::promise<void> mapped;     // stagingPages mapped (or not: pinned pieces)
+    std::shared_future<void> mappedReady = mapped.get_future().share();
+    // The slot's staging, made on a thread of its own; declared last, so
+    // destroyed (waited for) before the rest.
     std::shared_future<void> stagingReady;
 };
+
+// Slot staging pieces imported at once: the driver pins each range on the
+// thread that imports it.
+constexpr unsigned kImportThreads = 4;
+
+// Staging pieces of about this size: the first upload waits for one slot's
+// pieces, its first reads for the first piece only.
+constexpr uint64_t kStagingPieceBytes = uint64_t(64) << 20;
 
 class Streamer {
 public:
@@ -184,6 +207,10 @@ public:
         // Until a graph says: the transients streamSlabBytes counts.
         transientReserve_ = method_->transientBytes(planned_);
         importStaging_ = stagingImportWanted() && canImportHostMemory(context);
+        uint64_t pieceBytes = stream.stagingPieceBytes ? stream.stagingPieceBytes : kStagingPieceBytes;
+        piecePlanes_ = uint32_t(std::clamp<uint64_t>(pieceBytes / stagingPlaneBytes(), 1, imagePlanes_));
+        pieceCount_ = (imagePlanes_ + piecePlanes_ - 1) / piecePlanes_;
+        report_.startup.constructed = msSince(start_);
     }
 
     // The pipeline, per slab k in ring slot k % 2: its extraction is
@@ -207,7 +234,6 @@ public:
 
     StreamReport run()
     {
-        Clock::time_point start = Clock::now();
         Allocator& allocator = context_.allocator();
         allocator.resetPeak();
         report_.method = method_->name();
@@ -217,60 +243,46 @@ public:
         report_.plannedCellLayers = planned_;
         report_.volumeBytes = grid_.byteSize();
         report_.transferQueue = context_.hasDedicatedTransferQueue();
-
-        uint64_t stagingBytes = planeTexels() * texelBytes_ * imagePlanes_;
-        // By value: the second slot's runs on beyond an error here (its slot waits for it).
-        auto createStaging = [this, stagingBytes](RingSlot& slot) {
-            Clock::time_point stagingStart = Clock::now();
-            if (importStaging_) {
-                try {
-                    HostImportedBuffer imported =
-                        importHostBuffer(context_, stagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "slab staging");
-                    slot.stagingPages = std::move(imported.pages);
-                    slot.staging = std::move(imported.buffer);
-                    slot.stagingData = slot.stagingPages.data;
-                } catch (const Error&) {
-                    // A faster start only: the driver's pinned memory does the same.
-                }
-            }
-            if (!slot.stagingData) {
-                slot.staging = context_.allocator().createBuffer(stagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                                                 MemoryUsage::Upload, "slab staging");
-                slot.stagingData = static_cast<std::byte*>(slot.staging.mapped);
-            }
-            if (converted_)
-                slot.raw.resize(size_t(planeTexels() * scalarSize(grid_.type) * imagePlanes_));
-            report_.stagingMs[&slot - slots_] = msSince(stagingStart);
-        };
-        report_.stagingBytes = 2 * stagingBytes;
+        report_.stagingBytes = 2 * stagingPlaneBytes() * imagePlanes_;
+        report_.stagingPieces = pieceCount_;
         progress(0);
 
         SlabWindow w = slabWindow(nz_, 0, std::min(planned_, nz_ - 1));
         Clock::time_point firstStart = Clock::now();
-        // Pinned host memory is slow to allocate (the H100's two 496 MiB
-        // staging buffers took ~0.27 s, before the first upload): the second
-        // on a thread of its own, which the second slab's read waits for,
-        // not the first upload.
+        // Pinning host memory is slow (two 496 MiB buffers took 100-140 ms
+        // on the H100, before the first upload): both slots' staging on
+        // threads of their own, in pieces, the second slot's imports after
+        // the first's; the first slab's read fills each piece once it is
+        // imported, while the main thread makes the images and extractors.
+        createPieces(slots_[0]);
+        createPieces(slots_[1]);
+        slots_[0].stagingReady = std::async(std::launch::async, [this] { createStaging(slots_[0], {}, {}); }).share();
+        std::shared_future<void> mapped = slots_[0].mappedReady, made = slots_[0].stagingReady;
         slots_[1].stagingReady =
-            std::async(std::launch::async, [this, createStaging] { createStaging(slots_[1]); }).share();
-        createStaging(slots_[0]);
+            std::async(std::launch::async, [this, mapped, made] { createStaging(slots_[1], mapped, made); }).share();
         startRead(0, w);
         countersHost_ = allocator.createBuffer(sizeof(GpuMeshCounters), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                MemoryUsage::Readback, "mesh counters read-back");
         createImages();
-        // The first two slabs' extractors (their pipelines: compiled on a cold cache) while those planes are read.
-        extractorFor(w.gridPlanes(), 0);
-        if (auto second = nextWindow(w))
-            extractorFor(second->gridPlanes(), 1);
+        report_.startup.images = msSince(start_);
+        slots_[0].stagingReady.get(); // rethrows its error; the read's last pieces may still be going
+        compileUpload(0);
         double firstWaitMs = waitRead(0);
+        report_.startup.firstRead = msSince(start_);
         submitUpload(0);
-        report_.firstUploadMs = msSince(start);
-        double firstMs = msSince(firstStart); // slab 0's turn began here
+        report_.firstUploadMs = msSince(start_);
         if (auto second = nextWindow(w)) {
             startRead(1, *second);
             if (auto third = nextWindow(*second))
                 startRead(0, *third); // once the first upload is done
         }
+        // The first two slabs' extractors (their pipelines: compiled on a
+        // cold cache) while the first slab uploads: the upload needs none.
+        extractorFor(w.gridPlanes(), 0);
+        if (auto second = nextWindow(w))
+            extractorFor(second->gridPlanes(), 1);
+        report_.startup.extractors = msSince(start_);
+        double firstMs = msSince(firstStart); // slab 0's turn began here
         for (uint32_t slot = 0;; slot ^= 1u) {
             SlabStats stats = slots_[slot].pending;
             stats.firstPlane = w.z0;
@@ -299,18 +311,159 @@ public:
         finishWelds();
         compute_.waitIdle();
         transfer_.waitIdle();
-        if (slots_[1].stagingReady.valid())
-            slots_[1].stagingReady.get(); // one slab: no read waited for it
-        report_.stagingImported = slots_[0].stagingPages.data && slots_[1].stagingPages.data;
+        for (RingSlot& slot : slots_)
+            slot.stagingReady.get(); // one slab: no read waited for the second slot's
+        report_.stagingImported = true;
+        for (RingSlot& slot : slots_)
+            for (const StagingPiece& piece : slot.pieces)
+                report_.stagingImported &= piece.imported;
         report_.vertexCount = welder_.vertexCount();
         report_.faceCount = welder_.triangleCount();
         report_.peakDeviceBytes = allocator.peakDeviceBytes();
-        report_.wallMs = msSince(start);
+        report_.wallMs = msSince(start_);
         return report_;
     }
 
 private:
     uint64_t planeTexels() const { return uint64_t(grid_.dims[0]) * grid_.dims[1]; }
+    uint64_t stagingPlaneBytes() const { return planeTexels() * texelBytes_; }
+
+    // Bytes between the starts of two pieces in a slot's host pages: each
+    // starts where the device imports host memory from.
+    uint64_t pieceStride() const
+    {
+        uint64_t alignment = hostImportAlignment(context_);
+        return (piecePlanes_ * stagingPlaneBytes() + alignment - 1) / alignment * alignment;
+    }
+
+    // The slot's pieces, not yet made (their planes only), on the main thread
+    // before any thread reads them.
+    void createPieces(RingSlot& slot)
+    {
+        slot.pieces = std::vector<StagingPiece>(pieceCount_);
+        for (uint32_t p = 0; p < pieceCount_; ++p) {
+            slot.pieces[p].firstPlane = p * piecePlanes_;
+            slot.pieces[p].planes = std::min(piecePlanes_, imagePlanes_ - p * piecePlanes_);
+        }
+        if (converted_)
+            slot.raw.resize(size_t(planeTexels() * scalarSize(grid_.type) * imagePlanes_));
+    }
+
+    // The slot's staging (a thread of its own): once `beforeMapped`, its
+    // host pages mapped and made present on every core, then, once
+    // `beforeMade`, its pieces imported a few at a time (the slot before
+    // first: the first upload waits for its pieces alone); a piece whose
+    // import fails (or every piece, without import) is the driver's pinned
+    // allocation. Every piece's `made` is set, with its error where it has
+    // one; the first error is rethrown.
+    void createStaging(RingSlot& slot, std::shared_future<void> beforeMapped, std::shared_future<void> beforeMade)
+    {
+        uint32_t index = uint32_t(&slot - slots_);
+        Clock::time_point stagingStart = Clock::now();
+        std::exception_ptr error;
+        std::mutex errorMutex;
+        try {
+            if (beforeMapped.valid())
+                beforeMapped.wait();
+            uint64_t stride = importStaging_ ? pieceStride() : 0;
+            if (importStaging_) {
+                try {
+                    slot.stagingPages =
+                        mapHostPages(stride * pieceCount_, hostImportAlignment(context_), "slab staging");
+                    report_.startup.stagingPages[index] = msSince(start_);
+                } catch (const Error&) {
+                    // A faster start only: the driver's pinned memory does the same.
+                }
+            }
+            slot.mapped.set_value();
+            if (beforeMade.valid())
+                beforeMade.wait(); // its error is its own slot's
+            parallelFor(pieceCount_, std::min(kImportThreads, pieceCount_), [&](uint64_t p) {
+                StagingPiece& piece = slot.pieces[p];
+                uint64_t bytes = piece.planes * stagingPlaneBytes();
+                try {
+                    if (slot.stagingPages.data) {
+                        try {
+                            std::byte* data = slot.stagingPages.data + p * stride;
+                            piece.buffer = importHostRange(context_, data, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                           "slab staging");
+                            piece.data = data;
+                            piece.imported = true;
+                        } catch (const Error&) {
+                            // As above: this piece pinned by the driver.
+                        }
+                    }
+                    if (!piece.data) {
+                        std::lock_guard lock(allocateMutex_);
+                        piece.buffer = context_.allocator().createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                                         MemoryUsage::Upload, "slab staging");
+                        piece.data = static_cast<std::byte*>(piece.buffer.mapped);
+                    }
+                    if (index == 0 && p == 0)
+                        report_.startup.firstPieceReady = msSince(start_);
+                    piece.made.set_value();
+                } catch (...) {
+                    std::lock_guard lock(errorMutex);
+                    if (!error)
+                        error = std::current_exception();
+                    piece.made.set_exception(std::current_exception());
+                }
+            });
+        } catch (...) {
+            // No waiter may wait for ever: whatever is not yet set fails too.
+            std::exception_ptr here = std::current_exception();
+            auto failIfUnset = [&](std::promise<void>& promise) {
+                try {
+                    promise.set_exception(here);
+                } catch (const std::future_error&) {
+                    // already set
+                }
+            };
+            failIfUnset(slot.mapped);
+            for (StagingPiece& piece : slot.pieces)
+                failIfUnset(piece.made);
+            if (!error)
+                error = here;
+        }
+        report_.stagingMs[index] = msSince(stagingStart);
+        if (index == 0)
+            report_.startup.slot0Ready = msSince(start_);
+        if (error)
+            std::rethrow_exception(error);
+    }
+
+    // Calls fn(firstPlane, planes) for runs of the slot's pieces in order,
+    // each run as many pieces as are made by the time its first is (waited
+    // for; its error rethrown) and, with `contiguous`, follow each other in
+    // memory: one run, one call to the source, once the slot's staging is
+    // made (a source's read spreads over every core, a call at a time); a
+    // piece at a time while the first slab's pieces are pinned.
+    template <class Fn>
+    void forEachMadeRun(RingSlot& slot, bool contiguous, Fn fn)
+    {
+        auto made = [](const StagingPiece& piece) {
+            return piece.ready.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+        };
+        for (uint32_t p = 0; p < pieceCount_;) {
+            std::shared_future<void> ready = slot.pieces[p].ready;
+            ready.get();
+            uint32_t q = p + 1;
+            while (q < pieceCount_ && made(slot.pieces[q]) && slot.pieces[q].data &&
+                   (!contiguous || slot.pieces[q].data == stagingPlane(slot, slot.pieces[q].firstPlane - 1) +
+                                                              stagingPlaneBytes()))
+                ++q;
+            uint32_t first = slot.pieces[p].firstPlane;
+            fn(first, slot.pieces[q - 1].firstPlane + slot.pieces[q - 1].planes - first);
+            p = q;
+        }
+    }
+
+    // Plane `z` of the slot's staging (its piece made).
+    std::byte* stagingPlane(RingSlot& slot, uint32_t z) const
+    {
+        const StagingPiece& piece = slot.pieces[z / piecePlanes_];
+        return piece.data + uint64_t(z - piece.firstPlane) * stagingPlaneBytes();
+    }
 
     std::optional<SlabWindow> nextWindow(const SlabWindow& w) const
     {
@@ -333,23 +486,38 @@ private:
     double readPlanes(const SlabWindow& w, RingSlot& slot)
     {
         Clock::time_point start = Clock::now();
-        std::byte* staging = slot.stagingData;
-        std::byte* target = converted_ ? slot.raw.data() : staging;
         uint64_t planeBytes = source_.planeBytes();
         uint32_t planes = w.imagePlanes();
-        source_.readPlanes(w.firstImagePlane(), planes, target);
-        // On every core: for the last slab these copies can be most of its image.
-        if (planes < imagePlanes_)
-            parallelFor(imagePlanes_ - planes, hostThreads(), [&](uint64_t i) {
-                std::memcpy(target + (planes + i) * planeBytes, target + (planes - 1) * planeBytes, planeBytes);
-            });
         if (converted_) {
-            uint64_t count = planeTexels() * imagePlanes_;
-            constexpr uint64_t piece = uint64_t(1) << 20;
-            parallelFor((count + piece - 1) / piece, hostThreads(), [&](uint64_t item) {
-                for (uint64_t i = item * piece; i < std::min(count, (item + 1) * piece); ++i)
-                    reinterpret_cast<float*>(staging)[i] = sampleValue(target, grid_.type, i);
+            std::byte* raw = slot.raw.data();
+            source_.readPlanes(w.firstImagePlane(), planes, raw);
+            if (planes < imagePlanes_)
+                parallelFor(imagePlanes_ - planes, hostThreads(), [&](uint64_t i) {
+                    std::memcpy(raw + (planes + i) * planeBytes, raw + (planes - 1) * planeBytes, planeBytes);
+                });
+            uint64_t texels = planeTexels();
+            uint64_t piece = std::min<uint64_t>(texels, uint64_t(1) << 20);
+            uint64_t perPlane = (texels + piece - 1) / piece;
+            forEachMadeRun(slot, false, [&](uint32_t firstPlane, uint32_t count) {
+                parallelFor(count * perPlane, hostThreads(), [&](uint64_t item) {
+                    uint32_t z = firstPlane + uint32_t(item / perPlane);
+                    auto* plane = reinterpret_cast<float*>(stagingPlane(slot, z));
+                    uint64_t begin = item % perPlane * piece, end = std::min(texels, begin + piece);
+                    for (uint64_t i = begin; i < end; ++i)
+                        plane[i] = sampleValue(raw, grid_.type, z * texels + i);
+                });
             });
+        } else {
+            forEachMadeRun(slot, true, [&](uint32_t firstPlane, uint32_t count) {
+                if (firstPlane < planes)
+                    source_.readPlanes(w.firstImagePlane() + firstPlane, std::min(count, planes - firstPlane),
+                                       stagingPlane(slot, firstPlane));
+            });
+            // On every core: for the last slab these copies can be most of its image.
+            if (planes < imagePlanes_)
+                parallelFor(imagePlanes_ - planes, hostThreads(), [&](uint64_t i) {
+                    std::memcpy(stagingPlane(slot, planes + uint32_t(i)), stagingPlane(slot, planes - 1), planeBytes);
+                });
         }
         bytesReadPending_ += planeBytes * planes;
         return msSince(start);
@@ -368,9 +536,7 @@ private:
                             Clock::time_point start = Clock::now();
                             if (before.valid())
                                 before.wait(); // its error is its own slab's
-                            if (slot.stagingReady.valid())
-                                slot.stagingReady.get(); // rethrows an allocation's error
-                            transfer_.wait(uploaded);
+                            transfer_.wait(uploaded); // the staging's pieces: readPlanes waits for each
                             double waitedMs = msSince(start);
                             return std::pair(readPlanes(w, slot), waitedMs);
                         }).share();
@@ -400,17 +566,30 @@ private:
             slot.image = std::make_unique<GpuVolume>(context_, image, method_->volumeUsage(), nullptr);
     }
 
+    // The slot's upload graph (staging pieces -> image), compiled once.
+    void compileUpload(uint32_t index)
+    {
+        RingSlot& slot = slots_[index];
+        if (!slot.upload) {
+            // Every piece made: the read before (or the caller) waited for them.
+            SlabStaging staging;
+            for (const StagingPiece& piece : slot.pieces)
+                staging.push_back({piece.buffer.buffer, piece.firstPlane, piece.planes});
+            slot.upload = std::make_unique<RenderGraph>(context_, QueueRole::Transfer);
+            method_->addUploadPass(*slot.upload, *slot.image, staging, imagePlanes_, context_.queueFamily());
+            slot.upload->compile();
+            if (index == 0)
+                report_.startup.uploadGraph = msSince(start_);
+        }
+    }
+
     // The slot's staging into its image on the transfer queue, after the
     // extractions that read the image before (their values on the main
     // queue's timeline).
     void submitUpload(uint32_t index)
     {
         RingSlot& slot = slots_[index];
-        if (!slot.upload) {
-            slot.upload = std::make_unique<RenderGraph>(context_, QueueRole::Transfer);
-            method_->addUploadPass(*slot.upload, *slot.image, slot.staging, imagePlanes_, context_.queueFamily());
-            slot.upload->compile();
-        }
+        compileUpload(index);
         std::vector<QueueWait> waits;
         if (slot.lastRead)
             waits.push_back(compute_.after(slot.lastRead));
@@ -740,6 +919,7 @@ private:
         progress(w.z1 + 1 == nz_ ? nz_ : w.z1);
     }
 
+    Clock::time_point start_ = Clock::now(); // first: the constructor's work is in the wall time
     Context& context_;
     VolumeSource& source_;
     float iso_;
@@ -753,6 +933,8 @@ private:
     uint32_t texelBytes_ = 1;
     bool converted_ = false;
     bool importStaging_ = false;
+    uint32_t piecePlanes_ = 1, pieceCount_ = 1; // a slot's staging pieces
+    std::mutex allocateMutex_;                  // pinned pieces allocated one at a time
     RingSlot slots_[2];
     std::map<uint64_t, SlabExtractor> extractors_;
     std::unique_ptr<RenderGraph> oneOffGraph_;

@@ -15,7 +15,9 @@
 // central differences, one more on either side where the volume has them
 // (the overlap both methods need). Slabs go round a ring of two slots, each
 // a staging buffer (host pages imported by the device where it can,
-// core/host_import.h, else the driver's pinned memory) and a slab volume:
+// core/host_import.h, else the driver's pinned memory; in pieces of whole
+// planes, each imported on its own, so the first slab is read into the
+// first pieces while later ones are pinned) and a slab volume:
 //
 //   host        read k+2 into staging k%2 (every core) once upload k and read k+1 are done
 //   transfer    upload k+1: staging -> volume (k+1)%2, after the extraction that last read that volume
@@ -49,6 +51,7 @@ class Context;
 struct StreamOptions {
     uint64_t deviceBudget = 0; // device bytes the extraction may hold; 0: the device's budget
     uint32_t maxSlabLayers = 0; // at most this many cell layers a slab (0: as many as the budget allows)
+    uint64_t stagingPieceBytes = 0; // staging imported in pieces of about this many bytes, whole planes (0: 64 MiB)
     Progress progress;          // planes extracted of the volume's (items "planes", bytesDone: samples read)
 };
 
@@ -81,11 +84,25 @@ struct StreamReport {
     uint32_t plannedCellLayers = 0; // per slab, from the budget
     uint64_t volumeBytes = 0, bytesRead = 0; // bytesRead counts the planes slabs share twice
     uint64_t stagingBytes = 0;      // the two staging buffers
+    uint32_t stagingPieces = 0;     // each slot's staging in this many pieces (imported one by one)
     bool stagingImported = false;   // host pages imported (core/host_import.h), else the driver's pinned memory
-    double stagingMs[2] = {0, 0};   // each slot's staging made (the second on a thread of its own, beside the first)
+    double stagingMs[2] = {0, 0};   // each slot's staging made (both on threads of their own, beside the first read)
     bool transferQueue = false;     // uploads on a dedicated transfer queue (else the main queue)
+    // The clock starts where extractStreamed is called: everything after
+    // the caller has its context and its source is in wallMs.
     double wallMs = 0;
     double firstUploadMs = 0;       // from the start to the first upload's submission: the start-up
+    // The start-up's steps, each the ms from the start at which it ended.
+    struct Startup {
+        double constructed = 0;      // method, slab plan, queues
+        double stagingPages[2] = {0, 0}; // each slot's host pages mapped and made present (0: none, pinned pieces)
+        double firstPieceReady = 0;  // slot 0's first staging piece imported (or allocated)
+        double slot0Ready = 0;       // all of slot 0's pieces
+        double images = 0;           // the ring's images made (main thread)
+        double uploadGraph = 0;      // slot 0's upload graph compiled
+        double firstRead = 0;        // slab 0's planes in staging (the main thread's wait for them ended)
+        double extractors = 0;       // the first two slabs' extractors (their pipelines), after the first upload
+    } startup;
     uint64_t peakDeviceBytes = 0;
     uint64_t vertexCount = 0, faceCount = 0;
     uint32_t overflowRetries = 0, slabsSplit = 0;
