@@ -15,8 +15,9 @@
 // of each of its level-2 nodes and stores them as one 16-byte vector a node,
 // lane after lane (4-byte stores a lane, 64 bytes apart, each cost a whole
 // memory sector), and with them each node's sums: level 2, so that the reduce
-// passes start at level 3. Only points whose cell has corners on both sides
-// load the case table.
+// passes start at level 3. Triangle counts too come from bit arithmetic, 32
+// cells at once (pointRows); only the rare cells it cannot count load the
+// case table.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 
@@ -49,42 +50,107 @@ const uint HALF = 32u;       // runs a workgroup holds per level-1 row; the work
 // level-1 entries, word y + 2z of the octants (x, y, z).
 shared uvec4 staged[2][HALF * RUN_PARENTS];
 
-// One row of a run (16 points along x at one y and z) as three words, each
-// two 16-bit masks (bit k: point x0 + k): its crossed owned edges along x | y
-// << 16, along z | the first bit of its cell's triangle count << 16, and the
-// second | third bit << 16.
-uvec3 pointRow(uint a, uint b, uint c, uint d, bool inGrid, bool hasY, bool hasZ, uint pointMask, uint edgeMask)
+// Two rows of a run (16 points along x at y and y + 1, one z) as six masks,
+// row y in bits 0-15 and row y + 1 in bits 16-31 (bit k: point x0 + k): the
+// crossed owned edges along x, y and z, then the three bits of the cell's
+// triangle count; the order of a level-0 byte's bits (pointByteOf).
+struct PointRows {
+    uint m[6];
+};
+
+// Lines y and y + 1 of a plane as one word, their first 16 samples (k) or the 16 after one sample (k + 1).
+uint packRows(uint line0, uint line1) { return (line0 & 0xFFFFu) | (line1 << 16); }
+uint packRowsNext(uint line0, uint line1) { return ((line0 >> 1) & 0xFFFFu) | ((line1 >> 1) << 16); }
+
+// A full adder on 32 lanes of bits at once (sum, carry).
+uvec2 fullAdd(uint a, uint b, uint c) { return uvec2(a ^ b ^ c, (a & b) | (c & (a ^ b))); }
+
+// The rows (y + i, z) for i = 0, 1 from the lines (y + i) of planes z (lo)
+// and z + 1 (up). A cell's triangle count comes from bit arithmetic on all
+// 32 cells at once, not a case-table load a cell: with the table's rule
+// (inside corners apart on an ambiguous face, case_table.h) a cell whose
+// inside and outside corners each form one region has one loop, so its count
+// is E - 2 for its E crossed edges. That holds for every case with E <= 5,
+// and for E = 6 and 7 where the number of inside corners n has bit 1 clear
+// (6 with n = 4, 7 with n = 5); the others (E >= 8, n = 2 or 6 with E = 6, n
+// = 3 with E = 7: faces with both diagonals equal, or corners opposite
+// through the cell) are rare on a surface and load the table (every case is
+// checked against the table by tests/cpu/test_case_table.cpp).
+PointRows pointRows(uint lo[3], uint up[3], uint yMask, uint zMask, uint edgeMask)
 {
-    if (!inGrid)
-        return uvec3(0u);
-    uint cx = (a ^ (a >> 1)) & edgeMask;
-    uint cy = hasY ? (a ^ b) & pointMask : 0u;
-    uint cz = hasZ ? (a ^ c) & pointMask : 0u;
-    uint t0 = 0u, t1 = 0u, t2 = 0u;
-    if (hasY && hasZ) {
-        uint someIn = a | b | c | d, allIn = a & b & c & d;
-        for (uint m = (someIn | (someIn >> 1)) & ~(allIn & (allIn >> 1)) & edgeMask; m != 0u; m &= m - 1u) {
-            uint k = uint(findLSB(m));
-            uint caseIndex = ((a >> k) & 3u) | ((b >> k) & 3u) << 2 | ((c >> k) & 3u) << 4 | ((d >> k) & 3u) << 6;
-            uint t = caseTriangleCount(caseIndex);
-            t0 |= (t & 1u) << k;
-            t1 |= ((t >> 1) & 1u) << k;
-            t2 |= (t >> 2) << k;
-        }
+    // Corner (x + k, y + i, z + j) of cell k: a (i = 0, j = 0), b (1, 0), c (0, 1), d (1, 1); a1 .. d1 at x + k + 1.
+    uint a = packRows(lo[0], lo[1]), a1 = packRowsNext(lo[0], lo[1]);
+    uint b = packRows(lo[1], lo[2]), b1 = packRowsNext(lo[1], lo[2]);
+    uint c = packRows(up[0], up[1]), c1 = packRowsNext(up[0], up[1]);
+    uint d = packRows(up[1], up[2]), d1 = packRowsNext(up[1], up[2]);
+    uint xa = a ^ a1, xb = b ^ b1, xc = c ^ c1, xd = d ^ d1;
+    uint ya = a ^ b, ya1 = a1 ^ b1, yc = c ^ d, yc1 = c1 ^ d1;
+    uint za = a ^ c, za1 = a1 ^ c1, zb = b ^ d, zb1 = b1 ^ d1;
+    // E, the number of crossed edges, as four bit planes e0 .. e3 (carry-save adders).
+    uvec2 s0 = fullAdd(xa, xb, xc), s1 = fullAdd(xd, ya, ya1), s2 = fullAdd(yc, yc1, za), s3 = fullAdd(za1, zb, zb1);
+    uvec2 s4 = fullAdd(s0.x, s1.x, s2.x);
+    uint e0 = s4.x ^ s3.x, c5 = s4.x & s3.x;
+    uvec2 t4 = fullAdd(s0.y, s1.y, s2.y), t5 = fullAdd(s3.y, s4.y, c5);
+    uint e1 = t4.x ^ t5.x;
+    uvec2 e23 = fullAdd(t4.y, t5.y, t4.x & t5.x);
+    // Bit 1 of n: the carries out of the inside corners' ones bit.
+    uvec2 n0 = fullAdd(a, a1, b), n1 = fullAdd(b1, c, c1), n2 = fullAdd(n0.x, n1.x, xd);
+    uint nBit1 = n0.y ^ n1.y ^ (d & d1) ^ n2.y;
+
+    uint cellMask = edgeMask & yMask & zMask;
+    uint tableCells = (e23.y | (e23.x & e1 & nBit1)) & cellMask;
+    uint loopCells = (e0 | e1 | e23.x) & cellMask & ~tableCells; // E in 1 .. 7, one loop: E - 2 triangles
+    PointRows rows;
+    rows.m[0] = xa & edgeMask;
+    rows.m[1] = ya & yMask;
+    rows.m[2] = za & zMask;
+    rows.m[3] = e0 & loopCells;
+    rows.m[4] = ~e1 & loopCells;
+    rows.m[5] = ~(e23.x ^ e1) & loopCells;
+    for (uint m = tableCells; m != 0u; m &= m - 1u) {
+        uint k = uint(findLSB(m));
+        uint caseIndex = ((a >> k) & 1u) | ((a1 >> k) & 1u) << 1 | ((b >> k) & 1u) << 2 | ((b1 >> k) & 1u) << 3 |
+                         ((c >> k) & 1u) << 4 | ((c1 >> k) & 1u) << 5 | ((d >> k) & 1u) << 6 | ((d1 >> k) & 1u) << 7;
+        uint t = caseTriangleCount(caseIndex);
+        rows.m[3] |= (t & 1u) << k;
+        rows.m[4] |= ((t >> 1) & 1u) << k;
+        rows.m[5] |= (t >> 2) << k;
     }
-    return uvec3(cx | cy << 16, cz | t0 << 16, t1 | t2 << 16);
+    return rows;
 }
 
-// Bits s and s + 1 of both masks of `w` (a node's two points): bits 0 and 1 of
-// byte 0 (point s), bits 0 and 1 of byte 1 (point s + 1).
+#ifdef NODE_BYTES_PER_ROW
+// Variant for the device call only: the level-0 bytes built bit by bit from each row, as before.
 uint pairBits(uint w, uint s)
 {
     uint e = (w >> s) & 0x00030003u;
     return (e & 1u) | ((e >> 15) & 2u) | ((e & 2u) << 7) | ((e >> 8) & 0x200u);
 }
 
-// The level-0 bytes (pointByteOf's layout) of points s and s + 1 of a row.
-uint nodeHalf(uvec3 row, uint s) { return pairBits(row.x, s) | pairBits(row.y, s) << 2 | pairBits(row.z, s) << 4; }
+uint rowHalf(PointRows rows, uint i, uint s)
+{
+    uint sh = 16u * i;
+    uint x = ((rows.m[0] >> sh) & 0xFFFFu) | ((rows.m[1] >> sh) << 16);
+    uint y = ((rows.m[2] >> sh) & 0xFFFFu) | ((rows.m[3] >> sh) << 16);
+    uint z = ((rows.m[4] >> sh) & 0xFFFFu) | ((rows.m[5] >> sh) << 16);
+    return pairBits(x, s) | pairBits(y, s) << 2 | pairBits(z, s) << 4;
+}
+
+uint nodeWord(PointRows rows, uint s) { return rowHalf(rows, 0u, s) | rowHalf(rows, 1u, s) << 16; }
+#else
+// The level-0 bytes of points s and s + 1 of both rows, (y, s), (y, s + 1),
+// (y + 1, s), (y + 1, s + 1): each mask's four bits moved to their bytes by
+// one multiply (bit b to b and b + 7, no two products on one bit), three
+// masks a multiply, where a shift and mask a bit took four times the work.
+uint nodeWord(PointRows rows, uint s)
+{
+    uint x[6];
+    [[unroll]] for (uint j = 0u; j < 6u; ++j)
+        x[j] = (rows.m[j] >> s) & 0x00030003u;
+    uint even = x[0] | x[2] << 2 | x[4] << 4, odd = x[1] << 1 | x[3] << 3 | x[5] << 5;
+    return ((even * 0x81u) & 0x15151515u) | ((odd * 0x81u) & 0x2A2A2A2Au);
+}
+#endif
 
 // The four level-1 words (two x-adjacent nodes' entries each, the x-even
 // node's low: vertices | triangles << 8) of the run's level-1 layer whose
@@ -109,14 +175,15 @@ uvec4 nodeLayer(uint l0[3], uint l1[3], uint l2[3], uvec3 p, uint samples)
     uint points = min(16u, dims.x - p.x);
     uint pointMask = (1u << points) - 1u;
     uint edgeMask = (1u << min(16u, dims.x - 1u - p.x)) - 1u; // points with a +x neighbour
-    uvec3 rows[4]; // dy + 2 dz
-    rows[0] = pointRow(l0[0], l0[1], l1[0], l1[1], yIn[0] && zIn[0], yIn[1], zIn[1], pointMask, edgeMask);
-    rows[1] = pointRow(l0[1], l0[2], l1[1], l1[2], yIn[1] && zIn[0], yIn[2], zIn[1], pointMask, edgeMask);
-    rows[2] = pointRow(l1[0], l1[1], l2[0], l2[1], yIn[0] && zIn[1], yIn[1], zIn[2], pointMask, edgeMask);
-    rows[3] = pointRow(l1[1], l1[2], l2[1], l2[2], yIn[1] && zIn[1], yIn[2], zIn[2], pointMask, edgeMask);
+    pointMask |= pointMask << 16;
+    edgeMask |= edgeMask << 16;
+    // Rows y + i with a row y + i + 1 in the grid; planes z + j with a plane z + j + 1.
+    uint yMask = pointMask & ((yIn[1] ? 0xFFFFu : 0u) | (yIn[2] ? 0xFFFF0000u : 0u));
+    PointRows rows0 = pointRows(l0, l1, yMask, zIn[1] ? pointMask : 0u, edgeMask);
+    PointRows rows1 = pointRows(l1, l2, yMask, zIn[2] ? pointMask : 0u, edgeMask);
     uint pointBits = 0u; // bit k: point x + k has a crossed edge or a triangle in some row
-    [[unroll]] for (uint r = 0u; r < 4u; ++r)
-        pointBits |= rows[r].x | rows[r].y | rows[r].z;
+    [[unroll]] for (uint j = 0u; j < 6u; ++j)
+        pointBits |= rows0.m[j] | rows1.m[j];
     pointBits = (pointBits | (pointBits >> 16)) & 0xFFFFu;
 
     uvec3 q = p / 2u; // the first node
@@ -125,8 +192,8 @@ uvec4 nodeLayer(uint l0[3], uint l1[3], uint l2[3], uvec3 p, uint samples)
     // Only the nodes with counts: few in a run that the surface crosses.
     for (uint m = (pointBits | (pointBits >> 1)) & 0x5555u; m != 0u; m &= m - 1u) {
         uint s = uint(findLSB(m)), n = s >> 1;
-        uint w0 = nodeHalf(rows[0], s) | nodeHalf(rows[1], s) << 16;
-        uint w1 = nodeHalf(rows[2], s) | nodeHalf(rows[3], s) << 16;
+        uint w0 = nodeWord(rows0, s);
+        uint w1 = nodeWord(rows1, s);
         pyramid[level0 + 2u * n] = w0;
         pyramid[level0 + 2u * n + 1u] = w1;
         uint vertices = bitCount(w0 & 0x07070707u) + bitCount(w1 & 0x07070707u);
