@@ -1,7 +1,7 @@
 // The inside bits of a line of up to 17 consecutive samples along x, read
 // with wide loads: for uint8 volumes one 16-byte load and one word where the
-// line starts on 16 bytes (else up to five words), each word compared with
-// the isovalue four bytes at once; float32 and 16-bit lines four samples a
+// line starts on 16 bytes (else up to five words), compared with the
+// isovalue eight bytes at once; float32 and 16-bit lines four samples a
 // load where they start on 16 or 8 bytes, else one sample a load. The scan
 // method's count and list passes and the HistoPyramid's base pass share it.
 //
@@ -10,7 +10,9 @@
 // VOLUME_VECTORS_BINDING and VOLUME_PAIRS_BINDING: the same bytes again as
 // 16-byte and as 8-byte vectors, bound from 16 bytes. LINE_SCALAR_TYPE, if
 // defined, is the sample type (a specialization constant: one pipeline per
-// type carries only its own code); else grid.scalarType.
+// type carries only its own code); else grid.scalarType. LINE_BYTES_BY_WORDS,
+// if defined (a condition), where true compares uint8 lines a word at a time,
+// as before eightBytesAtLeast; undefined, the shader has no such code at all.
 #ifndef LINE_SCALAR_TYPE
 #define LINE_SCALAR_TYPE grid.scalarType
 #endif
@@ -49,6 +51,28 @@ uint lineInsideBits(uint start, uint n)
         uint t = uint8Threshold();
         if (t > 255u)
             return 0u;
+#ifdef LINE_BYTES_BY_WORDS
+        if (LINE_BYTES_BY_WORDS) {
+            // A word a comparison, the form before eightBytesAtLeast, kept
+            // inline as it was: a pipeline of all types' code that serves
+            // 16-bit volumes came out faster with it (docs/BENCHMARKS.md).
+            if ((start & 15u) == 0u && n >= 16u) {
+                uvec4 v = volumeVectors[start >> 4];
+                uint bits = bytesAtLeast(v.x, t) | bytesAtLeast(v.y, t) << 4 | bytesAtLeast(v.z, t) << 8 |
+                            bytesAtLeast(v.w, t) << 12;
+                if (n == 17u)
+                    bits |= (bytesAtLeast(volumeWords[(start >> 2) + 4u], t) & 1u) << 16;
+                return bits;
+            }
+            uint first = start & 3u;
+            uint words = (first + n + 3u) / 4u;
+            uint bits = 0u;
+            for (uint w = 0u; w < 5u; ++w)
+                if (w < words)
+                    bits |= bytesAtLeast(volumeWords[(start >> 2) + w], t) << (4u * w);
+            return (bits >> first) & mask;
+        }
+#endif
         if ((start & 15u) == 0u && n >= 16u) {
             // The bound range starts on 16 bytes.
             uvec4 v = volumeVectors[start >> 4];

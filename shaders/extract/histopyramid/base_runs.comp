@@ -20,6 +20,9 @@
 #define VOLUME_PAIRS_BINDING 5
 #include "histopyramid_common.glsl"
 #include "case_table.glsl"
+// One pipeline for every type: the uint8 lines a word at a time, as at the
+// session start, for the 16-bit volumes' code (docs/BENCHMARKS.md, regress).
+#define LINE_BYTES_BY_WORDS true
 #include "line_inside_bits.glsl"
 
 layout(local_size_x = 64) in;

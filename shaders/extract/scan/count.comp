@@ -26,6 +26,9 @@ const uint ANY_SCALAR_TYPE = 4u;
 layout(constant_id = 4) const uint SCALAR_TYPE = ANY_SCALAR_TYPE;
 layout(local_size_x_id = 1) in;
 #define LINE_SCALAR_TYPE (SCALAR_TYPE != ANY_SCALAR_TYPE ? SCALAR_TYPE : grid.scalarType)
+// The pipeline of the 16-bit types carries the uint8 line code unused; in its
+// by-words form the fMRI count came out 0.3-0.4 us faster (H100).
+#define LINE_BYTES_BY_WORDS (SCALAR_TYPE == ANY_SCALAR_TYPE)
 
 const uint TILE_SPANS = WORKGROUP_SIZE * ITEMS;
 const uint TILE_WORDS = (TILE_SPANS + 31u) / 32u;
