@@ -75,11 +75,11 @@ SlabWindow slabWindow(uint32_t nz, uint32_t z0, uint32_t layers)
     return w;
 }
 
-// The window's first image planes copied on the device from the slab
-// before (slab_overlap_copy.h) rather than read and uploaded again: none for
-// the first slab; for a last slab of one cell layer, all but its last plane,
-// which the host reads to fill the planes past the volume's end.
-uint32_t reusedPlanes(const SlabWindow& w)
+// The window's first image planes the slab before has (copied on the
+// device, slab_overlap_copy.h, rather than read and uploaded again): none
+// for the first slab; for a last slab of one cell layer, all but its last
+// plane, which the host reads to fill the planes past the volume's end.
+uint32_t sharedPlanes(const SlabWindow& w)
 {
     return w.z0 == 0 ? 0 : std::min(kOverlapPlanes, w.imagePlanes() - 1);
 }
@@ -348,6 +348,10 @@ public:
 
 private:
     uint64_t planeTexels() const { return uint64_t(grid_.dims[0]) * grid_.dims[1]; }
+
+    // The planes copied from the slab before; none where planes are not
+    // whole words: a transfer-only queue copies from 4-byte buffer offsets only.
+    uint32_t reusedPlanes(const SlabWindow& w) const { return stagingPlaneBytes() % 4 == 0 ? sharedPlanes(w) : 0; }
     uint64_t stagingPlaneBytes() const { return planeTexels() * texelBytes_; }
 
     // Bytes between the starts of two pieces in a slot's host pages: each
