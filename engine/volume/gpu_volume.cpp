@@ -189,7 +189,8 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
         // the device is destroyed with it alive (found by fault injection).
         try {
             buffer_ = context.allocator().createBuffer(
-                storageBufferBytes(volume), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                storageBufferBytes(volume),
+                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                 MemoryUsage::DeviceLocal, describe(volume) + " buffer");
             if (samples)
                 uploadToBuffer(context, buffer_, samples, sampleBytes);

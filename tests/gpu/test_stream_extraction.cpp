@@ -174,6 +174,16 @@ void requireStreamedSameAsInCore(VolumeSource& source, float iso, std::vector<ui
         REQUIRE(report.vertexCount == reference.positions.size());
         for (const SlabStats& slab : report.slabs) // every slab's mesh came back and was welded
             CHECK((slab.weldMs > 0 && slab.downloadMs > 0));
+        // Each plane read once: the 3 a slab shares with the one before are
+        // copied on the device (a last slab of one layer reads its top plane again).
+        // (Planes of whole words only: others upload the shared planes again.)
+        uint64_t planeBytes = whole.byteSize() / whole.dims[2];
+        if (planeBytes % 4 == 0) {
+            CHECK(report.bytesRead >= report.volumeBytes);
+            CHECK(report.bytesRead <= report.volumeBytes + planeBytes);
+            CHECK((report.overlapBytesCopied > 0) == (report.slabs.size() > 1));
+        }
+        CHECK(report.bytesUploaded > 0);
         requireSameMesh(collector.mesh(), reference, method == "scan", worstNormal);
         REQUIRE_NO_VALIDATION_MESSAGES();
     }

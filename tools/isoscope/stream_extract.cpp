@@ -71,7 +71,7 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
                          const std::vector<CopyBandwidth>& copies, double contextMs, double measureCopyMs)
 {
     double seconds = report.wallMs * 1e-3;
-    double uploadMs = 0, extractMs = 0, readMs = 0, waitMs = 0, downloadMs = 0;
+    double uploadMs = 0, overlapCopyMs = 0, extractMs = 0, readMs = 0, waitMs = 0, downloadMs = 0;
     double setupMs = 0, teardownMs = 0, gpuWaitMs = 0, readBackMs = 0, weldMs = 0, weldWaitMs = 0;
     nlohmann::json slabs = nlohmann::json::array();
     double origin = report.slabs.empty() ? 0.0 : report.slabs.front().uploadStartMs;
@@ -86,6 +86,7 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         }
         stagingWaitMs += s.stagingWaitMs;
         uploadMs += s.uploadMs;
+        overlapCopyMs += s.overlapCopyMs;
         extractMs += s.extractMs;
         readMs += s.readMs;
         waitMs += s.waitMs;
@@ -124,6 +125,8 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         {"overflow_retries", report.overflowRetries},
         {"volume_bytes", report.volumeBytes},
         {"bytes_read", report.bytesRead},
+        {"bytes_uploaded", report.bytesUploaded},
+        {"overlap_bytes_copied", report.overlapBytesCopied},
         {"staging_bytes", report.stagingBytes},
         {"staging", report.stagingImported ? "imported host pages" : "pinned allocation"},
         {"staging_ms", report.stagingMs},
@@ -142,6 +145,7 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         {"read_ms", readMs},
         {"read_wait_ms", waitMs},
         {"upload_gpu_ms", uploadMs},
+        {"overlap_copy_gpu_ms", overlapCopyMs},
         {"extract_gpu_ms", extractMs},
         {"download_ms", downloadMs},
         {"graph_setup_ms", setupMs},

@@ -1,7 +1,9 @@
 // The block method on streamed slabs: the slab's planes in a 3D image (the
 // value-range pass and the triangle pass sample it), uploaded by a copy
-// into the image (slab_upload.h).
+// into the image (slab_upload.h), the planes shared with the slab before by
+// a copy between the ring's images (slab_overlap_copy.h).
 #include "extract/stream/slab_method.h"
+#include "extract/stream/slab_overlap_copy.h"
 #include "extract/stream/slab_upload.h"
 #include "graph/render_graph.h"
 
@@ -33,9 +35,15 @@ public:
     }
 
     void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                       uint32_t extractionFamily) const override
+                       uint32_t extractionFamily, uint32_t firstPlane) const override
     {
-        addSlabUploadPass(graph, volume, staging, planes, extractionFamily);
+        addSlabUploadPass(graph, volume, staging, planes, extractionFamily, firstPlane, texelBytes_);
+    }
+
+    void addOverlapCopyPass(RenderGraph& graph, const GpuVolume& from, uint32_t fromPlane, const GpuVolume& to,
+                            uint32_t planes) const override
+    {
+        addSlabOverlapCopyPass(graph, from, fromPlane, to, planes, slabImageAfterUpload(context_));
     }
 
     void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const override

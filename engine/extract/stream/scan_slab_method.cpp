@@ -7,6 +7,7 @@
 
 #include "extract/scan/slab_plan.h"
 #include "extract/stream/slab_buffer_upload.h"
+#include "extract/stream/slab_overlap_copy.h"
 #include "extract/stream/slab_method.h"
 #include "graph/render_graph.h"
 
@@ -44,9 +45,15 @@ public:
     }
 
     void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                       uint32_t extractionFamily) const override
+                       uint32_t extractionFamily, uint32_t firstPlane) const override
     {
-        addSlabBufferUploadPass(graph, volume, staging, planes, extractionFamily);
+        addSlabBufferUploadPass(graph, volume, staging, planes, extractionFamily, firstPlane);
+    }
+
+    void addOverlapCopyPass(RenderGraph& graph, const GpuVolume& from, uint32_t fromPlane, const GpuVolume& to,
+                            uint32_t planes) const override
+    {
+        addSlabBufferOverlapCopyPass(graph, from, fromPlane, to, planes, slabBufferAfterUpload(context_));
     }
 
     void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const override

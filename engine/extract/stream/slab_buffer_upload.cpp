@@ -10,7 +10,7 @@
 namespace isoscope {
 
 void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                             uint32_t extractionFamily)
+                             uint32_t extractionFamily, uint32_t firstPlane)
 {
     std::array<uint32_t, 3> dims = volume.dims();
     uint64_t planeBytes = uint64_t(dims[0]) * dims[1] * scalarSize(volume.type());
@@ -20,7 +20,7 @@ void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const 
             fail("slab staging pieces that do not follow each other plane by plane (an engine bug)");
         covered += piece.planes;
     }
-    if (!volume.buffer() || planes != dims[2] || covered != planes)
+    if (!volume.buffer() || planes != dims[2] || covered != planes || firstPlane >= planes)
         fail("a slab upload of " + std::to_string(planes) + " planes into a buffer of " + std::to_string(dims[2]) +
              " (an engine bug: the upload writes the whole buffer)");
     // Old contents discarded; ALL_COMMANDS orders the copy after this queue's earlier work (one queue).
@@ -31,9 +31,13 @@ void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const 
     std::vector<ResourceUse> uses;
     std::vector<std::pair<ResourceId, VkBufferCopy>> copies;
     for (const SlabStagingPiece& piece : staging) {
+        if (piece.firstPlane + piece.planes <= firstPlane)
+            continue; // planes the overlap copy writes
+        uint32_t skipped = piece.firstPlane < firstPlane ? firstPlane - piece.firstPlane : 0;
         ResourceId id = graph.importBuffer("slab staging", piece.buffer);
         uses.push_back({id, Use::TransferSrc});
-        copies.emplace_back(id, VkBufferCopy{0, piece.firstPlane * planeBytes, piece.planes * planeBytes});
+        copies.emplace_back(id, VkBufferCopy{skipped * planeBytes, (piece.firstPlane + skipped) * planeBytes,
+                                             (piece.planes - skipped) * planeBytes});
     }
     uses.push_back({target, Use::TransferDst});
     graph.addPass("slab upload", PassKind::Transfer, std::move(uses), [=](VkCommandBuffer cmd, const RenderGraph& g) {

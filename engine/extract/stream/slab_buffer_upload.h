@@ -19,12 +19,13 @@ class Context;
 class RenderGraph;
 
 // Adds "slab upload": `planes` z-planes of raw samples (x fastest) from the
-// staging pieces (one copy each) to planes [0, planes) of the volume's buffer, which must be all
-// of them: its old contents are discarded (whatever read them before is the
-// submission's wait to order). Released to `extractionFamily` where that is
+// staging pieces (one copy each) to planes [firstPlane, planes) of the
+// volume's buffer, whose planes must be `planes`: its old contents are
+// discarded (whatever read them before is the submission's wait to order;
+// planes below `firstPlane` are the overlap copy's, slab_overlap_copy.h). Released to `extractionFamily` where that is
 // another family than the graph's.
 void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                             uint32_t extractionFamily);
+                             uint32_t extractionFamily, uint32_t firstPlane);
 
 // The state the slab buffer arrives in for the extraction's graph
 // (RenderGraph::acquireImportedBuffer).

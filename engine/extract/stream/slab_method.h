@@ -16,8 +16,10 @@
 //
 //   std::unique_ptr<SlabMethod> method = createSlabMethod(context, source.grid(), options, budget);
 //   GpuVolume slab(context, slabGrid, method->volumeUsage(), samples);
-//   method->addUploadPass(upload, slab, staging, planes, context.queueFamily());   // a transfer-queue graph
-//   method->acquireAfterUpload(extraction, slab);                                 // the extraction's graph
+//   method->addUploadPass(upload, slab, staging, planes, context.queueFamily(), 0); // a transfer-queue graph
+//   method->acquireAfterUpload(extraction, slab);                                  // the extraction's graph
+//   // or, for a slab after the first: upload from plane 3, then
+//   method->addOverlapCopyPass(overlap, previousSlab, fromPlane, slab, 3);         // main queue, before extraction
 //
 // Methods whose work spans the whole volume (histopyramid's count pyramid,
 // dual's edge hash table and halfedges) have no slab form: createSlabMethod
@@ -57,16 +59,23 @@ public:
     virtual uint64_t workBytes(uint32_t cellLayers) const = 0;
     // The graph's transients alone, until a compiled graph says.
     virtual uint64_t transientBytes(uint32_t cellLayers) const = 0;
-    // Adds "slab upload": planes [0, planes) from the staging pieces
-    // (texelBytes() a sample, x fastest) into the slab volume, all of its planes (its old
-    // contents discarded: what read them before is the submission's wait
-    // to order), released to `extractionFamily` where the graph's queue
-    // family is another.
+    // Adds "slab upload": planes [firstPlane, planes) from the staging
+    // pieces (texelBytes() a sample, x fastest) into the slab volume of
+    // `planes` planes (its old contents discarded: what read them before is
+    // the submission's wait to order; the planes below `firstPlane` are the
+    // overlap copy's), released to `extractionFamily` where the graph's
+    // queue family is another.
     virtual void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                               uint32_t extractionFamily) const = 0;
+                               uint32_t extractionFamily, uint32_t firstPlane) const = 0;
     // Marks, in the graph that extracts the slab next, the slab volume as
     // arriving from that upload (acquired from the transfer queue's family).
     virtual void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const = 0;
+    // Adds "slab overlap copy" (a graph of its own on the main queue, before
+    // the extraction's, which then does not acquire): planes [fromPlane,
+    // fromPlane + planes) of the previous slab's volume into planes [0,
+    // planes) of `to`, arriving from its upload (slab_overlap_copy.h).
+    virtual void addOverlapCopyPass(RenderGraph& graph, const GpuVolume& from, uint32_t fromPlane,
+                                    const GpuVolume& to, uint32_t planes) const = 0;
     // The options every slab's extractor is built with.
     const ExtractOptions& extractOptions() const { return options_; }
 

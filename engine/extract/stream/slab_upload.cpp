@@ -10,10 +10,10 @@
 namespace isoscope {
 
 void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                       uint32_t extractionFamily)
+                       uint32_t extractionFamily, uint32_t firstPlane, uint32_t texelBytes)
 {
     const Image& image = volume.image();
-    if (planes != image.extent.depth)
+    if (planes != image.extent.depth || firstPlane >= planes)
         fail("a slab upload of " + std::to_string(planes) + " planes into an image of " +
              std::to_string(image.extent.depth) + " (an engine bug: the upload writes the whole image)");
     GraphImage target{image.image, image.view, image.format, {image.extent.width, image.extent.height}};
@@ -29,12 +29,16 @@ void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabSt
         if (piece.firstPlane != covered || piece.planes == 0)
             fail("slab staging pieces that do not follow each other plane by plane (an engine bug)");
         covered += piece.planes;
+        if (covered <= firstPlane)
+            continue; // planes the overlap copy writes
+        uint32_t skipped = piece.firstPlane < firstPlane ? firstPlane - piece.firstPlane : 0;
         ResourceId id = graph.importBuffer("slab staging", piece.buffer);
         uses.push_back({id, Use::TransferSrc});
         VkBufferImageCopy box{};
+        box.bufferOffset = uint64_t(skipped) * image.extent.width * image.extent.height * texelBytes;
         box.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        box.imageOffset = {0, 0, int32_t(piece.firstPlane)};
-        box.imageExtent = {image.extent.width, image.extent.height, piece.planes};
+        box.imageOffset = {0, 0, int32_t(piece.firstPlane + skipped)};
+        box.imageExtent = {image.extent.width, image.extent.height, piece.planes - skipped};
         copies.emplace_back(id, box);
     }
     if (covered != planes)

@@ -60,6 +60,11 @@ struct SlabWindow {
     uint32_t gridPlanes() const { return z1 - z0 + 1; }
 };
 
+// The planes a slab after the first shares with the slab before: its first
+// image plane (the one below its first grid plane), that grid plane and the
+// one above it, all three in the previous slab's image.
+constexpr uint32_t kOverlapPlanes = 3;
+
 SlabWindow slabWindow(uint32_t nz, uint32_t z0, uint32_t layers)
 {
     SlabWindow w;
@@ -68,6 +73,15 @@ SlabWindow slabWindow(uint32_t nz, uint32_t z0, uint32_t layers)
     w.below = z0 > 0 ? 1 : 0;
     w.above = w.z1 + 1 < nz ? 1 : 0;
     return w;
+}
+
+// The window's first image planes the slab before has (copied on the
+// device, slab_overlap_copy.h, rather than read and uploaded again): none
+// for the first slab; for a last slab of one cell layer, all but its last
+// plane, which the host reads to fill the planes past the volume's end.
+uint32_t sharedPlanes(const SlabWindow& w)
+{
+    return w.z0 == 0 ? 0 : std::min(kOverlapPlanes, w.imagePlanes() - 1);
 }
 
 uint64_t blocksOf(const Volume& grid, uint32_t planes, std::array<uint32_t, 3> block)
@@ -163,7 +177,12 @@ struct RingSlot {
     std::vector<StagingPiece> pieces; // the host reads the slab's planes into them
     std::vector<std::byte> raw;    // the source's samples where the image converts them to float
     std::unique_ptr<GpuVolume> image;
-    std::unique_ptr<RenderGraph> upload; // staging -> image on the transfer queue, compiled once
+    std::unique_ptr<RenderGraph> upload; // staging -> image on the transfer queue, compiled once a first plane
+    uint32_t uploadFirstPlane = 0;       // the upload graph's: the planes below are the overlap copy's
+    // The slab before's shared planes into this image (main queue, before
+    // the extraction), compiled once a {first plane there, planes}.
+    std::unique_ptr<RenderGraph> overlap;
+    std::pair<uint32_t, uint32_t> overlapCopy{0, 0};
     SlabWindow window;             // the planes staging (and, once uploaded, the image) holds
     uint64_t uploaded = 0;         // transfer timeline: the upload is done, the staging free again
     uint64_t lastRead = 0;         // main timeline: the image's readers are done, it may be refilled
@@ -213,9 +232,10 @@ public:
         report_.startup.constructed = msSince(start_);
     }
 
-    // The pipeline, per slab k in ring slot k % 2: its extraction is
-    // submitted (waiting on the GPU for its upload), then slab k+1's upload
-    // (waiting on the GPU for the extraction that last read that slot's
+    // The pipeline, per slab k in ring slot k % 2: the planes it shares
+    // with slab k-1 copied from slot (k-1) % 2's image, then its extraction,
+    // are submitted (waiting on the GPU for its upload), then slab k+1's
+    // upload (waiting on the GPU for that copy, which last read that slot's
     // image), then slab k+2's planes are read into slot k % 2's staging by
     // a thread of its own once slab k's upload is done; only then does the
     // host wait, for slab k's extraction, to read its mesh back.
@@ -283,6 +303,7 @@ public:
             extractorFor(second->gridPlanes(), 1);
         report_.startup.extractors = msSince(start_);
         double firstMs = msSince(firstStart); // slab 0's turn began here
+        std::optional<SlabWindow> previous;
         for (uint32_t slot = 0;; slot ^= 1u) {
             SlabStats stats = slots_[slot].pending;
             stats.firstPlane = w.z0;
@@ -291,7 +312,7 @@ public:
                 stats.waitMs = firstWaitMs;
                 stats.wallMs = firstMs;
             }
-            uint64_t extracted = submitExtraction(w, slot, true, stats);
+            uint64_t extracted = submitExtraction(w, slot, true, stats, previous ? &*previous : nullptr);
             std::optional<SlabWindow> next = nextWindow(w);
             if (next) {
                 stats.waitMs += waitRead(slot ^ 1u); // in this slab's turn
@@ -306,6 +327,7 @@ public:
             report_.slabs.push_back(stats);
             if (!next)
                 break;
+            previous = w;
             w = *next;
         }
         finishWelds();
@@ -326,6 +348,10 @@ public:
 
 private:
     uint64_t planeTexels() const { return uint64_t(grid_.dims[0]) * grid_.dims[1]; }
+
+    // The planes copied from the slab before; none where planes are not
+    // whole words: a transfer-only queue copies from 4-byte buffer offsets only.
+    uint32_t reusedPlanes(const SlabWindow& w) const { return stagingPlaneBytes() % 4 == 0 ? sharedPlanes(w) : 0; }
     uint64_t stagingPlaneBytes() const { return planeTexels() * texelBytes_; }
 
     // Bytes between the starts of two pieces in a slot's host pages: each
@@ -488,9 +514,10 @@ private:
         Clock::time_point start = Clock::now();
         uint64_t planeBytes = source_.planeBytes();
         uint32_t planes = w.imagePlanes();
+        uint32_t first = reusedPlanes(w); // the planes before: the overlap copy's
         if (converted_) {
             std::byte* raw = slot.raw.data();
-            source_.readPlanes(w.firstImagePlane(), planes, raw);
+            source_.readPlanes(w.firstImagePlane() + first, planes - first, raw + first * planeBytes);
             if (planes < imagePlanes_)
                 parallelFor(imagePlanes_ - planes, hostThreads(), [&](uint64_t i) {
                     std::memcpy(raw + (planes + i) * planeBytes, raw + (planes - 1) * planeBytes, planeBytes);
@@ -501,6 +528,8 @@ private:
             forEachMadeRun(slot, false, [&](uint32_t firstPlane, uint32_t count) {
                 parallelFor(count * perPlane, hostThreads(), [&](uint64_t item) {
                     uint32_t z = firstPlane + uint32_t(item / perPlane);
+                    if (z < first)
+                        return;
                     auto* plane = reinterpret_cast<float*>(stagingPlane(slot, z));
                     uint64_t begin = item % perPlane * piece, end = std::min(texels, begin + piece);
                     for (uint64_t i = begin; i < end; ++i)
@@ -509,9 +538,9 @@ private:
             });
         } else {
             forEachMadeRun(slot, true, [&](uint32_t firstPlane, uint32_t count) {
-                if (firstPlane < planes)
-                    source_.readPlanes(w.firstImagePlane() + firstPlane, std::min(count, planes - firstPlane),
-                                       stagingPlane(slot, firstPlane));
+                uint32_t begin = std::max(firstPlane, first), end = std::min(firstPlane + count, planes);
+                if (begin < end)
+                    source_.readPlanes(w.firstImagePlane() + begin, end - begin, stagingPlane(slot, begin));
             });
             // On every core: for the last slab these copies can be most of its image.
             if (planes < imagePlanes_)
@@ -519,7 +548,7 @@ private:
                     std::memcpy(stagingPlane(slot, planes + uint32_t(i)), stagingPlane(slot, planes - 1), planeBytes);
                 });
         }
-        bytesReadPending_ += planeBytes * planes;
+        bytesReadPending_ += planeBytes * (planes - first);
         return msSince(start);
     }
 
@@ -570,14 +599,18 @@ private:
     void compileUpload(uint32_t index)
     {
         RingSlot& slot = slots_[index];
+        uint32_t firstPlane = reusedPlanes(slot.window);
+        if (slot.upload && slot.uploadFirstPlane != firstPlane)
+            slot.upload.reset(); // its last upload is done: the host waited for the extraction after it
         if (!slot.upload) {
             // Every piece made: the read before (or the caller) waited for them.
             SlabStaging staging;
             for (const StagingPiece& piece : slot.pieces)
                 staging.push_back({piece.buffer.buffer, piece.firstPlane, piece.planes});
             slot.upload = std::make_unique<RenderGraph>(context_, QueueRole::Transfer);
-            method_->addUploadPass(*slot.upload, *slot.image, staging, imagePlanes_, context_.queueFamily());
+            method_->addUploadPass(*slot.upload, *slot.image, staging, imagePlanes_, context_.queueFamily(), firstPlane);
             slot.upload->compile();
+            slot.uploadFirstPlane = firstPlane;
             if (index == 0)
                 report_.startup.uploadGraph = msSince(start_);
         }
@@ -594,6 +627,7 @@ private:
         if (slot.lastRead)
             waits.push_back(compute_.after(slot.lastRead));
         slot.uploaded = transfer_.submit({slot.upload.get()}, waits);
+        report_.bytesUploaded += uint64_t(imagePlanes_ - slot.uploadFirstPlane) * stagingPlaneBytes();
     }
 
     struct SlabExtractor {
@@ -603,6 +637,7 @@ private:
         // from the transfer queue): compiled once, recorded for every slab of
         // this size in this slot until a mesh or list grows.
         std::unique_ptr<RenderGraph> graph;
+        bool graphAcquires = true; // else the slab arrives by its overlap copy's graph, which acquires it
         ResourceId codes = kNoResource;
     };
 
@@ -707,7 +742,12 @@ private:
     // Submits the extraction of `w` from the slot's image: with `acquire`,
     // the whole slab after its upload (a cached graph); else a part of it,
     // or the slab again after an overflow (the image already here).
-    uint64_t submitExtraction(const SlabWindow& w, uint32_t slot, bool acquire, SlabStats& stats)
+    // A whole slab after the first (`previous`: the slab before, in the
+    // other slot) gets its shared planes first, by a copy from the other
+    // slot's image in a submission of its own, which acquires the image and
+    // which alone the other slot's next upload waits for.
+    uint64_t submitExtraction(const SlabWindow& w, uint32_t slot, bool acquire, SlabStats& stats,
+                              const SlabWindow* previous = nullptr)
     {
         Clock::time_point setupStart = Clock::now();
         SlabExtractor& slab = extractorFor(w.gridPlanes(), slot);
@@ -719,9 +759,16 @@ private:
         // a part's graph (done: the host waited for it) goes before a slab's,
         // and this extractor's own slab graph before a part's.
         oneOffGraph_.reset();
+        uint32_t reused = acquire ? reusedPlanes(w) : 0;
+        if (reused && !previous)
+            fail("a streamed slab after the first without the slab before (an engine bug)");
         if (acquire) {
-            if (!slab.graph)
-                slab.graph = buildExtraction(slab, w, slot, true, slab.codes);
+            if (slab.graph && slab.graphAcquires != (reused == 0))
+                slab.graph.reset();
+            if (!slab.graph) {
+                slab.graph = buildExtraction(slab, w, slot, reused == 0, slab.codes);
+                slab.graphAcquires = reused == 0;
+            }
             graph = slab.graph.get();
             codes = slab.codes;
         } else {
@@ -731,10 +778,29 @@ private:
         }
         // Read when the graph records: where this slab lies.
         slab.extractor->placeSlab({int32_t(w.z0), w.below, nz_, codes});
-        stats.setupMs += msSince(setupStart);
         std::vector<QueueWait> waits;
         if (acquire)
             waits.push_back(transfer_.after(slots_[slot].uploaded));
+        submittedOverlap_ = nullptr;
+        if (reused) {
+            RingSlot& other = slots_[slot ^ 1u];
+            std::pair<uint32_t, uint32_t> copy{w.firstImagePlane() - previous->firstImagePlane(), reused};
+            RingSlot& here = slots_[slot];
+            if (here.overlap && here.overlapCopy != copy)
+                here.overlap.reset(); // its last copy is done: the host waited for the extraction after it
+            if (!here.overlap) {
+                here.overlap = std::make_unique<RenderGraph>(context_);
+                method_->addOverlapCopyPass(*here.overlap, *other.image, copy.first, *here.image, copy.second);
+                here.overlap->compile();
+                here.overlapCopy = copy;
+            }
+            // The other image's next upload waits for this copy only, not for the extraction.
+            other.lastRead = compute_.submit({here.overlap.get()}, waits);
+            waits.clear();
+            submittedOverlap_ = here.overlap.get();
+            report_.overlapBytesCopied += uint64_t(reused) * planeTexels() * texelBytes_;
+        }
+        stats.setupMs += msSince(setupStart); // the overlap graph's compile included
         uint64_t value = compute_.submit({graph}, waits);
         slots_[slot].lastRead = value;
         submittedGraph_ = graph;
@@ -763,6 +829,9 @@ private:
                 for (auto& [name, ms] : slots_[slot].upload->passTimings())
                     stats.uploadMs += ms;
                 std::tie(stats.uploadStartMs, stats.uploadEndMs) = slots_[slot].upload->frameSpan();
+                if (submittedOverlap_)
+                    for (auto& [name, ms] : submittedOverlap_->passTimings())
+                        stats.overlapCopyMs += ms;
                 first = false;
             }
             GpuMeshCounters counters{};
@@ -939,6 +1008,7 @@ private:
     std::map<uint64_t, SlabExtractor> extractors_;
     std::unique_ptr<RenderGraph> oneOffGraph_;
     RenderGraph* submittedGraph_ = nullptr;
+    RenderGraph* submittedOverlap_ = nullptr; // the overlap copy before the last whole slab's extraction, if any
     GpuMesh mesh_;
     Buffer codes_;
     Buffer countersHost_;

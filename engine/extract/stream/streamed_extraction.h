@@ -20,8 +20,10 @@
 // first pieces while later ones are pinned) and a slab volume:
 //
 //   host        read k+2 into staging k%2 (every core) once upload k and read k+1 are done
-//   transfer    upload k+1: staging -> volume (k+1)%2, after the extraction that last read that volume
-//   main        extract k from volume k%2 (after its upload), counters to the host; then slab k's mesh
+//   transfer    upload k+1: staging -> volume (k+1)%2, but the 3 planes slab k+1 shares with slab k,
+//               after the copy that last read that volume
+//   main        copy slab k's 3 planes shared with slab k-1 from volume (k-1)%2 (a submission of its own,
+//               after slab k's upload), extract k from volume k%2, counters to the host; then slab k's mesh
 //               copied into one of three host-cached read-back buffers in turn
 //   weld thread slab k's mesh welded (extract/stream/slab_weld.h) and sent to the sink
 //
@@ -62,6 +64,7 @@ struct SlabStats {
     double waitMs = 0;     // the main thread waited this long, in this slab's turn, for the next slab's read
     double uploadMs = 0;   // GPU: the slab upload pass
     double extractMs = 0;  // GPU: the method's passes
+    double overlapCopyMs = 0; // GPU: the planes shared with the slab before, copied from its image
     // GPU timestamps (ms of the device's clock; the report makes them
     // relative to the first upload): the upload's and the extraction's
     // spans, whose overlap with the next slab's upload is the pipelining.
@@ -82,7 +85,9 @@ struct StreamReport {
     uint32_t subgroupSize = 0;
     uint64_t deviceBudget = 0;
     uint32_t plannedCellLayers = 0; // per slab, from the budget
-    uint64_t volumeBytes = 0, bytesRead = 0; // bytesRead counts the planes slabs share twice
+    uint64_t volumeBytes = 0, bytesRead = 0; // bytesRead: the planes slabs share are read once
+    uint64_t bytesUploaded = 0;     // host to device: the slabs' planes but those the overlap copy gives
+    uint64_t overlapBytesCopied = 0; // device to device: the planes each slab shares with the one before
     uint64_t stagingBytes = 0;      // the two staging buffers
     uint32_t stagingPieces = 0;     // each slot's staging in this many pieces (imported one by one)
     bool stagingImported = false;   // host pages imported (core/host_import.h), else the driver's pinned memory
