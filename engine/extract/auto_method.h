@@ -1,12 +1,12 @@
 #pragma once
 // `--method auto`: the GPU method the H100 measurements say is fastest
-// (docs/BENCHMARKS.md, "Where each method wins" and "Scan and HistoPyramid:
-// classify once"), among those the device can run. On every volume measured
-// there (dense Cayley, a sparse sphere, a dense gyroid, the engine CT at two
-// isovalues; 256³ to 1024³ uint8) block was the fastest, by 1.1× to 7.0×
-// over the next. Where block cannot run: scan, faster than histopyramid on
-// the dense and the real volumes (histopyramid wins only on sparse output:
-// the reason text says by how much).
+// (docs/BENCHMARKS.md, "Where each method wins, as landed"), among those the
+// device can run. Block wherever it runs: the fastest on every volume
+// measured. Where it cannot: scan below 512³ points; from 512³ up,
+// histopyramid where the surface is sparse (an estimate of its triangles per
+// cell from 2^17 cells drawn at random under 1.2%) and scan where it is
+// dense or the samples are not on the host to estimate it.
+#include <optional>
 #include <string>
 
 #include "core/device_info.h"
@@ -20,12 +20,19 @@ struct AutoMethodChoice {
     std::string why; // one line for the stats JSON and the CLI
 };
 
-// The method for `options` on `volume` (its dims and type) on this device
+// The method for `options` on `volume` at `iso` on this device
 // (options.blockSize is the block method's; analytic fields only block
-// evaluates).
-AutoMethodChoice chooseAutoMethod(const DeviceInfo& device, const Volume& volume, const ExtractOptions& options);
+// evaluates). No iso: an extraction prepared for every isovalue.
+AutoMethodChoice chooseAutoMethod(const DeviceInfo& device, const Volume& volume, std::optional<float> iso,
+                                  const ExtractOptions& options);
 
 // `options` with "auto" replaced by the choice (other methods unchanged).
-ExtractOptions resolveAutoMethod(const DeviceInfo& device, const Volume& volume, ExtractOptions options);
+ExtractOptions resolveAutoMethod(const DeviceInfo& device, const Volume& volume, std::optional<float> iso,
+                                 ExtractOptions options);
+
+// Marching Cubes triangles per cell at `iso`: every cell up to 2^17 of them,
+// else 2^17 cells drawn at random (fixed seed); none when the samples are not
+// in volume.data.
+std::optional<double> estimateTriangleDensity(const Volume& volume, float iso);
 
 } // namespace isoscope

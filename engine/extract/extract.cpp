@@ -73,7 +73,7 @@ ExtractionReport extractIsosurface(const Volume& volume, float iso, const Extrac
     if (options.method == "cpu")
         return extractOnCpu(volume, iso, options);
     Context context;
-    return runGpuExtraction(context, volume, iso, resolveAutoMethod(context.info(), volume, options));
+    return runGpuExtraction(context, volume, iso, resolveAutoMethod(context.info(), volume, iso, options));
 }
 
 ExtractionReport extractIsosurface(Context& context, const Volume& volume, float iso, const ExtractOptions& options)
@@ -81,7 +81,7 @@ ExtractionReport extractIsosurface(Context& context, const Volume& volume, float
     checkOptions(options);
     if (options.method == "cpu")
         return extractOnCpu(volume, iso, options);
-    return runGpuExtraction(context, volume, iso, resolveAutoMethod(context.info(), volume, options));
+    return runGpuExtraction(context, volume, iso, resolveAutoMethod(context.info(), volume, iso, options));
 }
 
 nlohmann::json toJson(const ExtractionReport& report, const Volume& volume, float iso)

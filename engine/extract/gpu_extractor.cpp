@@ -68,7 +68,7 @@ std::unique_ptr<GpuExtractor> createGpuExtractor(Context& context, const std::st
 
 PreparedExtraction prepareGpuExtraction(Context& context, const Volume& volume, const ExtractOptions& requested)
 {
-    ExtractOptions options = resolveAutoMethod(context.info(), volume, requested);
+    ExtractOptions options = resolveAutoMethod(context.info(), volume, std::nullopt, requested);
     const GpuMethod* method = findGpuMethod(options.method);
     if (!method)
         fail("unknown GPU extraction method '" + options.method + "': choose one of " +

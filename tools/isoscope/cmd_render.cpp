@@ -11,6 +11,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "extract/auto_method.h"
 #include "extract/extract.h"
 #include "extract/gpu_extractor.h"
 #include "mesh/gpu_mesh.h"
@@ -260,7 +261,9 @@ Run addRenderCommand(CLI::App& app)
             triangles = report.faceCount;
         } else {
             // Extraction and drawing in one graph: the mesh never leaves the GPU.
-            PreparedExtraction prepared = prepareGpuExtraction(context, volume, extractOptions);
+            // auto decides at this isovalue, not for every one as a prepared extraction would.
+            PreparedExtraction prepared =
+                prepareGpuExtraction(context, volume, resolveAutoMethod(context.info(), volume, iso, extractOptions));
             std::array<uint64_t, 2> capacity = prepared.extractor->estimateCapacity(iso);
             GpuMesh mesh = createGpuMesh(context, capacity[0], capacity[1], prepared.extractor->faceSize());
             GpuMeshCounters counters{};
