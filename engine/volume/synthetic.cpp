@@ -196,6 +196,19 @@ size_t firstWhere(size_t low, size_t high, size_t guess, Pred pred)
     return low;
 }
 
+// Whether xs never falls (NaN counts as falling).
+__attribute__((target("avx2"))) bool ascending(const double* xs, size_t count)
+{
+    __m256d unsorted = _mm256_setzero_pd();
+    size_t i = 1;
+    for (; i + 4 <= count; i += 4) // not (a <= b): NaN too
+        unsorted = _mm256_or_pd(unsorted, _mm256_cmp_pd(_mm256_loadu_pd(xs + i - 1), _mm256_loadu_pd(xs + i), _CMP_NLE_UQ));
+    bool sorted = _mm256_movemask_pd(unsorted) == 0;
+    for (; i < count; ++i)
+        sorted &= xs[i - 1] <= xs[i];
+    return sorted;
+}
+
 // A row of the uint8 sphere along sorted x: s = x² + y² + z² falls while
 // x < 0 and rises after, so the row is runs of equal bytes, each ending where
 // s crosses the next step. The run's end is guessed from x = ±sqrt(step - y² -
@@ -206,14 +219,7 @@ size_t firstWhere(size_t low, size_t high, size_t guess, Pred pred)
 __attribute__((target("avx2"))) bool writeSortedSphereBytes(const double* xs, size_t count, double y, double z,
                                                             std::byte* out)
 {
-    __m256d unsorted = _mm256_setzero_pd();
-    size_t i = 1;
-    for (; i + 4 <= count; i += 4) // not (a <= b): NaN too
-        unsorted = _mm256_or_pd(unsorted, _mm256_cmp_pd(_mm256_loadu_pd(xs + i - 1), _mm256_loadu_pd(xs + i), _CMP_NLE_UQ));
-    bool sorted = _mm256_movemask_pd(unsorted) == 0;
-    for (; i < count; ++i)
-        sorted &= xs[i - 1] <= xs[i];
-    if (!sorted || count == 0)
+    if (count == 0 || !ascending(xs, count))
         return false;
 
     const SphereByteSteps& steps = sphereByteSteps();
@@ -226,7 +232,7 @@ __attribute__((target("avx2"))) bool writeSortedSphereBytes(const double* xs, si
         return at >= 0.0 && at < double(count) ? size_t(at) : count;
     };
     size_t middle = size_t(std::partition_point(xs, xs + count, [](double x) { return x < 0.0; }) - xs);
-    i = 0;
+    size_t i = 0;
     int32_t k = i < middle ? roundedByte(std::sqrt(s(0))) : 0;
     while (i < middle) { // falling: the run of byte k ends where s < step(k)
         double step = steps.step(k);
@@ -293,14 +299,7 @@ __attribute__((target("avx2"))) bool writeSphereBytesByBoundaries(const double* 
                                                                   std::byte* row)
 {
     if constexpr (kCheckSorted) {
-        __m256d unsorted = _mm256_setzero_pd();
-        size_t i = 1;
-        for (; i + 4 <= count; i += 4) // not (a <= b): NaN too
-            unsorted = _mm256_or_pd(unsorted, _mm256_cmp_pd(_mm256_loadu_pd(xs + i - 1), _mm256_loadu_pd(xs + i), _CMP_NLE_UQ));
-        bool sorted = _mm256_movemask_pd(unsorted) == 0;
-        for (; i < count; ++i)
-            sorted &= xs[i - 1] <= xs[i];
-        if (!sorted)
+        if (!ascending(xs, count))
             return false;
     }
     if (count == 0)
