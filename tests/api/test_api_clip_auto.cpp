@@ -272,6 +272,7 @@ TEST_CASE("transfer functions written in either format read back as the same fun
     CHECK(unwritable.code == iso::ErrorCode::InvalidFile);
     CHECK_THAT(unwritable.message, Contains("no-such-folder"));
     CHECK(errorOf(iso::readTransferFunction("no-such-preset-or-file", 0.0, 1.0)).code == iso::ErrorCode::InvalidFile);
+    std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("device memory in use counts what isoscope's objects hold", "[api][memory]")

@@ -47,6 +47,7 @@ TEST_CASE("a volume's histogram puts every finite sample in its bin over the val
                                            sizeof samples);
     REQUIRE(wrapped.ok());
     CHECK_THAT(errorOf(wrapped->histogram(4)).message, Contains("fromMemory"));
+    std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("a synthetic volume's histogram counts all its samples", "[api]")

@@ -481,6 +481,7 @@ TEST_CASE("a source that fails at slab k ends with its error and leaves no mesh 
         CHECK(!std::filesystem::exists(path));
         CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}) == 0);
     }
+    std::filesystem::remove_all(dir);
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
