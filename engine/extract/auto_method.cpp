@@ -1,6 +1,5 @@
 #include "extract/auto_method.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>

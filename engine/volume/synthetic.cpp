@@ -196,6 +196,19 @@ size_t firstWhere(size_t low, size_t high, size_t guess, Pred pred)
     return low;
 }
 
+// Whether xs never falls (NaN counts as falling).
+__attribute__((target("avx2"))) bool ascending(const double* xs, size_t count)
+{
+    __m256d unsorted = _mm256_setzero_pd();
+    size_t i = 1;
+    for (; i + 4 <= count; i += 4) // not (a <= b): NaN too
+        unsorted = _mm256_or_pd(unsorted, _mm256_cmp_pd(_mm256_loadu_pd(xs + i - 1), _mm256_loadu_pd(xs + i), _CMP_NLE_UQ));
+    bool sorted = _mm256_movemask_pd(unsorted) == 0;
+    for (; i < count; ++i)
+        sorted &= xs[i - 1] <= xs[i];
+    return sorted;
+}
+
 // A row of the uint8 sphere along sorted x: s = x² + y² + z² falls while
 // x < 0 and rises after, so the row is runs of equal bytes, each ending where
 // s crosses the next step. The run's end is guessed from x = ±sqrt(step - y² -
@@ -206,14 +219,7 @@ size_t firstWhere(size_t low, size_t high, size_t guess, Pred pred)
 __attribute__((target("avx2"))) bool writeSortedSphereBytes(const double* xs, size_t count, double y, double z,
                                                             std::byte* out)
 {
-    __m256d unsorted = _mm256_setzero_pd();
-    size_t i = 1;
-    for (; i + 4 <= count; i += 4) // not (a <= b): NaN too
-        unsorted = _mm256_or_pd(unsorted, _mm256_cmp_pd(_mm256_loadu_pd(xs + i - 1), _mm256_loadu_pd(xs + i), _CMP_NLE_UQ));
-    bool sorted = _mm256_movemask_pd(unsorted) == 0;
-    for (; i < count; ++i)
-        sorted &= xs[i - 1] <= xs[i];
-    if (!sorted || count == 0)
+    if (count == 0 || !ascending(xs, count))
         return false;
 
     const SphereByteSteps& steps = sphereByteSteps();
@@ -226,7 +232,7 @@ __attribute__((target("avx2"))) bool writeSortedSphereBytes(const double* xs, si
         return at >= 0.0 && at < double(count) ? size_t(at) : count;
     };
     size_t middle = size_t(std::partition_point(xs, xs + count, [](double x) { return x < 0.0; }) - xs);
-    i = 0;
+    size_t i = 0;
     int32_t k = i < middle ? roundedByte(std::sqrt(s(0))) : 0;
     while (i < middle) { // falling: the run of byte k ends where s < step(k)
         double step = steps.step(k);
@@ -253,19 +259,114 @@ __attribute__((target("avx2"))) bool writeSortedSphereBytes(const double* xs, si
     return true;
 }
 
-void writeSphereRow(const double* xs, size_t count, double y, double z, ScalarType type, std::byte* out)
+// Bytes k on [from, to) of a row with 32 bytes to spare past its end, in
+// overlapping 32-byte stores (what lies past `to` the next run overwrites).
+__attribute__((target("avx2"), always_inline)) inline void fillRun(std::byte* row, size_t from, size_t to, int32_t k)
 {
-    // The runs' memsets into a row in the cache (short runs would each read
-    // their lines of `out` for ownership), then the row streamed out.
-    constexpr size_t kCachedRow = 16384;
-    alignas(64) std::byte row[kCachedRow];
-    bool cached = count <= kCachedRow;
-    if (type == ScalarType::UInt8 && hostHasAvx2() && writeSortedSphereBytes(xs, count, y, z, cached ? row : out)) {
-        if (cached) {
-            streamRowOut(out, row, count);
-            _mm_sfence();
+    __m256i bytes = _mm256_set1_epi8(char(k));
+    for (size_t p = from; p < to; p += 32)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + p), bytes);
+}
+
+// (sign * sqrt(max(step(k) - yy - zz, 0)) - first) * perX for k = low + 1..high
+// into guesses[k - low - 1], four at once; reads at most 3 steps past high
+// (the table has 258's) and writes at most 3 guesses past.
+__attribute__((target("avx2"), always_inline)) inline void guessCrossings(const SphereByteSteps& steps, double yy, double zz,
+                                                                             double first, double perX, int32_t low,
+                                                                             int32_t high, double sign, double* guesses)
+{
+    const __m256d origin = _mm256_set1_pd(first), scale = _mm256_set1_pd(perX), signs = _mm256_set1_pd(sign),
+                  ys = _mm256_set1_pd(yy), zs = _mm256_set1_pd(zz);
+    for (int32_t k = low + 1; k <= high; k += 4) {
+        __m256d rest = _mm256_sub_pd(_mm256_sub_pd(_mm256_loadu_pd(&steps.at[k + 2]), ys), zs);
+        __m256d root = _mm256_sqrt_pd(_mm256_max_pd(rest, _mm256_setzero_pd()));
+        _mm256_storeu_pd(&guesses[k - low - 1], _mm256_mul_pd(_mm256_sub_pd(_mm256_mul_pd(signs, root), origin), scale));
+    }
+}
+
+// The uint8 sphere's row by its runs' boundaries, into a cached row of at
+// least count + 32 bytes: byte k ends (falling half) or begins (rising half)
+// at the first sample whose s = x² + y² + z² crosses step(k), each boundary
+// found on its own (guessed from x = ±sqrt(step - y² - z²), settled by
+// comparing the samples' own s with the step, exactly), so the square roots
+// run four at once and no boundary waits for the one before; the runs are
+// then filled with overlapping 32-byte stores, left to right. The same bytes
+// as writeSortedSphereBytes. False, writing nothing, where xs is not sorted
+// (checked unless the caller vouches for it: the check cost more than the
+// runs on a 4096-sample row).
+template <bool kCheckSorted>
+__attribute__((target("avx2"))) bool writeSphereBytesByBoundaries(const double* xs, size_t count, double y, double z,
+                                                                  std::byte* row)
+{
+    if constexpr (kCheckSorted) {
+        if (!ascending(xs, count))
+            return false;
+    }
+    if (count == 0)
+        return false;
+
+    const SphereByteSteps& steps = sphereByteSteps();
+    const double yy = y * y, zz = z * z;
+    auto s = [&](size_t j) { return xs[j] * xs[j] + yy + zz; }; // as sphere(): (x*x + y*y) + z*z
+    auto byteAt = [&](size_t j) { return roundedByte(std::sqrt(s(j))); };
+    const double first = xs[0], perX = count > 1 && xs[count - 1] > first ? double(count - 1) / (xs[count - 1] - first) : 0.0;
+    // Where x crosses ±sqrt(step(k) - y² - z²) on the row's mean spacing, for
+    // k = low + 1..high (at most 255 of them): guesses, never trusted.
+    alignas(32) double guesses[260];
+    // The first j in [low, high) where pred(j), pred(low - 1) false and
+    // pred(high - 1) true: the guess's next index, checked, else bisection.
+    auto boundary = [&](size_t low, size_t high, double at, auto pred) {
+        size_t g = at >= 0.0 && at < double(count) ? size_t(at) + 1 : high;
+        if (g > low && g < high && pred(g) && !pred(g - 1))
+            return g;
+        return firstWhere(low, high, g - 1, pred);
+    };
+
+    size_t middle = size_t(std::partition_point(xs, xs + count, [](double x) { return x < 0.0; }) - xs);
+    if (middle > 0) { // falling: byte k on [B(k + 1), B(k)), B(k) the first j with s(j) < step(k)
+        int32_t high = byteAt(0), low = byteAt(middle - 1);
+        guessCrossings(steps, yy, zz, first, perX, low, high, -1.0, guesses);
+        size_t from = 0;
+        for (int32_t k = high; k > low; --k) {
+            double step = steps.step(k);
+            size_t end = boundary(1, middle, guesses[k - low - 1], [&](size_t j) { return s(j) < step; });
+            fillRun(row, from, end, k);
+            from = end;
         }
-        return;
+        fillRun(row, from, middle, low);
+    }
+    if (middle < count) { // rising: byte k on [A(k), A(k + 1)), A(k) the first j with s(j) >= step(k)
+        int32_t low = byteAt(middle), high = byteAt(count - 1);
+        guessCrossings(steps, yy, zz, first, perX, low, high, 1.0, guesses);
+        size_t from = middle;
+        for (int32_t k = low; k < high; ++k) {
+            double step = steps.step(k + 1);
+            size_t end = boundary(middle + 1, count, guesses[k - low], [&](size_t j) { return s(j) >= step; });
+            fillRun(row, from, end, k);
+            from = end;
+        }
+        fillRun(row, from, count, high);
+    }
+    return true;
+}
+
+template <bool kCheckSorted>
+void writeSphereRowChecked(const double* xs, size_t count, double y, double z, ScalarType type, std::byte* out)
+{
+    // The runs into a row in the cache (short runs would each read their
+    // lines of `out` for ownership), then the row streamed out; 32 bytes
+    // past it for the runs' last overlapping store.
+    constexpr size_t kCachedRow = 16384;
+    alignas(64) std::byte row[kCachedRow + 32];
+    if (type == ScalarType::UInt8 && hostHasAvx2()) {
+        if (count <= kCachedRow ? writeSphereBytesByBoundaries<kCheckSorted>(xs, count, y, z, row)
+                                : writeSortedSphereBytes(xs, count, y, z, out)) {
+            if (count <= kCachedRow) {
+                streamRowOut(out, row, count);
+                _mm_sfence();
+            }
+            return;
+        }
     }
     writeRow<sphere>(xs, count, y, z, type, out);
 }
@@ -274,16 +375,16 @@ struct Field {
     std::string_view name;
     FieldFunction function;
     SyntheticRowWriter row;
+    SyntheticRowWriter ascendingRow; // xs ascending, no NaN: the caller checked once
 };
 
 constexpr Field fields[] = {
-    {"cayley", cayley, writeRow<cayley>},
-    {"sphere", sphere, writeSphereRow},
-    {"torus", torus, writeRow<torus>},
-    {"gyroid", gyroid, writeRow<gyroid>},
-    {"marschner-lobb", marschnerLobb, writeRow<marschnerLobb>},
+    {"cayley", cayley, writeRow<cayley>, writeRow<cayley>},
+    {"sphere", sphere, writeSphereRowChecked<true>, writeSphereRowChecked<false>},
+    {"torus", torus, writeRow<torus>, writeRow<torus>},
+    {"gyroid", gyroid, writeRow<gyroid>, writeRow<gyroid>},
+    {"marschner-lobb", marschnerLobb, writeRow<marschnerLobb>, writeRow<marschnerLobb>},
 };
-
 FieldFunction findField(std::string_view name)
 {
     for (const Field& field : fields)
@@ -359,6 +460,14 @@ SyntheticRowWriter syntheticRowWriter(std::string_view name)
     return nullptr;
 }
 
+SyntheticRowWriter syntheticRowWriterForAscendingXs(std::string_view name)
+{
+    for (const Field& field : fields)
+        if (field.name == name)
+            return field.ascendingRow;
+    return nullptr;
+}
+
 double syntheticCoordinate(uint32_t i, uint32_t n)
 {
     return -1.0 + 2.0 * double(i) / double(n - 1);
@@ -428,12 +537,14 @@ Volume makeSyntheticGrid(std::string_view spec)
 Volume makeSyntheticVolume(std::string_view spec)
 {
     Volume volume = makeSyntheticGrid(spec);
-    SyntheticRowWriter row = syntheticRowWriter(spec.substr(0, spec.find(':')));
     std::array<uint32_t, 3> dims = volume.dims;
     checkHostMemory(volume.byteSize(), "synthetic volume '" + std::string(spec) + "'");
     volume.data.resize(size_t(volume.byteSize()));
 
     std::vector<double> xs = axisCoordinates(dims[0]), ys = axisCoordinates(dims[1]), zs = axisCoordinates(dims[2]);
+    std::string_view name = spec.substr(0, spec.find(':'));
+    SyntheticRowWriter row = std::is_sorted(xs.begin(), xs.end()) ? syntheticRowWriterForAscendingXs(name)
+                                                                   : syntheticRowWriter(name);
     uint64_t rowBytes = uint64_t(dims[0]) * sizeof(float);
     parallelFor(dims[2], hostThreads(), [&](uint64_t k) {
         for (uint32_t j = 0; j < dims[1]; ++j)

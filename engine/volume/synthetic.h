@@ -56,6 +56,10 @@ using SyntheticRowWriter = void (*)(const double* xs, size_t count, double y, do
                                     std::byte* out);
 // nullptr for an unknown name.
 SyntheticRowWriter syntheticRowWriter(std::string_view name);
+// The same rows where the caller has checked once that its xs ascend (no
+// NaN), as a grid's coordinates do: the uint8 sphere's row skips its own
+// per-row check. Not for xs that may be unsorted.
+SyntheticRowWriter syntheticRowWriterForAscendingXs(std::string_view name);
 
 // The value makeSyntheticVolume stores at the point (x, y, z), before the
 // conversion to float; tests and CPU references use it. Throws Error for an

@@ -14,13 +14,16 @@ namespace {
 
 class SyntheticSource final : public VolumeSource {
 public:
-    SyntheticSource(Volume grid, SyntheticRowWriter row) : VolumeSource(std::move(grid)), row_(row)
+    SyntheticSource(Volume grid, std::string_view name) : VolumeSource(std::move(grid))
     {
         for (int axis = 0; axis < 3; ++axis) {
             coordinates_[axis].resize(grid_.dims[axis]);
             for (uint32_t i = 0; i < grid_.dims[axis]; ++i)
                 coordinates_[axis][i] = syntheticCoordinate(i, grid_.dims[axis]);
         }
+        // Checked once here, not on every row.
+        row_ = std::is_sorted(coordinates_[0].begin(), coordinates_[0].end()) ? syntheticRowWriterForAscendingXs(name)
+                                                                              : syntheticRowWriter(name);
     }
 
     void readPlanes(uint32_t firstPlane, uint32_t planeCount, std::byte* destination) override
@@ -40,7 +43,7 @@ public:
     }
 
 private:
-    SyntheticRowWriter row_;
+    SyntheticRowWriter row_ = nullptr;
     std::vector<double> coordinates_[3];
 };
 
@@ -53,7 +56,7 @@ std::unique_ptr<VolumeSource> openSyntheticSource(std::string_view spec, ScalarT
         fail("synthetic volume '" + std::string(spec) + "': type " + std::string(scalarName(type)) +
              " is not offered; use float32 (the field) or uint8 (the field's [-1, 1] onto 0..255)");
     grid.type = type;
-    return std::make_unique<SyntheticSource>(std::move(grid), syntheticRowWriter(spec.substr(0, spec.find(':'))));
+    return std::make_unique<SyntheticSource>(std::move(grid), spec.substr(0, spec.find(':')));
 }
 
 } // namespace isoscope

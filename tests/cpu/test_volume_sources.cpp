@@ -2,8 +2,11 @@
 // raw files read in parallel pieces, gzip NRRD inflated as slabs ask, and
 // synthetic fields generated row by row on every core, each against the
 // whole-volume reader or the field's own function.
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <stdexcept>
 
 #include "core/parallel_for.h"
@@ -112,6 +115,84 @@ TEST_CASE("a gzip NRRD streams the planes of the whole read, in any order", "[vo
     std::unique_ptr<VolumeSource> longSource = openFileSource(longPath);
     REQUIRE(read(*longSource, 0, 20) == planes(volume, 0, 20));
     CHECK(errorMessage([&] { read(*longSource, 20, 19); }).find("more than the header") != std::string::npos);
+}
+
+// The sphere's row writer against the formula itself, sqrt(x*x + y*y + z*z)
+// rounded to float or to syntheticByte, bit for bit: every width around the
+// cached row's 16 KiB and the 32-byte stores, the streamed benchmark's 4096,
+// rows inside, across and outside the unit ball, and sorted rows that are
+// not the grid (uneven spacing, repeats, all negative, all positive).
+TEST_CASE("the sphere's row writer gives the formula's bytes and floats, bit for bit", "[volume][stream][synthetic]")
+{
+    SyntheticRowWriter checked = syntheticRowWriter("sphere"), ascending = syntheticRowWriterForAscendingXs("sphere");
+    REQUIRE(checked);
+    REQUIRE(ascending);
+    auto formula = [](double x, double y, double z) { return std::sqrt(x * x + y * y + z * z); };
+    auto checkWith = [&](SyntheticRowWriter row, const std::vector<double>& xs, double y, double z) -> uint64_t {
+        std::vector<uint8_t> bytes(xs.size() + 64, 0xA5);
+        std::vector<float> floats(xs.size() + 16, -7.0f);
+        row(xs.data(), xs.size(), y, z, ScalarType::UInt8, reinterpret_cast<std::byte*>(bytes.data()));
+        row(xs.data(), xs.size(), y, z, ScalarType::Float32, reinterpret_cast<std::byte*>(floats.data()));
+        uint64_t wrong = 0;
+        for (size_t i = 0; i < xs.size(); ++i) {
+            double value = formula(xs[i], y, z);
+            float expected = float(value);
+            wrong += bytes[i] != syntheticByte(value);
+            wrong += std::memcmp(&floats[i], &expected, 4) != 0;
+        }
+        for (size_t i = xs.size(); i < bytes.size(); ++i) // nothing written past the row
+            wrong += bytes[i] != 0xA5;
+        for (size_t i = xs.size(); i < floats.size(); ++i)
+            wrong += floats[i] != -7.0f;
+        return wrong;
+    };
+    // Both writers where xs ascend, the checking one alone where not.
+    auto check = [&](const std::vector<double>& xs, double y, double z, bool sorted = true) {
+        return checkWith(checked, xs, y, z) + (sorted ? checkWith(ascending, xs, y, z) : 0);
+    };
+    for (uint32_t width : {2u, 3u, 5u, 31u, 32u, 33u, 63u, 64u, 65u, 255u, 256u, 257u, 4095u, 4096u, 4097u, 16383u,
+                           16384u, 16385u}) {
+        std::vector<double> xs(width);
+        for (uint32_t i = 0; i < width; ++i)
+            xs[i] = syntheticCoordinate(i, width);
+        uint64_t wrong = 0;
+        uint32_t ny = width > 5000 ? 9 : 41, nz = width > 5000 ? 7 : 37;
+        for (uint32_t j = 0; j < ny; ++j)
+            for (uint32_t k = 0; k < nz; ++k)
+                wrong += check(xs, syntheticCoordinate(j, ny), syntheticCoordinate(k, nz));
+        INFO("grid rows of " << width);
+        REQUIRE(wrong == 0);
+    }
+    // The streamed benchmark's rows: 4096 samples at (y, z) of its 4096 x 6144 planes.
+    {
+        std::vector<double> xs(4096);
+        for (uint32_t i = 0; i < 4096; ++i)
+            xs[i] = syntheticCoordinate(i, 4096);
+        uint64_t wrong = 0;
+        for (uint32_t j = 0; j < 4096; j += 97)
+            for (uint32_t k = 0; k < 6144; k += 331)
+                wrong += check(xs, syntheticCoordinate(j, 4096), syntheticCoordinate(k, 6144));
+        REQUIRE(wrong == 0);
+    }
+    std::mt19937_64 random(27);
+    for (int trial = 0; trial < 200; ++trial) {
+        size_t width = 1 + random() % 3000;
+        double low = std::uniform_real_distribution<double>(-2.0, 0.5)(random);
+        double high = low + std::uniform_real_distribution<double>(0.0, 2.5)(random);
+        std::vector<double> xs(width);
+        for (double& x : xs)
+            x = std::uniform_real_distribution<double>(low, high)(random);
+        if (trial % 5 == 0)
+            for (size_t i = 1; i < width; i += 3)
+                xs[i] = xs[i - 1]; // repeats
+        std::sort(xs.begin(), xs.end());
+        double y = std::uniform_real_distribution<double>(-1.2, 1.2)(random);
+        double z = std::uniform_real_distribution<double>(-1.2, 1.2)(random);
+        INFO("trial " << trial << ", " << width << " samples on [" << low << ", " << high << "], y " << y << ", z " << z);
+        REQUIRE(check(xs, y, z) == 0);
+        std::shuffle(xs.begin(), xs.end(), random); // unsorted: the sample-by-sample path
+        REQUIRE(check(xs, y, z, std::is_sorted(xs.begin(), xs.end())) == 0);
+    }
 }
 
 TEST_CASE("synthetic row writers give the field's values sample for sample, float32 and uint8", "[volume][stream]")

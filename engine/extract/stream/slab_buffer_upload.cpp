@@ -14,13 +14,7 @@ void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const 
 {
     std::array<uint32_t, 3> dims = volume.dims();
     uint64_t planeBytes = uint64_t(dims[0]) * dims[1] * scalarSize(volume.type());
-    uint32_t covered = 0;
-    for (const SlabStagingPiece& piece : staging) {
-        if (piece.firstPlane != covered || piece.planes == 0)
-            fail("slab staging pieces that do not follow each other plane by plane (an engine bug)");
-        covered += piece.planes;
-    }
-    if (!volume.buffer() || planes != dims[2] || covered != planes || firstPlane >= planes)
+    if (!volume.buffer() || planes != dims[2] || stagingPlanes(staging) != planes || firstPlane >= planes)
         fail("a slab upload of " + std::to_string(planes) + " planes into a buffer of " + std::to_string(dims[2]) +
              " (an engine bug: the upload writes the whole buffer)");
     // Old contents discarded; ALL_COMMANDS orders the copy after this queue's earlier work (one queue).

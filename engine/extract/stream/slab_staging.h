@@ -8,6 +8,8 @@
 
 #include <volk.h>
 
+#include "core/error.h"
+
 namespace isoscope {
 
 // Planes [firstPlane, firstPlane + planes) of the slab volume, from byte 0
@@ -18,5 +20,17 @@ struct SlabStagingPiece {
 };
 
 using SlabStaging = std::vector<SlabStagingPiece>;
+
+// The planes the pieces hold, checked to follow each other plane by plane from 0.
+inline uint32_t stagingPlanes(const SlabStaging& staging)
+{
+    uint32_t covered = 0;
+    for (const SlabStagingPiece& piece : staging) {
+        if (piece.firstPlane != covered || piece.planes == 0)
+            fail("slab staging pieces that do not follow each other plane by plane (an engine bug)");
+        covered += piece.planes;
+    }
+    return covered;
+}
 
 } // namespace isoscope

@@ -24,12 +24,12 @@ void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabSt
     ResourceId imageId = graph.importImage("slab image", target, discarded, released);
     std::vector<ResourceUse> uses;
     std::vector<std::pair<ResourceId, VkBufferImageCopy>> copies;
-    uint32_t covered = 0;
+    uint32_t covered = stagingPlanes(staging);
+    if (covered != planes)
+        fail("slab staging pieces of " + std::to_string(covered) + " planes for an upload of " +
+             std::to_string(planes) + " (an engine bug)");
     for (const SlabStagingPiece& piece : staging) {
-        if (piece.firstPlane != covered || piece.planes == 0)
-            fail("slab staging pieces that do not follow each other plane by plane (an engine bug)");
-        covered += piece.planes;
-        if (covered <= firstPlane)
+        if (piece.firstPlane + piece.planes <= firstPlane)
             continue; // planes the overlap copy writes
         uint32_t skipped = piece.firstPlane < firstPlane ? firstPlane - piece.firstPlane : 0;
         ResourceId id = graph.importBuffer("slab staging", piece.buffer);
@@ -41,9 +41,6 @@ void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabSt
         box.imageExtent = {image.extent.width, image.extent.height, piece.planes - skipped};
         copies.emplace_back(id, box);
     }
-    if (covered != planes)
-        fail("slab staging pieces of " + std::to_string(covered) + " planes for an upload of " +
-             std::to_string(planes) + " (an engine bug)");
     uses.push_back({imageId, Use::TransferDst});
     graph.addPass("slab upload", PassKind::Transfer, std::move(uses), [=](VkCommandBuffer cmd, const RenderGraph& g) {
         for (const auto& [id, box] : copies)
