@@ -1,6 +1,7 @@
 #include "mesh/mesh_sink.h"
 
 #include <algorithm>
+#include <new>
 #include <vector>
 
 #include <unistd.h>
@@ -39,7 +40,11 @@ void makeRoom(std::vector<T>& values, size_t more, uint64_t expected, size_t& pr
     if (needed > values.capacity()) {
         size_t generous = std::max(values.capacity() * 4, size_t(std::min<uint64_t>(expected * 2, capacityCap(sizeof(T)))));
         std::vector<T> grown;
-        grown.reserve(std::max(needed, generous));
+        try {
+            grown.reserve(std::max(needed, generous));
+        } catch (const std::bad_alloc&) {
+            grown.reserve(std::max(needed, values.capacity() * 2)); // address space refused (strict overcommit)
+        }
         presentBytes = std::min(grown.capacity() * sizeof(T), needed * sizeof(T) + presentAhead(needed * sizeof(T)));
         populatePages(grown.data(), presentBytes);
         grown.insert(grown.end(), values.begin(), values.end());

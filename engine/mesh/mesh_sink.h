@@ -1,7 +1,8 @@
 #pragma once
 // Where a mesh made part by part goes (streamed extraction,
 // extract/stream/): vertices with their final numbers (counting on from
-// those already added), then triangles in those numbers, part after part.
+// those already added; a part's in one call or several), then triangles in
+// those numbers, part after part.
 // A sink keeps everything (MeshCollector) or writes it on
 // (io/mesh_stream.h).
 #include <cstdint>

@@ -7,9 +7,15 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "core/parallel_for.h"
+#include "io/mesh_stream.h"
 #include "mesh/mesh_sink.h"
 
 using namespace isoscope;
@@ -73,5 +79,38 @@ TEST_CASE("the mesh collector appends parts in order whatever size it is told to
         uint64_t written = (mesh.positions.size() + mesh.normals.size()) * sizeof(glm::vec3) + mesh.indices.size() * 4;
         REQUIRE(collector.presentBytes() >= written);
         REQUIRE(collector.presentBytes() <= 2 * written + 3 * (uint64_t(256) << 10));
+    }
+}
+
+TEST_CASE("streamed PLY and STL files are the same whether a part's vertices come in one call or several", "[stream]")
+{
+    // Two parts; the second's triangles name vertices of both. The welder
+    // hands a slab's vertices over in two calls (those before the last
+    // dropped one through a copy, the rest as they are).
+    Volume grid;
+    grid.dims = {4, 4, 4};
+    grid.spacing = {0.5, 1.0, 2.0};
+    grid.origin = {1.0, -2.0, 3.0};
+    std::vector<GpuMeshVertex> first = vertices(5, 0.0f), second = vertices(7, 5.0f);
+    std::vector<uint32_t> firstTriangles{0, 1, 2, 2, 3, 4}, secondTriangles{3, 5, 6, 6, 7, 11, 4, 8, 10};
+    auto write = [&](const std::string& name, size_t split) {
+        std::filesystem::path path = std::filesystem::path(ISOSCOPE_TEST_TMP_DIR) / "mesh-sink" / name;
+        std::filesystem::create_directories(path.parent_path());
+        auto writer = openStreamedMeshWriter(path, grid, MeshPlacement::World, IfExists::Replace);
+        writer->addVertices(std::span(first).first(split));
+        writer->addVertices(std::span(first).subspan(split));
+        writer->addTriangles(firstTriangles);
+        writer->addVertices(std::span(second).first(split));
+        writer->addVertices(std::span(second).subspan(split));
+        writer->addTriangles(secondTriangles);
+        writer->commit();
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    for (const char* extension : {".ply", ".stl"}) {
+        std::string whole = write(std::string("whole") + extension, 0);
+        REQUIRE(whole.size() > 84);
+        for (size_t split : {1, 3, 5})
+            CHECK(write("split" + std::to_string(split) + extension, split) == whole);
     }
 }
