@@ -29,6 +29,7 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
             if (onFirstPlane(v))
                 tail = v + 1;
     std::unordered_map<uint32_t, uint32_t> lastPlane;
+    lastPlane.reserve(lastPlane_.size() + lastPlane_.size() / 4); // about the slab before's: no rehash as it fills
     for (size_t v = 0; v < vertices.size(); ++v) {
         uint32_t code = edgeCodes[v];
         if (v >= tail) {

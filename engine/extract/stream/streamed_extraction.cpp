@@ -47,6 +47,15 @@ double msSince(Clock::time_point start)
 // critical path").
 constexpr uint64_t kSlabImageBytes = uint64_t(512) << 20;
 
+// The cores a slab's read takes: all but two where there are more than
+// four, which the main thread and the weld keep (the weld, waited for in
+// the densest slabs, slowed and stalled the uploads when it shared them).
+unsigned readThreads()
+{
+    unsigned cores = hostThreads();
+    return cores > 4 ? cores - 2 : cores;
+}
+
 // Read-back buffers in turn: the weld thread may fall this many parts
 // behind (a sink's pause, a larger slab) before the main thread waits for it.
 constexpr uint32_t kReadBackSlots = 3;
@@ -572,6 +581,7 @@ private:
                                 before.wait(); // its error is its own slab's
                             transfer_.wait(uploaded); // the staging's pieces: readPlanes waits for each
                             double waitedMs = msSince(start);
+                            HostThreadLimit limit(readThreads());
                             return std::pair(readPlanes(w, slot), waitedMs);
                         }).share();
     }
