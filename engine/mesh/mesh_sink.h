@@ -23,11 +23,12 @@ public:
     virtual void expect(uint64_t /*vertices*/, uint64_t /*indices*/) {}
 };
 
-// Keeps everything in a host Mesh. Its arrays grow rarely (to 4x their
-// capacity, or to twice the expected size where that is more) since a growth
-// copies them; the capacity is address space, its pages made present on
-// every core just ahead of what is written (core/parallel_for.h
-// populatePages).
+// Keeps everything in a host Mesh. Its arrays grow rarely since a growth
+// copies them: early, to twice the expected size, once that alone outgrows
+// the capacity while they hold at most an eighth of it; else when full, to
+// 4x or twice the expected size. The capacity is address space, its pages made
+// present on every core just ahead of what is written
+// (core/parallel_for.h populatePages).
 class MeshCollector final : public MeshSink {
 public:
     void addVertices(std::span<const GpuMeshVertex> vertices) override;

@@ -82,6 +82,34 @@ TEST_CASE("the mesh collector appends parts in order whatever size it is told to
     }
 }
 
+TEST_CASE("the mesh collector grows early, while the copy is small, once the expected size outgrows it", "[stream]")
+{
+    MeshCollector collector;
+    std::vector<uint32_t> triangles(300, 0);
+    collector.addVertices(vertices(1, 0.0f));
+    collector.expect(1, 1000);
+    collector.addTriangles(triangles);
+    size_t first = collector.mesh().indices.capacity();
+    CHECK(first >= 2000);
+    // An extrapolation far above the capacity while little is held: room for twice it now.
+    collector.expect(1, 100000);
+    collector.addTriangles(triangles);
+    CHECK(collector.mesh().indices.capacity() >= 200000);
+    // An expectation a little higher again copies nothing: an early growth waits for it to pass the capacity.
+    size_t early = collector.mesh().indices.capacity();
+    collector.expect(1, early - 1);
+    collector.addTriangles(triangles);
+    CHECK(collector.mesh().indices.capacity() == early);
+    // Once the array holds more than an eighth of what is expected, only a full array grows.
+    size_t held = collector.mesh().indices.capacity();
+    std::vector<uint32_t> many(held / 4, 0);
+    collector.addTriangles(many);
+    collector.expect(1, collector.mesh().indices.size() * 4);
+    collector.addTriangles(triangles);
+    CHECK(collector.mesh().indices.capacity() == held);
+    CHECK(collector.mesh().indices.size() == 4 * triangles.size() + many.size());
+}
+
 TEST_CASE("streamed PLY and STL files are the same whether a part's vertices come in one call or several", "[stream]")
 {
     // Two parts; the second's triangles name vertices of both. The welder
