@@ -12,9 +12,24 @@
 
 namespace isoscope {
 
+namespace {
+thread_local unsigned threadLimit = 0; // 0: none
+}
+
 unsigned hostThreads()
 {
-    return std::clamp(std::thread::hardware_concurrency(), 1u, 64u);
+    unsigned cores = std::clamp(std::thread::hardware_concurrency(), 1u, 64u);
+    return threadLimit ? std::min(cores, threadLimit) : cores;
+}
+
+HostThreadLimit::HostThreadLimit(unsigned threads) : before_(threadLimit)
+{
+    threadLimit = std::max(threads, 1u);
+}
+
+HostThreadLimit::~HostThreadLimit()
+{
+    threadLimit = before_;
 }
 
 void parallelFor(uint64_t count, unsigned threads, const std::function<void(uint64_t)>& body)

@@ -8,8 +8,23 @@
 
 namespace isoscope {
 
-// The host's cores (at least 1, at most 64).
+// The host's cores (at least 1, at most 64), or fewer on a thread that
+// holds a HostThreadLimit.
 unsigned hostThreads();
+
+// While it lives, hostThreads() on the thread that made it returns at most
+// `threads` (at least 1): streamed extraction's reads leave cores to the
+// threads that submit and weld, which the reads otherwise crowd out.
+class HostThreadLimit {
+public:
+    explicit HostThreadLimit(unsigned threads);
+    ~HostThreadLimit();
+    HostThreadLimit(const HostThreadLimit&) = delete;
+    HostThreadLimit& operator=(const HostThreadLimit&) = delete;
+
+private:
+    unsigned before_;
+};
 
 // Runs body(i) for every i in [0, count) on up to `threads` threads (the
 // caller's included) and returns when all are done. The first exception a

@@ -171,14 +171,20 @@ public:
 
     void addVertices(std::span<const GpuMeshVertex> vertices) override
     {
-        previousFirst_ = currentFirst_;
-        previous_ = std::move(current_);
-        currentFirst_ = previousFirst_ + previous_.size();
-        current_ = placer_.place(vertices).positions;
+        if (partDone_) { // the first vertices of a new part
+            previousFirst_ = currentFirst_;
+            previous_ = std::move(current_);
+            currentFirst_ = previousFirst_ + previous_.size();
+            current_.clear();
+            partDone_ = false;
+        }
+        std::vector<glm::vec3> placed = placer_.place(vertices).positions;
+        current_.insert(current_.end(), placed.begin(), placed.end());
     }
 
     void addTriangles(std::span<const uint32_t> indices) override
     {
+        partDone_ = true;
         std::vector<char> packed(indices.size() / 3 * 50);
         for (size_t t = 0; t < indices.size() / 3; ++t) {
             glm::vec3 p[3];
@@ -236,6 +242,7 @@ private:
     Placer placer_;
     std::vector<glm::vec3> previous_, current_;
     uint64_t previousFirst_ = 0, currentFirst_ = 0, faceCount_ = 0;
+    bool partDone_ = true; // its triangles came: the next vertices start a part
 };
 
 } // namespace

@@ -1,7 +1,10 @@
 #include "mesh/mesh_sink.h"
 
 #include <algorithm>
+#include <new>
 #include <vector>
+
+#include <unistd.h>
 
 #include "core/parallel_for.h"
 
@@ -9,32 +12,65 @@ namespace isoscope {
 
 namespace {
 
-// Room for `more`, growing geometrically (reserving exactly what each part
-// needs would copy the whole mesh once a part: quadratic in the parts), to
-// the expected size where that is more but no more than 4x what is needed
-// (a guess from the first parts may be far off). The new array's pages are
-// made present on every core before the old contents move in, so neither
-// the move nor the parts after it fault page by page on the one thread.
+// Pages made present ahead of the values written: as many bytes as are
+// written (a few populatePages calls in all), at least 256 KiB, at most 64 MiB.
+size_t presentAhead(size_t wantedBytes)
+{
+    return std::clamp(wantedBytes, size_t(256) << 10, size_t(64) << 20);
+}
+
+// An array's capacity: at most a quarter of the host's memory, as address space.
+size_t capacityCap(size_t valueBytes)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    uint64_t memory = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : uint64_t(1) << 34;
+    return size_t(memory / 4 / valueBytes);
+}
+
+// Room for `more` values. A growth copies the whole array on the welding
+// thread and stalled the streamed pipeline for as long, so the capacity
+// grows rarely, and early: to twice the expected size once that alone
+// outgrows the capacity (so each such growth at least doubles it) while the
+// array holds at most an eighth of it (a cheap copy), else when full, to 4x
+// or to twice the expected size. The
+// capacity is address space only: pages are made present (on every core,
+// core/parallel_for.h populatePages) just ahead of the values written, so
+// a generous one costs no memory.
 template <class T>
-void reserveFor(std::vector<T>& values, size_t more, uint64_t expected)
+void makeRoom(std::vector<T>& values, size_t more, uint64_t expected, size_t& presentBytes)
 {
     size_t needed = values.size() + more;
-    if (needed <= values.capacity())
+    size_t room = size_t(std::min<uint64_t>(expected * 2, capacityCap(sizeof(T))));
+    bool full = needed > values.capacity();
+    bool early = expected > values.capacity() && uint64_t(needed) * 8 <= expected;
+    if (full || early) {
+        size_t generous = std::max(full ? values.capacity() * 4 : size_t(0), room);
+        std::vector<T> grown;
+        try {
+            grown.reserve(std::max(needed, generous));
+        } catch (const std::bad_alloc&) {
+            grown.reserve(std::max(needed, values.capacity() * 2)); // address space refused (strict overcommit)
+        }
+        presentBytes = std::min(grown.capacity() * sizeof(T), needed * sizeof(T) + presentAhead(needed * sizeof(T)));
+        populatePages(grown.data(), presentBytes);
+        grown.insert(grown.end(), values.begin(), values.end());
+        values = std::move(grown);
         return;
-    size_t capacity = std::max({needed, values.capacity() * 2, size_t(std::min<uint64_t>(expected, uint64_t(needed) * 4))});
-    std::vector<T> grown;
-    grown.reserve(capacity);
-    populatePages(grown.data(), capacity * sizeof(T));
-    grown.insert(grown.end(), values.begin(), values.end());
-    values = std::move(grown);
+    }
+    size_t wanted = needed * sizeof(T), limit = values.capacity() * sizeof(T);
+    if (wanted <= presentBytes)
+        return;
+    size_t to = std::min(limit, wanted + presentAhead(wanted));
+    populatePages(reinterpret_cast<std::byte*>(values.data()) + presentBytes, to - presentBytes);
+    presentBytes = to;
 }
 
 } // namespace
 
 void MeshCollector::addVertices(std::span<const GpuMeshVertex> vertices)
 {
-    reserveFor(mesh_.positions, vertices.size(), expectedVertices_);
-    reserveFor(mesh_.normals, vertices.size(), expectedVertices_);
+    makeRoom(mesh_.positions, vertices.size(), expectedVertices_, presentBytes_[0]);
+    makeRoom(mesh_.normals, vertices.size(), expectedVertices_, presentBytes_[1]);
     for (const GpuMeshVertex& v : vertices) {
         mesh_.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
         mesh_.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
@@ -49,8 +85,13 @@ void MeshCollector::expect(uint64_t vertices, uint64_t indices)
 
 void MeshCollector::addTriangles(std::span<const uint32_t> indices)
 {
-    reserveFor(mesh_.indices, indices.size(), expectedIndices_);
+    makeRoom(mesh_.indices, indices.size(), expectedIndices_, presentBytes_[2]);
     mesh_.indices.insert(mesh_.indices.end(), indices.begin(), indices.end());
+}
+
+uint64_t MeshCollector::presentBytes() const
+{
+    return uint64_t(presentBytes_[0]) + presentBytes_[1] + presentBytes_[2];
 }
 
 } // namespace isoscope

@@ -1,7 +1,8 @@
 #pragma once
 // Where a mesh made part by part goes (streamed extraction,
 // extract/stream/): vertices with their final numbers (counting on from
-// those already added), then triangles in those numbers, part after part.
+// those already added; a part's in one call or several), then triangles in
+// those numbers, part after part.
 // A sink keeps everything (MeshCollector) or writes it on
 // (io/mesh_stream.h).
 #include <cstdint>
@@ -22,19 +23,27 @@ public:
     virtual void expect(uint64_t /*vertices*/, uint64_t /*indices*/) {}
 };
 
-// Keeps everything in a host Mesh. Its arrays grow to at least twice their
-// size, or to the expected size where that is more, into pages made present
-// on every core first (core/parallel_for.h populatePages).
+// Keeps everything in a host Mesh. Its arrays grow rarely since a growth
+// copies them: early, to twice the expected size, once that alone outgrows
+// the capacity while they hold at most an eighth of it; else when full, to
+// 4x or twice the expected size. The capacity is address space, its pages made
+// present on every core just ahead of what is written
+// (core/parallel_for.h populatePages).
 class MeshCollector final : public MeshSink {
 public:
     void addVertices(std::span<const GpuMeshVertex> vertices) override;
     void addTriangles(std::span<const uint32_t> indices) override;
     void expect(uint64_t vertices, uint64_t indices) override;
     Mesh& mesh() { return mesh_; }
+    // The bytes of the arrays' pages made present so far: what is written and,
+    // in each array, as much again ahead of it (at least 256 KiB, at most 64 MiB),
+    // whatever the capacity.
+    uint64_t presentBytes() const;
 
 private:
     Mesh mesh_;
     uint64_t expectedVertices_ = 0, expectedIndices_ = 0;
+    size_t presentBytes_[3] = {0, 0, 0}; // positions, normals, indices
 };
 
 } // namespace isoscope

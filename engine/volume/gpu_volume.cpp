@@ -132,11 +132,17 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
             fail(describe(volume) + " padded to " + std::to_string(extent.width) + " in x and z exceeds the largest 3D "
                  "image of " + context.info().name + " (" + std::to_string(context.info().maxImageDimension3D) +
                  " per side): render without rotation");
+        VkFormatProperties rawProperties;
+        vkGetPhysicalDeviceFormatProperties(context.physicalDevice(), rawFormat(format.format), &rawProperties);
+        // Without storage of its raw format, a slab's planes are copied by vkCmdCopyImage instead.
+        const bool rawStorable = rawProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+        const bool rawView = usage.squareXZMultiple || (usage.rawStorageView && rawStorable);
         image_ = context.allocator().createImage(
             VK_IMAGE_TYPE_3D, extent, format.format,
             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-            describe(volume) + " image", usage.squareXZMultiple ? VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT : 0);
+            describe(volume) + " image",
+            rawView ? VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT : 0);
         const bool native = format.format == nativeFormat(volume.type).format;
         if (!samples) {
             // Written later, whole (a streamed slab's upload): contents and layout undefined until then.
@@ -165,7 +171,7 @@ GpuVolume::GpuVolume(Context& context, const Volume& volume, GpuVolumeUsage usag
             };
             uploadToImage(context, image_, texel, writeSlices, VK_IMAGE_LAYOUT_GENERAL);
         }
-        if (usage.squareXZMultiple) {
+        if (rawView) {
             VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
             viewInfo.image = image_.image;
             viewInfo.viewType = VK_IMAGE_VIEW_TYPE_3D;

@@ -37,6 +37,9 @@ struct GpuVolumeUsage {
     // storage view of unsigned integers of the texel's size, so that moving
     // texels keeps their bits.
     uint32_t squareXZMultiple = 0;
+    // That raw storage view without the padding (a streamed slab's planes
+    // copied bit for bit by a shader, slab_overlap_copy.h).
+    bool rawStorageView = false;
 };
 
 class GpuVolume {

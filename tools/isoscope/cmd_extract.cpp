@@ -66,7 +66,8 @@ Run addExtractCommand(CLI::App& app)
                         "Device memory isoscope may use, e.g. 2GiB, 512MiB, 3GB (default: the device's budget)")
         ->check(byteSizeValidator());
     command->add_option("--slab-layers", options->slabLayers,
-                        "With --stream: at most N cell layers per slab (default: as many as the budget allows)")
+                        "With --stream: at most N cell layers per slab, as the budget allows (default: as many as the "
+                        "budget allows in slab images of at most 512 MiB)")
         ->check(wholeNumber(1, UINT32_MAX));
     command->add_flag("--measure-copy", options->measureCopy,
                       "With --stream: first measure the pinned host-to-device copy rate (the stats' copy_ceiling)");

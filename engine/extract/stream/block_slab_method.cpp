@@ -1,10 +1,12 @@
 // The block method on streamed slabs: the slab's planes in a 3D image (the
 // value-range pass and the triangle pass sample it), uploaded by a copy
 // into the image (slab_upload.h), the planes shared with the slab before by
-// a copy between the ring's images (slab_overlap_copy.h).
+// a copy between the ring's images (slab_overlap_copy.h, a shader on their
+// raw views).
 #include "extract/stream/slab_method.h"
 #include "extract/stream/slab_overlap_copy.h"
 #include "extract/stream/slab_upload.h"
+#include "core/shader.h"
 #include "graph/render_graph.h"
 
 namespace isoscope {
@@ -18,7 +20,12 @@ public:
     {
     }
 
-    GpuVolumeUsage volumeUsage() const override { return GpuVolumeUsage{}; }
+    GpuVolumeUsage volumeUsage() const override
+    {
+        GpuVolumeUsage usage;
+        usage.rawStorageView = true; // for the overlap copy's shader
+        return usage;
+    }
 
     // Value ranges (4 bytes a block), listed-block words (1/4), a list of an
     // eighth of the blocks at 16 bytes an entry (block_extractor.h).
@@ -43,7 +50,11 @@ public:
     void addOverlapCopyPass(RenderGraph& graph, const GpuVolume& from, uint32_t fromPlane, const GpuVolume& to,
                             uint32_t planes) const override
     {
-        addSlabOverlapCopyPass(graph, from, fromPlane, to, planes, slabImageAfterUpload(context_));
+        if (!copyProgramMade_) {
+            copyProgram_ = makeSlabOverlapCopyProgram(graph.context(), to);
+            copyProgramMade_ = true;
+        }
+        addSlabOverlapCopyPass(graph, from, fromPlane, to, planes, slabImageAfterUpload(context_), copyProgram_);
     }
 
     void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const override
@@ -52,6 +63,10 @@ public:
     }
 
 private:
+    // The overlap copy's shader, made with the first copy's graph (null: vkCmdCopyImage).
+    mutable std::shared_ptr<const ComputeProgram> copyProgram_;
+    mutable bool copyProgramMade_ = false;
+
     uint64_t blocksOf(uint32_t cellLayers) const
     {
         const std::array<uint32_t, 3>& block = options_.blockSize;

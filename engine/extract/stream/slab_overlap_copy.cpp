@@ -1,8 +1,12 @@
 #include "extract/stream/slab_overlap_copy.h"
 
 #include <string>
+#include <vector>
 
+#include "core/context.h"
 #include "core/error.h"
+#include "core/math_util.h"
+#include "core/shader.h"
 #include "graph/render_graph.h"
 
 namespace isoscope {
@@ -25,10 +29,46 @@ void checkPlanes(const GpuVolume& from, uint32_t fromPlane, const GpuVolume& to,
              " outside the slab volumes (an engine bug)");
 }
 
+constexpr uint32_t kGroupX = 64, kGroupY = 4; // a workgroup's texels: 64 of a row, 4 rows
+
+// `Parameters` in shaders/extract/stream/slab_overlap_copy.glsl.
+struct CopyPushConstants {
+    uint32_t width;
+    uint32_t height;
+    uint32_t fromPlane;
+};
+
+std::vector<PushMember> copyPushMembers()
+{
+    return {ISOSCOPE_PUSH_MEMBER(CopyPushConstants, width), ISOSCOPE_PUSH_MEMBER(CopyPushConstants, height),
+            ISOSCOPE_PUSH_MEMBER(CopyPushConstants, fromPlane)};
+}
+
+// The shader for the texel size of the image's format (its raw view's).
+const char* copyShader(VkFormat format)
+{
+    switch (format) {
+    case VK_FORMAT_R8_UNORM: return "extract/stream/slab_overlap_copy_r8";
+    case VK_FORMAT_R16_UNORM:
+    case VK_FORMAT_R16_SNORM: return "extract/stream/slab_overlap_copy_r16";
+    default: return "extract/stream/slab_overlap_copy_r32";
+    }
+}
+
 } // namespace
 
+std::shared_ptr<const ComputeProgram> makeSlabOverlapCopyProgram(Context& context, const GpuVolume& like)
+{
+    if (!like.rawStorageView() || kGroupX * kGroupY > context.info().maxWorkgroupInvocations())
+        return nullptr;
+    auto program = std::make_shared<ComputeProgram>(context, loadShader(copyShader(like.image().format)),
+                                                    SpecValues{{"GROUP_X", kGroupX}, {"GROUP_Y", kGroupY}});
+    checkPushLayout(program->name(), program->pushMembers(), copyPushMembers());
+    return program;
+}
+
 void addSlabOverlapCopyPass(RenderGraph& graph, const GpuVolume& from, uint32_t fromPlane, const GpuVolume& to,
-                            uint32_t planes, const ResourceState& arriving)
+                            uint32_t planes, const ResourceState& arriving, std::shared_ptr<const ComputeProgram> program)
 {
     checkPlanes(from, fromPlane, to, planes);
     const Image& source = from.image();
@@ -40,6 +80,22 @@ void addSlabOverlapCopyPass(RenderGraph& graph, const GpuVolume& from, uint32_t 
     ResourceId targetId = graph.importImage(
         "slab image", {target.image, target.view, target.format, {target.extent.width, target.extent.height}},
         arriving, kForExtraction);
+    if (program && from.rawStorageView() && to.rawStorageView()) {
+        VkImageView source = from.rawStorageView(), target = to.rawStorageView();
+        CopyPushConstants constants{to.image().extent.width, to.image().extent.height, fromPlane};
+        graph.addPass("slab overlap copy", PassKind::Compute,
+                      {{sourceId, Use::StorageImageRead}, {targetId, Use::StorageImageWrite}},
+                      [=](VkCommandBuffer cmd, const RenderGraph&) {
+                          program->bind(cmd,
+                                        {DescriptorInfo(VK_NULL_HANDLE, source, VK_IMAGE_LAYOUT_GENERAL),
+                                         DescriptorInfo(VK_NULL_HANDLE, target, VK_IMAGE_LAYOUT_GENERAL)},
+                                        &constants, sizeof constants);
+                          program->dispatch(cmd, uint32_t(ceilDiv(constants.width, kGroupX)),
+                                            uint32_t(ceilDiv(constants.height, kGroupY)),
+                                            planes);
+                      });
+        return;
+    }
     VkImageCopy region{};
     region.srcSubresource = region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.srcOffset = {0, 0, int32_t(fromPlane)};

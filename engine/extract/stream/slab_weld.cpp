@@ -19,11 +19,26 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
         fail("the streamed mesh passes 2^32 vertices, more than 32-bit indices number");
     numbers_.resize(vertices.size());
     kept_.clear();
+    auto onFirstPlane = [&](size_t v) { return edgeCodes[v] != kNoEdgeCode && !(edgeCodes[v] & kLastPlaneBit); };
+    // The vertices from `tail` on are all kept: they go to the sink from the
+    // read-back as they are, only those before through kept_ (the first
+    // plane's lie among the first block layer's, at the start).
+    size_t tail = 0;
+    if (!first_)
+        for (size_t v = 0; v < vertices.size(); ++v)
+            if (onFirstPlane(v))
+                tail = v + 1;
     std::unordered_map<uint32_t, uint32_t> lastPlane;
+    lastPlane.reserve(lastPlane_.size() + lastPlane_.size() / 4); // about the slab before's: no rehash as it fills
     for (size_t v = 0; v < vertices.size(); ++v) {
         uint32_t code = edgeCodes[v];
-        bool onFirstPlane = code != kNoEdgeCode && !(code & kLastPlaneBit);
-        if (onFirstPlane && !first_) {
+        if (v >= tail) {
+            numbers_[v] = uint32_t(vertexCount_ + kept_.size() + (v - tail));
+            if (code != kNoEdgeCode && (code & kLastPlaneBit))
+                lastPlane.emplace(code & ~kLastPlaneBit, numbers_[v]);
+            continue;
+        }
+        if (onFirstPlane(v) && !first_) {
             auto found = lastPlane_.find(code);
             if (found == lastPlane_.end())
                 fail("a streamed slab has a vertex on its first plane (edge code " + std::to_string(code) +
@@ -48,15 +63,25 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
             triangles_[i] = numbers_[indices[i]];
         }
     });
+    size_t added = kept_.size() + (vertices.size() - tail);
     if (volumeDone > 0) {
-        // A little over the extrapolation: one growth of the sink's arrays near the end costs a copy of them.
-        double scale = 1.05 / std::min(volumeDone, 1.0);
-        sink_.expect(uint64_t(double(vertexCount_ + kept_.size()) * scale),
-                     uint64_t(double(triangleCount_ * 3 + indices.size()) * scale));
+        // Two extrapolations, the larger a little over: the mesh so far over
+        // the volume so far, and this slab's share over the rest (a surface
+        // dense in the middle, as most are, makes the first too small there).
+        // A growth of the sink's arrays late costs a copy of them.
+        double done = std::min(volumeDone, 1.0), share = done - doneBefore_;
+        auto expected = [&](uint64_t before, uint64_t slab) {
+            double byAverage = double(before + slab) / done;
+            double byLatest = share > 0 ? double(before + slab) + double(slab) * (1 - done) / share : 0;
+            return uint64_t(1.05 * std::max(byAverage, byLatest));
+        };
+        sink_.expect(expected(vertexCount_, added), expected(triangleCount_ * 3, indices.size()));
+        doneBefore_ = done;
     }
     sink_.addVertices(kept_);
+    sink_.addVertices(vertices.subspan(tail));
     sink_.addTriangles(triangles_);
-    vertexCount_ += kept_.size();
+    vertexCount_ += added;
     triangleCount_ += indices.size() / 3;
     lastPlane_ = std::move(lastPlane);
     first_ = false;

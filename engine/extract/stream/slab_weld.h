@@ -40,6 +40,7 @@ private:
     MeshSink& sink_;
     uint64_t vertexCount_ = 0, triangleCount_ = 0;
     bool first_ = true;
+    double doneBefore_ = 0; // volumeDone of the slab before
     // The last slab's vertices on its last plane: edge code -> final number.
     std::unordered_map<uint32_t, uint32_t> lastPlane_;
     std::vector<GpuMeshVertex> kept_;

@@ -40,9 +40,21 @@ double msSince(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// A slab image of 1 GiB is uploaded in ~25 ms at the H100's 40-50 GB/s:
-// long enough that the per-slab costs (graphs, submissions) stay small.
-constexpr uint64_t kSlabImageBytes = uint64_t(1) << 30;
+// Slab images of at most 512 MiB (~11 ms of upload at the H100's 45-50
+// GB/s): half the staging pinned before the first upload that 1 GiB
+// needed, per-slab costs (graphs, submissions) still small; 256 MiB slabs
+// were slower (docs/BENCHMARKS.md, "the mesh collector's growth off the
+// critical path").
+constexpr uint64_t kSlabImageBytes = uint64_t(512) << 20;
+
+// The cores a slab's read takes: all but two where there are more than
+// four, which the main thread and the weld keep (the weld, waited for in
+// the densest slabs, slowed and stalled the uploads when it shared them).
+unsigned readThreads()
+{
+    unsigned cores = hostThreads();
+    return cores > 4 ? cores - 2 : cores;
+}
 
 // Read-back buffers in turn: the weld thread may fall this many parts
 // behind (a sink's pause, a larger slab) before the main thread waits for it.
@@ -105,7 +117,7 @@ uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t 
     return image * (method.stagingOnDevice() ? 4 : 2) + method.workBytes(cellLayers) * 2;
 }
 
-uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget)
+uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget, bool capImage)
 {
     uint32_t cells = grid.dims[2] - 1;
     uint64_t one = streamSlabBytes(method, grid, 1);
@@ -120,7 +132,8 @@ uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t b
     // reading, upload, extraction and read-back in step (the first slab's
     // read and the last's read-back overlap nothing) and the pinned staging small.
     uint64_t planeBytes = uint64_t(grid.dims[0]) * grid.dims[1] * method.texelBytes();
-    uint32_t high = uint32_t(std::clamp<uint64_t>(kSlabImageBytes / planeBytes, 4, uint64_t(cells) + 3) - 3);
+    uint64_t imagePlanes = capImage ? kSlabImageBytes / planeBytes : uint64_t(cells) + 3;
+    uint32_t high = uint32_t(std::clamp<uint64_t>(imagePlanes, 4, uint64_t(cells) + 3) - 3);
     uint32_t low = 1;
     while (low < high) {
         uint32_t mid = low + (high - low + 1) / 2;
@@ -217,7 +230,8 @@ public:
         if (uint64_t(grid_.dims[0]) * grid_.dims[1] * 2 > (uint64_t(1) << 31))
             fail("'" + grid_.source + "': planes of " + std::to_string(grid_.dims[0]) + "x" +
                  std::to_string(grid_.dims[1]) + " samples are too large to weld (edge codes hold 2^31 edges a plane)");
-        planned_ = planSlabLayers(*method_, grid_, budget_);
+        // Layers asked for are given where the budget allows, whatever the image's size.
+        planned_ = planSlabLayers(*method_, grid_, budget_, stream.maxSlabLayers == 0);
         if (stream.maxSlabLayers)
             planned_ = std::min(planned_, stream.maxSlabLayers);
         texelBytes_ = method_->texelBytes();
@@ -567,6 +581,7 @@ private:
                                 before.wait(); // its error is its own slab's
                             transfer_.wait(uploaded); // the staging's pieces: readPlanes waits for each
                             double waitedMs = msSince(start);
+                            HostThreadLimit limit(readThreads());
                             return std::pair(readPlanes(w, slot), waitedMs);
                         }).share();
     }

@@ -52,7 +52,9 @@ class Context;
 
 struct StreamOptions {
     uint64_t deviceBudget = 0; // device bytes the extraction may hold; 0: the device's budget
-    uint32_t maxSlabLayers = 0; // at most this many cell layers a slab (0: as many as the budget allows)
+    // At most this many cell layers a slab, as the budget allows (0: as many
+    // as the budget allows in images of at most 512 MiB).
+    uint32_t maxSlabLayers = 0;
     uint64_t stagingPieceBytes = 0; // staging imported in pieces of about this many bytes, whole planes (0: 64 MiB)
     Progress progress;          // planes extracted of the volume's (items "planes", bytesDone: samples read)
 };
@@ -123,9 +125,10 @@ uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t 
 
 // The budget's cell layers per slab: the most whose slab bytes take at most
 // half the budget (the rest for the slab's mesh and the graph's transients)
-// and whose image holds at most 1 GiB (smaller slabs pipeline better).
+// and, where `capImage`, whose image holds at most 512 MiB (smaller slabs
+// pipeline better, and less staging is pinned before the first upload).
 // Throws Error, with the numbers, when even one layer does not fit.
-uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget);
+uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget, bool capImage = true);
 
 // Whether extracting `volume` whole would need more device memory than
 // `budget` holds: the image plus the block method's auxiliary memory and a

@@ -30,7 +30,7 @@ namespace isoscope::api {
 
 struct StreamOptions {
     uint64_t deviceBudget = 0;  // device bytes isoscope may use; 0: the device's memory budget
-    uint32_t maxSlabLayers = 0; // at most this many cell layers a slab; 0: as many as the budget allows
+    uint32_t maxSlabLayers = 0; // at most this many cell layers a slab, as the budget allows; 0: as many as the budget allows in images of at most 512 MiB
     // Block or Scan (the mesh is that method's in-core mesh, welded); HistoPyramid
     // and Dual, whose work spans the whole volume, are refused with an Error.
     Method method = Method::Block;
