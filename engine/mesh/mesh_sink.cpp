@@ -32,17 +32,16 @@ size_t capacityCap(size_t valueBytes)
 // grows rarely, and early: to twice the expected size once that alone
 // outgrows the capacity (so each such growth at least doubles it) while the
 // array holds at most an eighth of it (a cheap copy), else when full, to 4x
-// or to twice the expected size. The
-// capacity is address space only: pages are made present (on every core,
-// core/parallel_for.h populatePages) just ahead of the values written, so
-// a generous one costs no memory.
+// or to twice the expected size. The capacity is address space only: pages
+// are made present (on every core, core/parallel_for.h populatePages) just
+// ahead of the values written, so a generous one costs no memory.
 template <class T>
 void makeRoom(std::vector<T>& values, size_t more, uint64_t expected, size_t& presentBytes)
 {
     size_t needed = values.size() + more;
     size_t room = size_t(std::min<uint64_t>(expected * 2, capacityCap(sizeof(T))));
     bool full = needed > values.capacity();
-    bool early = expected > values.capacity() && uint64_t(needed) * 8 <= expected;
+    bool early = expected > values.capacity() && room > values.capacity() && uint64_t(needed) * 8 <= expected;
     if (full || early) {
         size_t generous = std::max(full ? values.capacity() * 4 : size_t(0), room);
         std::vector<T> grown;
