@@ -13,8 +13,8 @@ namespace isoscope {
 unsigned hostThreads();
 
 // While it lives, hostThreads() on the thread that made it returns at most
-// `threads` (at least 1): streamed extraction's reads leave cores to the
-// threads that submit and weld, which the reads otherwise crowd out.
+// `threads` (at least 1): streamed extraction's reads leave a core to the
+// weld, which the reads otherwise crowd out.
 class HostThreadLimit {
 public:
     explicit HostThreadLimit(unsigned threads);

@@ -47,13 +47,14 @@ double msSince(Clock::time_point start)
 // critical path").
 constexpr uint64_t kSlabImageBytes = uint64_t(512) << 20;
 
-// The cores a slab's read takes: all but two where there are more than
-// four, which the main thread and the weld keep (the weld, waited for in
-// the densest slabs, slowed and stalled the uploads when it shared them).
+// The cores a slab's read takes: all but one where there are more than
+// four, which the weld keeps (waited for in the densest slabs, it slowed
+// and stalled the uploads when it shared every core with the read; all but
+// two slowed float32 generation more than it helped: docs/BENCHMARKS.md).
 unsigned readThreads()
 {
     unsigned cores = hostThreads();
-    return cores > 4 ? cores - 2 : cores;
+    return cores > 4 ? cores - 1 : cores;
 }
 
 // Read-back buffers in turn: the weld thread may fall this many parts
