@@ -24,15 +24,9 @@ void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const 
     ResourceId target = graph.importBuffer("slab samples", volume.buffer().buffer, discarded, released);
     std::vector<ResourceUse> uses;
     std::vector<std::pair<ResourceId, VkBufferCopy>> copies;
-    for (const SlabStagingPiece& piece : staging) {
-        if (piece.firstPlane + piece.planes <= firstPlane)
-            continue; // planes the overlap copy writes
-        uint32_t skipped = piece.firstPlane < firstPlane ? firstPlane - piece.firstPlane : 0;
-        ResourceId id = graph.importBuffer("slab staging", piece.buffer);
-        uses.push_back({id, Use::TransferSrc});
-        copies.emplace_back(id, VkBufferCopy{skipped * planeBytes, (piece.firstPlane + skipped) * planeBytes,
-                                             (piece.planes - skipped) * planeBytes});
-    }
+    for (const SlabUploadPiece& piece : importUploadPieces(graph, staging, firstPlane, uses))
+        copies.emplace_back(piece.id, VkBufferCopy{piece.skipped * planeBytes, piece.firstPlane * planeBytes,
+                                                   piece.planes * planeBytes});
     uses.push_back({target, Use::TransferDst});
     graph.addPass("slab upload", PassKind::Transfer, std::move(uses), [=](VkCommandBuffer cmd, const RenderGraph& g) {
         for (const auto& [id, copy] : copies)

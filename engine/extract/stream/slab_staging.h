@@ -9,6 +9,7 @@
 #include <volk.h>
 
 #include "core/error.h"
+#include "graph/render_graph.h"
 
 namespace isoscope {
 
@@ -31,6 +32,32 @@ inline uint32_t stagingPlanes(const SlabStaging& staging)
         covered += piece.planes;
     }
     return covered;
+}
+
+// A piece as an upload reads it: imported into the upload's graph, holding
+// planes [firstPlane, firstPlane + planes) of the volume from plane
+// `skipped` of its buffer on.
+struct SlabUploadPiece {
+    ResourceId id = kNoResource;
+    uint32_t firstPlane = 0, planes = 0, skipped = 0;
+};
+
+// The pieces an upload writing the planes from `firstPlane` on reads (the
+// planes before, the overlap copy writes), each imported into `graph` and
+// added to `uses` as a transfer source.
+inline std::vector<SlabUploadPiece> importUploadPieces(RenderGraph& graph, const SlabStaging& staging,
+                                                       uint32_t firstPlane, std::vector<ResourceUse>& uses)
+{
+    std::vector<SlabUploadPiece> pieces;
+    for (const SlabStagingPiece& piece : staging) {
+        if (piece.firstPlane + piece.planes <= firstPlane)
+            continue;
+        uint32_t skipped = piece.firstPlane < firstPlane ? firstPlane - piece.firstPlane : 0;
+        ResourceId id = graph.importBuffer("slab staging", piece.buffer);
+        uses.push_back({id, Use::TransferSrc});
+        pieces.push_back({id, piece.firstPlane + skipped, piece.planes - skipped, skipped});
+    }
+    return pieces;
 }
 
 } // namespace isoscope

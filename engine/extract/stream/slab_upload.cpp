@@ -28,18 +28,13 @@ void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabSt
     if (covered != planes)
         fail("slab staging pieces of " + std::to_string(covered) + " planes for an upload of " +
              std::to_string(planes) + " (an engine bug)");
-    for (const SlabStagingPiece& piece : staging) {
-        if (piece.firstPlane + piece.planes <= firstPlane)
-            continue; // planes the overlap copy writes
-        uint32_t skipped = piece.firstPlane < firstPlane ? firstPlane - piece.firstPlane : 0;
-        ResourceId id = graph.importBuffer("slab staging", piece.buffer);
-        uses.push_back({id, Use::TransferSrc});
+    for (const SlabUploadPiece& piece : importUploadPieces(graph, staging, firstPlane, uses)) {
         VkBufferImageCopy box{};
-        box.bufferOffset = uint64_t(skipped) * image.extent.width * image.extent.height * texelBytes;
+        box.bufferOffset = uint64_t(piece.skipped) * image.extent.width * image.extent.height * texelBytes;
         box.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        box.imageOffset = {0, 0, int32_t(piece.firstPlane + skipped)};
-        box.imageExtent = {image.extent.width, image.extent.height, piece.planes - skipped};
-        copies.emplace_back(id, box);
+        box.imageOffset = {0, 0, int32_t(piece.firstPlane)};
+        box.imageExtent = {image.extent.width, image.extent.height, piece.planes};
+        copies.emplace_back(piece.id, box);
     }
     uses.push_back({imageId, Use::TransferDst});
     graph.addPass("slab upload", PassKind::Transfer, std::move(uses), [=](VkCommandBuffer cmd, const RenderGraph& g) {
