@@ -17,50 +17,55 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
              " indices (an engine bug)");
     if (vertexCount_ + vertices.size() > UINT32_MAX)
         fail("the streamed mesh passes 2^32 vertices, more than 32-bit indices number");
-    numbers_.resize(vertices.size());
     kept_.clear();
     auto onFirstPlane = [&](size_t v) { return edgeCodes[v] != kNoEdgeCode && !(edgeCodes[v] & kLastPlaneBit); };
     // The vertices from `tail` on are all kept: they go to the sink from the
-    // read-back as they are, only those before through kept_ (the first
-    // plane's lie among the first block layer's, at the start).
-    size_t tail = 0;
-    if (!first_)
-        for (size_t v = 0; v < vertices.size(); ++v)
-            if (onFirstPlane(v))
-                tail = v + 1;
-    std::unordered_map<uint32_t, uint32_t> lastPlane;
-    lastPlane.reserve(lastPlane_.size() + lastPlane_.size() / 4); // about the slab before's: no rehash as it fills
+    // read-back as they are, numbered on from those before, only those
+    // before through kept_ (the first plane's lie among the first block
+    // layer's, at the start). One pass finds `tail` and sizes the map.
+    size_t tail = 0, onLast = 0;
     for (size_t v = 0; v < vertices.size(); ++v) {
         uint32_t code = edgeCodes[v];
-        if (v >= tail) {
-            numbers_[v] = uint32_t(vertexCount_ + kept_.size() + (v - tail));
-            if (code != kNoEdgeCode && (code & kLastPlaneBit))
-                lastPlane.emplace(code & ~kLastPlaneBit, numbers_[v]);
+        if (code == kNoEdgeCode)
             continue;
-        }
-        if (onFirstPlane(v) && !first_) {
-            auto found = lastPlane_.find(code);
-            if (found == lastPlane_.end())
+        if (code & kLastPlaneBit)
+            ++onLast;
+        else if (!first_)
+            tail = v + 1;
+    }
+    nextLastPlane_.reset(onLast);
+    numbers_.resize(tail);
+    for (size_t v = 0; v < tail; ++v) {
+        uint32_t code = edgeCodes[v];
+        if (onFirstPlane(v)) {
+            uint32_t number = lastPlane_.find(code);
+            if (number == EdgeCodeMap::kMissing)
                 fail("a streamed slab has a vertex on its first plane (edge code " + std::to_string(code) +
                      ") that the slab before did not make (an engine bug)");
-            numbers_[v] = found->second;
+            numbers_[v] = number;
             continue;
         }
         numbers_[v] = uint32_t(vertexCount_ + kept_.size());
         kept_.push_back(vertices[v]);
         if (code != kNoEdgeCode && (code & kLastPlaneBit))
-            lastPlane.emplace(code & ~kLastPlaneBit, numbers_[v]);
+            nextLastPlane_.insert(code & ~kLastPlaneBit, numbers_[v]);
     }
+    // Vertex v from the tail on is number v + shift (mod 2^32: the sum stays below 2^32).
+    uint32_t shift = uint32_t(vertexCount_ + kept_.size() - tail);
+    for (size_t v = tail; v < vertices.size(); ++v)
+        if (edgeCodes[v] != kNoEdgeCode && (edgeCodes[v] & kLastPlaneBit))
+            nextLastPlane_.insert(edgeCodes[v] & ~kLastPlaneBit, uint32_t(v) + shift);
     triangles_.resize(indices.size());
     // Millions of indices a slab: renumbered on every core, the weld being
     // what the host does longest per slab.
     constexpr size_t piece = size_t(1) << 18;
     parallelFor((indices.size() + piece - 1) / piece, hostThreads(), [&](uint64_t item) {
         for (size_t i = item * piece; i < std::min(indices.size(), (item + 1) * piece); ++i) {
-            if (indices[i] >= vertices.size())
-                fail("a streamed slab's triangle names vertex " + std::to_string(indices[i]) + " of " +
+            uint32_t index = indices[i];
+            if (index >= vertices.size())
+                fail("a streamed slab's triangle names vertex " + std::to_string(index) + " of " +
                      std::to_string(vertices.size()) + " (an engine bug)");
-            triangles_[i] = numbers_[indices[i]];
+            triangles_[i] = index < tail ? numbers_[index] : index + shift;
         }
     });
     size_t added = kept_.size() + (vertices.size() - tail);
@@ -83,7 +88,7 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
     sink_.addTriangles(triangles_);
     vertexCount_ += added;
     triangleCount_ += indices.size() / 3;
-    lastPlane_ = std::move(lastPlane);
+    lastPlane_.swap(nextLastPlane_);
     first_ = false;
 }
 

@@ -10,9 +10,9 @@
 // vertex, in another order.
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
+#include "extract/stream/edge_code_map.h"
 #include "mesh/mesh_sink.h"
 
 namespace isoscope {
@@ -41,8 +41,9 @@ private:
     uint64_t vertexCount_ = 0, triangleCount_ = 0;
     bool first_ = true;
     double doneBefore_ = 0; // volumeDone of the slab before
-    // The last slab's vertices on its last plane: edge code -> final number.
-    std::unordered_map<uint32_t, uint32_t> lastPlane_;
+    // The last slab's vertices on its last plane: edge code -> final number
+    // (and the one being filled, swapped in at the slab's end).
+    EdgeCodeMap lastPlane_, nextLastPlane_;
     std::vector<GpuMeshVertex> kept_;
     std::vector<uint32_t> numbers_, triangles_;
 };

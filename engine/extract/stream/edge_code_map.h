@@ -1,0 +1,73 @@
+#pragma once
+// Edge code -> vertex number for the vertices on one grid plane (the slab
+// weld's, slab_weld.h): open addressing with linear probing in one flat
+// array sized once per plane. std::unordered_map allocated a node per
+// vertex, and a dense plane's million inserts bound the weld on the host
+// (docs/BENCHMARKS.md, "the weld").
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace isoscope {
+
+class EdgeCodeMap {
+public:
+    static constexpr uint32_t kMissing = UINT32_MAX;
+
+    // Empties the map and makes room for `count` entries at most half full.
+    void reset(size_t count)
+    {
+        size_t capacity = std::bit_ceil(std::max<size_t>(count * 2, 16));
+        if (slots_.size() < capacity || slots_.size() > capacity * 8)
+            slots_.assign(capacity, kEmpty);
+        else
+            std::fill(slots_.begin(), slots_.end(), kEmpty);
+        mask_ = slots_.size() - 1;
+    }
+
+    // Codes are below 2^31 (edge_code bit 31 is taken off by the caller); a
+    // code inserted twice keeps its first number.
+    void insert(uint32_t code, uint32_t number)
+    {
+        for (size_t i = slot(code);; i = (i + 1) & mask_) {
+            uint64_t& entry = slots_[i];
+            if (entry == kEmpty) {
+                entry = uint64_t(code) << 32 | number;
+                return;
+            }
+            if (uint32_t(entry >> 32) == code)
+                return;
+        }
+    }
+
+    uint32_t find(uint32_t code) const
+    {
+        if (slots_.empty())
+            return kMissing;
+        for (size_t i = slot(code);; i = (i + 1) & mask_) {
+            uint64_t entry = slots_[i];
+            if (entry == kEmpty)
+                return kMissing;
+            if (uint32_t(entry >> 32) == code)
+                return uint32_t(entry);
+        }
+    }
+
+    void swap(EdgeCodeMap& other) noexcept
+    {
+        slots_.swap(other.slots_);
+        std::swap(mask_, other.mask_);
+    }
+
+private:
+    static constexpr uint64_t kEmpty = UINT64_MAX; // no code has bit 31 set, so no entry is all ones
+    // Fibonacci hashing: neighbouring codes (a row's edges) spread over the table.
+    size_t slot(uint32_t code) const { return size_t((uint64_t(code) * 0x9E3779B97F4A7C15ull) >> 32) & mask_; }
+
+    std::vector<uint64_t> slots_;
+    size_t mask_ = 0;
+};
+
+} // namespace isoscope
