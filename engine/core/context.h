@@ -119,6 +119,9 @@ public:
     Allocator& allocator() { return *allocator_; }
     const Allocator& allocator() const { return *allocator_; }
     VkPipelineCache pipelineCache() const;
+    // False where the host gave its own cache (Context::wrap), which may be
+    // externally synchronized: then no two pipelines compile at once in it.
+    bool ownsPipelineCache() const { return hostPipelineCache_ == VK_NULL_HANDLE; }
 
     // Records commands with `record` into a fresh command buffer, submits it and
     // waits for it: for set-up work (uploads, read-backs, tests), not for frames.

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <string_view>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -392,37 +393,63 @@ void ComputeProgram::createLayouts()
 
 void ComputeProgram::createPipeline(const Shader& shader, const Specialization& specialization)
 {
-    const DeviceInfo& info = context_.info();
-    VkDevice device = context_.device();
-    VkSpecializationInfo specializationInfo{uint32_t(specialization.entries.size()), specialization.entries.data(),
-                                            specialization.data.size() * sizeof(uint32_t),
-                                            specialization.data.data()};
-    // Every usable device can fix the subgroup size (Context checks it), so
-    // gl_SubgroupSize always equals the SUBGROUP_SIZE the shader was given.
-    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
-        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
-    requiredSize.requiredSubgroupSize = info.subgroupSize;
-    VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &requiredSize};
-    if (info.computeFullSubgroups && localSize_[0] % info.subgroupSize == 0)
-        stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
-    stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    stage.pName = "main";
-    stage.pSpecializationInfo = &specializationInfo;
+    // What the compile reads, owned by it: it may outlive the caller's shader and specialization.
+    auto compile = [this, spirv = std::vector<uint32_t>(shader.spirv.begin(), shader.spirv.end()),
+                    entries = specialization.entries, data = specialization.data] {
+        const DeviceInfo& info = context_.info();
+        VkDevice device = context_.device();
+        VkSpecializationInfo specializationInfo{uint32_t(entries.size()), entries.data(), data.size() * sizeof(uint32_t),
+                                                data.data()};
+        // Every usable device can fix the subgroup size (Context checks it), so
+        // gl_SubgroupSize always equals the SUBGROUP_SIZE the shader was given.
+        VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
+            VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+        requiredSize.requiredSubgroupSize = info.subgroupSize;
+        VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &requiredSize};
+        if (info.computeFullSubgroups && localSize_[0] % info.subgroupSize == 0)
+            stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+        stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        stage.pName = "main";
+        stage.pSpecializationInfo = &specializationInfo;
 
-    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    moduleInfo.codeSize = shader.spirv.size_bytes();
-    moduleInfo.pCode = shader.spirv.data();
-    VK_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &stage.module));
-    VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    pipelineInfo.stage = stage;
-    pipelineInfo.layout = layout_;
-    if (context_.capturesPipelineStatistics())
-        pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-    VkResult result = vkCreateComputePipelines(device, context_.pipelineCache(), 1, &pipelineInfo, nullptr, &pipeline_);
-    vkDestroyShaderModule(device, stage.module, nullptr);
-    VK_CHECK(result);
+        VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        moduleInfo.codeSize = spirv.size() * sizeof(uint32_t);
+        moduleInfo.pCode = spirv.data();
+        VK_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &stage.module));
+        VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        pipelineInfo.stage = stage;
+        pipelineInfo.layout = layout_;
+        if (context_.capturesPipelineStatistics())
+            pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+        VkResult result =
+            vkCreateComputePipelines(device, context_.pipelineCache(), 1, &pipelineInfo, nullptr, &pipeline_);
+        vkDestroyShaderModule(device, stage.module, nullptr);
+        VK_CHECK(result);
+    };
+    // A driver compiles a pipeline on the calling thread, and a method's
+    // programs, made one after another, took 0.7 s on a cold cache (the
+    // H200, docs/BENCHMARKS.md): each compiles on a thread of its own, so
+    // they compile together and beside the caller's work; the first bind
+    // waits. Not where the cache is the host's (it may be externally
+    // synchronized), statistics are captured (recorded in order), or the
+    // device is the CPU: Debian 12's lavapipe corrupted its heap with
+    // pipelines compiled at once (the suite at subgroup size 4), and its
+    // compiles share the cores its work runs on.
+    if (context_.ownsPipelineCache() && !context_.capturesPipelineStatistics() &&
+        std::string_view(context_.info().type) != "cpu") {
+        compiled_ = std::async(std::launch::async, std::move(compile)).share();
+        return;
+    }
+    compile();
     if (context_.capturesPipelineStatistics())
         recordStatistics();
+}
+
+VkPipeline ComputeProgram::pipeline() const
+{
+    if (compiled_.valid())
+        compiled_.get(); // rethrows the compile's error
+    return pipeline_;
 }
 
 namespace {
@@ -472,6 +499,8 @@ ComputeProgram::~ComputeProgram() { destroy(); }
 
 void ComputeProgram::destroy() noexcept
 {
+    if (compiled_.valid())
+        compiled_.wait(); // the compile uses the layout; its error, if any, left pipeline_ null
     destroyProgram(context_.device(), pipeline_, updateTemplate_, layout_, setLayout_);
 }
 
@@ -484,7 +513,7 @@ void ComputeProgram::bind(VkCommandBuffer cmd, std::span<const DescriptorInfo> d
     if (pushConstantBytes != pushConstantSize_)
         fail("shader " + name_ + " takes " + std::to_string(pushConstantSize_) + " bytes of push constants, not " +
              std::to_string(pushConstantBytes) + " (engine bug)");
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline());
     if (updateTemplate_)
         vkCmdPushDescriptorSetWithTemplateKHR(cmd, updateTemplate_, layout_, 0, descriptors.data());
     if (pushConstantSize_)

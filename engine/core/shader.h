@@ -14,6 +14,7 @@
 // shader arithmetic on it is exact on every vendor.
 #include <array>
 #include <cstdint>
+#include <future>
 #include <initializer_list>
 #include <span>
 #include <string>
@@ -124,6 +125,7 @@ public:
 private:
     void createLayouts();
     void createPipeline(const Shader& shader, const Specialization& specialization);
+    VkPipeline pipeline() const; // waits for the compile where it runs on a thread of its own
     void recordStatistics(); // ContextOptions::capturePipelineStatistics
     void destroy() noexcept;
 
@@ -137,6 +139,9 @@ private:
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     VkDescriptorUpdateTemplate updateTemplate_ = VK_NULL_HANDLE;
     VkPipeline pipeline_ = VK_NULL_HANDLE;
+    // The pipeline's compile where it runs beside the caller's work (the
+    // other programs' compiles, the uploads); invalid where it ran in the constructor.
+    std::shared_future<void> compiled_;
 };
 
 // Workgroups needed to cover `threads` invocations with groups of `localSize`.
