@@ -27,7 +27,7 @@ size_t capacityCap(size_t valueBytes)
     return size_t(memory / 4 / valueBytes);
 }
 
-// Room for `more` values. A growth copies the whole array on the welding
+// Room for `more` values: 16x the first expectation at once (below), then growth. A growth copies the whole array on the welding
 // thread and stalled the streamed pipeline for as long, so the capacity
 // grows rarely, and early: to twice the expected size once that alone
 // outgrows the capacity (so each such growth at least doubles it) while the
@@ -39,6 +39,18 @@ template <class T>
 void makeRoom(std::vector<T>& values, size_t more, uint64_t expected, size_t& presentBytes)
 {
     size_t needed = values.size() + more;
+    if (values.capacity() == 0 && expected > 0) {
+        // The first room is 16x the first expectation, as address space, so
+        // that a surface turning dense (the expectation jumping) needs no
+        // growth: an early growth's copy on the weld thread took 50-68 ms
+        // at Cayley 2048^3's slabs 17-18, the uploads waiting
+        // (docs/BENCHMARKS.md, "The H200"). Where the kernel refuses that
+        // much address space, the growth below.
+        try {
+            values.reserve(std::max<uint64_t>(needed, std::min<uint64_t>(expected * 16, capacityCap(sizeof(T)))));
+        } catch (const std::bad_alloc&) {
+        }
+    }
     size_t room = size_t(std::min<uint64_t>(expected * 2, capacityCap(sizeof(T))));
     bool full = needed > values.capacity();
     bool early = expected > values.capacity() && room > values.capacity() && uint64_t(needed) * 8 <= expected;
