@@ -23,8 +23,9 @@ public:
     virtual void expect(uint64_t /*vertices*/, uint64_t /*indices*/) {}
 };
 
-// Keeps everything in a host Mesh. Its arrays grow rarely since a growth
-// copies them: early, to twice the expected size, once that alone outgrows
+// Keeps everything in a host Mesh. Its arrays start at 16x the first
+// expected size and grow rarely since a growth copies them: early, to twice
+// the expected size, once that alone outgrows
 // the capacity while they hold at most an eighth of it; else when full, to
 // 4x or twice the expected size. The capacity is address space, its pages made
 // present on every core just ahead of what is written
