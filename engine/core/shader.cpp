@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <string_view>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 #include <spirv_cross/spirv_cross_c.h>

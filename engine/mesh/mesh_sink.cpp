@@ -27,9 +27,9 @@ size_t capacityCap(size_t valueBytes)
     return size_t(memory / 4 / valueBytes);
 }
 
-// Room for `more` values: 16x the first expectation at once (below), then growth. A growth copies the whole array on the welding
-// thread and stalled the streamed pipeline for as long, so the capacity
-// grows rarely, and early: to twice the expected size once that alone
+// Room for `more` values: 16x the first expectation at once (below), then
+// growth. A growth copies the whole array on the welding thread and stalled
+// the streamed pipeline for as long, so the capacity grows rarely, and early: to twice the expected size once that alone
 // outgrows the capacity (so each such growth at least doubles it) while the
 // array holds at most an eighth of it (a cheap copy), else when full, to 4x
 // or to twice the expected size. The capacity is address space only: pages

@@ -1,9 +1,9 @@
 #pragma once
 // Edge code -> vertex number for the vertices on one grid plane (the slab
 // weld's, slab_weld.h): open addressing with linear probing in one flat
-// array sized once per plane. std::unordered_map allocated a node per
-// vertex, and a dense plane's million inserts bound the weld on the host
-// (docs/BENCHMARKS.md, "the weld").
+// array sized once per plane, where std::unordered_map allocated a node per
+// vertex (faster or equal in 7 of 8 streamed runs on the H200:
+// docs/BENCHMARKS.md, "The H200").
 #include <algorithm>
 #include <bit>
 #include <cstdint>

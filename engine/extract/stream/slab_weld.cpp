@@ -19,18 +19,16 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
         fail("the streamed mesh passes 2^32 vertices, more than 32-bit indices number");
     kept_.clear();
     auto onFirstPlane = [&](size_t v) { return edgeCodes[v] != kNoEdgeCode && !(edgeCodes[v] & kLastPlaneBit); };
+    auto onLastPlane = [&](size_t v) { return edgeCodes[v] != kNoEdgeCode && (edgeCodes[v] & kLastPlaneBit); };
     // The vertices from `tail` on are all kept: they go to the sink from the
     // read-back as they are, numbered on from those before, only those
     // before through kept_ (the first plane's lie among the first block
     // layer's, at the start). One pass finds `tail` and sizes the map.
     size_t tail = 0, onLast = 0;
     for (size_t v = 0; v < vertices.size(); ++v) {
-        uint32_t code = edgeCodes[v];
-        if (code == kNoEdgeCode)
-            continue;
-        if (code & kLastPlaneBit)
+        if (onLastPlane(v))
             ++onLast;
-        else if (!first_)
+        else if (onFirstPlane(v) && !first_)
             tail = v + 1;
     }
     nextLastPlane_.reset(onLast);
@@ -47,13 +45,13 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
         }
         numbers_[v] = uint32_t(vertexCount_ + kept_.size());
         kept_.push_back(vertices[v]);
-        if (code != kNoEdgeCode && (code & kLastPlaneBit))
+        if (onLastPlane(v))
             nextLastPlane_.insert(code & ~kLastPlaneBit, numbers_[v]);
     }
     // Vertex v from the tail on is number v + shift (mod 2^32: the sum stays below 2^32).
     uint32_t shift = uint32_t(vertexCount_ + kept_.size() - tail);
     for (size_t v = tail; v < vertices.size(); ++v)
-        if (edgeCodes[v] != kNoEdgeCode && (edgeCodes[v] & kLastPlaneBit))
+        if (onLastPlane(v))
             nextLastPlane_.insert(edgeCodes[v] & ~kLastPlaneBit, uint32_t(v) + shift);
     triangles_.resize(indices.size());
     // Millions of indices a slab: renumbered on every core, the weld being
