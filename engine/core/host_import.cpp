@@ -50,14 +50,14 @@ uint64_t importAlignment(VkPhysicalDevice physical)
 
 } // namespace
 
-bool canImportHostMemory(const Context& context)
+bool canImportHostMemory(const Context& context, VkBufferUsageFlags usage)
 {
     VkPhysicalDevice physical = context.physicalDevice();
     // The loaded entry point too: a host's device may have left the extension out.
     if (!hasDeviceExtension(physical, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) || !vkGetMemoryHostPointerPropertiesEXT)
         return false;
     VkPhysicalDeviceExternalBufferInfo info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
-    info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    info.usage = usage;
     info.handleType = kHostAllocation;
     VkExternalBufferProperties properties{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
     vkGetPhysicalDeviceExternalBufferProperties(physical, &info, &properties);
@@ -71,7 +71,7 @@ uint64_t hostImportAlignment(const Context& context)
     return importAlignment(context.physicalDevice());
 }
 
-HostPages mapHostPages(uint64_t bytes, uint64_t alignment, const std::string& what)
+HostPages mapHostPages(uint64_t bytes, uint64_t alignment, const std::string& what, bool populate)
 {
     bytes = (std::max<uint64_t>(bytes, 1) + alignment - 1) / alignment * alignment;
     HostPages pages;
@@ -83,7 +83,8 @@ HostPages mapHostPages(uint64_t bytes, uint64_t alignment, const std::string& wh
     }
     pages.mapping = mapping;
     pages.data = reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(mapping) + alignment - 1) / alignment * alignment);
-    populatePages(pages.data, size_t(bytes)); // on every core: the driver's own allocation zeroes on one
+    if (populate)
+        populatePages(pages.data, size_t(bytes)); // on every core: the driver's own allocation zeroes on one
     return pages;
 }
 

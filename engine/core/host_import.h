@@ -1,9 +1,10 @@
 #pragma once
-// Host memory the device copies from in place (VK_EXT_external_memory_host):
-// pages the engine maps and makes present on every core itself, then
-// imports as a buffer, instead of pinned memory the driver allocates (and
-// zeroes) on one thread. For large staging that must exist before the
-// first upload (streamed extraction's ring).
+// Host memory the device copies from or into in place
+// (VK_EXT_external_memory_host): pages the engine maps and makes present on
+// every core itself, then imports as a buffer, instead of pinned memory the
+// driver allocates (and zeroes) on one thread. For large staging that must
+// exist before the first upload (streamed extraction's ring), and for
+// read-back buffers that grow while the uploads run.
 //
 //   if (canImportHostMemory(context)) {
 //       HostImportedBuffer staging = importHostBuffer(context, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "slab staging");
@@ -42,18 +43,20 @@ struct HostImportedBuffer {
 };
 
 // Whether the device imports host allocations as coherent, host-visible
-// memory a transfer may read: the extension is there (the device feature
-// chain enables it wherever the device has it) and a buffer may be bound to
-// such memory.
-bool canImportHostMemory(const Context& context);
+// memory for buffers of `usage` (a transfer's source, by default): the
+// extension is there (the device feature chain enables it wherever the
+// device has it) and such a buffer may be bound to such memory.
+bool canImportHostMemory(const Context& context, VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
 
 // The alignment of an imported range's start and size: the device's
 // minimum, at least 2 MiB (a mapping's middle in huge pages).
 uint64_t hostImportAlignment(const Context& context);
 
 // `bytes` of fresh host pages aligned to `alignment`, made present on every
-// core (huge pages where the kernel gives them). Throws Error naming `what`.
-HostPages mapHostPages(uint64_t bytes, uint64_t alignment, const std::string& what);
+// core (huge pages where the kernel gives them), or, without `populate`,
+// left for the caller to make present a range at a time (populatePages,
+// core/parallel_for.h) before it imports each. Throws Error naming `what`.
+HostPages mapHostPages(uint64_t bytes, uint64_t alignment, const std::string& what, bool populate = true);
 
 // [data, data + size) of pages already mapped and present, `data` aligned
 // to hostImportAlignment and the range rounded up to it inside the mapping,

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "core/host_import.h"
 #include "extract/extraction_run.h"
 #include "extract/stream/streamed_extraction.h"
 #include "extract_test_support.h"
@@ -208,8 +209,9 @@ std::unique_ptr<VolumeSource> noiseInSixLayers(Volume& grid)
 
 // A budget that holds slabs of 8 layers and a third of the mesh with its
 // read-back, never the whole mesh: the mesh streams to the host slab by
-// slab, and the noisy slabs are split.
-void requireMeshStreamedUnderBudget(const std::string& method)
+// slab, and the noisy slabs are split. `importReadBack`: the meshes come
+// back into imported host pages (else, on lavapipe, device memory).
+void requireMeshStreamedUnderBudget(const std::string& method, bool importReadBack = true)
 {
     Volume grid;
     auto noise = noiseInSixLayers(grid);
@@ -222,12 +224,19 @@ void requireMeshStreamedUnderBudget(const std::string& method)
     uint64_t held = gpuContext().allocator().currentDeviceBytes();
     std::unique_ptr<SlabMethod> slabs = createSlabMethod(gpuContext(), grid, methodOptions(method), 1 << 20);
     uint64_t budget = held + streamSlabBytes(*slabs, grid, 8) + (meshBytes + readBackBytes) / 3;
-    INFO(method << ": mesh " << meshBytes << " bytes, budget " << budget << " of which " << held << " held before");
+    INFO(method << ": mesh " << meshBytes << " bytes, budget " << budget << " of which " << held
+                << " held before; read-back imported: " << importReadBack);
     REQUIRE(budget < held + meshBytes + readBackBytes);
     MeshCollector collector;
     // Slabs of at most 8 layers: the budget alone would allow more where
     // staging is host memory (not counted), and fewer slabs split less.
-    StreamReport report = streamInto(collector, *noise, 0.5f, 8, budget, "", method);
+    StreamOptions stream;
+    stream.maxSlabLayers = 8;
+    stream.deviceBudget = budget;
+    stream.importReadBack = importReadBack;
+    StreamReport report = extractStreamed(gpuContext(), *noise, 0.5f, methodOptions(method), stream, collector);
+    CHECK(report.readBackImported ==
+          (importReadBack && canImportHostMemory(gpuContext(), VK_BUFFER_USAGE_TRANSFER_DST_BIT)));
     CHECK(report.peakDeviceBytes <= budget);
     CHECK(report.slabs.size() >= 4);
     CHECK(report.slabsSplit > 0);
@@ -343,7 +352,8 @@ TEST_CASE("a device budget below the whole mesh streams it to the host slab by s
           "does not fit",
           "[stream]")
 {
-    requireMeshStreamedUnderBudget("block");
+    requireMeshStreamedUnderBudget("block", true);
+    requireMeshStreamedUnderBudget("block", false);
 }
 
 TEST_CASE("streamed scan extraction gives the in-core scan mesh, normals bit for bit, from 2 to 20 slabs",

@@ -31,7 +31,7 @@ void addCountersReadBackPass(RenderGraph& graph, ResourceId counters, const Buff
 void addMeshReadBackPass(RenderGraph& graph, const GpuMesh& mesh, const Buffer& codes, const MeshReadBackLayout& layout,
                          const Buffer& target)
 {
-    if (layout.bytes() > target.size || !target.mapped || layout.vertices > mesh.vertexCapacity ||
+    if (layout.bytes() > target.size || !target || layout.vertices > mesh.vertexCapacity ||
         layout.triangles > mesh.faceCapacity)
         fail("a mesh read-back of " + std::to_string(layout.bytes()) + " bytes into " + std::to_string(target.size) +
              " (an engine bug)");

@@ -30,7 +30,8 @@ void addCountersReadBackPass(RenderGraph& graph, ResourceId counters, const Buff
 
 // Adds "mesh read-back": the first `layout.vertices` vertices and edge codes
 // and `layout.triangles` triangles of `mesh` and `codes`, which earlier
-// submissions wrote, into `target` as the layout says.
+// submissions wrote, into `target` as the layout says (host memory: mapped,
+// or host pages the device imported, core/host_import.h).
 void addMeshReadBackPass(RenderGraph& graph, const GpuMesh& mesh, const Buffer& codes, const MeshReadBackLayout& layout,
                          const Buffer& target);
 

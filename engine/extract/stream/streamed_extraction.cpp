@@ -241,6 +241,7 @@ public:
         // Until a graph says: the transients streamSlabBytes counts.
         transientReserve_ = method_->transientBytes(planned_);
         importStaging_ = stagingImportWanted() && canImportHostMemory(context);
+        importReadBack_ = stream.importReadBack && canImportHostMemory(context, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
         uint64_t pieceBytes = stream.stagingPieceBytes ? stream.stagingPieceBytes : kStagingPieceBytes;
         piecePlanes_ = uint32_t(std::clamp<uint64_t>(pieceBytes / stagingPlaneBytes(), 1, imagePlanes_));
         pieceCount_ = (imagePlanes_ + piecePlanes_ - 1) / piecePlanes_;
@@ -292,9 +293,15 @@ public:
         createPieces(slots_[0]);
         createPieces(slots_[1]);
         slots_[0].stagingReady = std::async(std::launch::async, [this] { createStaging(slots_[0], {}, {}); }).share();
-        std::shared_future<void> mapped = slots_[0].mappedReady, made = slots_[0].stagingReady;
-        slots_[1].stagingReady =
-            std::async(std::launch::async, [this, mapped, made] { createStaging(slots_[1], mapped, made); }).share();
+        // Slot 1's pieces once slot 0's are made and the first slab is read
+        // into them: its pages made present on every core slowed that read
+        // by a third on the H200's host (docs/BENCHMARKS.md, "The H200").
+        std::shared_future<void> mapped = slots_[0].mappedReady, made = slots_[0].stagingReady,
+                                 firstRead = firstReadDone_.get_future().share();
+        slots_[1].stagingReady = std::async(std::launch::async, [this, mapped, made, firstRead] {
+                                     firstRead.wait();
+                                     createStaging(slots_[1], mapped, made);
+                                 }).share();
         startRead(0, w);
         countersHost_ = allocator.createBuffer(sizeof(GpuMeshCounters), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                MemoryUsage::Readback, "mesh counters read-back");
@@ -354,6 +361,7 @@ public:
         for (RingSlot& slot : slots_)
             for (const StagingPiece& piece : slot.pieces)
                 report_.stagingImported &= piece.imported;
+        report_.readBackImported = importReadBack_;
         report_.vertexCount = welder_.vertexCount();
         report_.faceCount = welder_.triangleCount();
         report_.peakDeviceBytes = allocator.peakDeviceBytes();
@@ -391,9 +399,11 @@ private:
     }
 
     // The slot's staging (a thread of its own): once `beforeMapped`, its
-    // host pages mapped and made present on every core, then, once
-    // `beforeMade`, its pieces imported a few at a time (the slot before
-    // first: the first upload waits for its pieces alone); a piece whose
+    // host pages mapped, then, once `beforeMade`, its pieces made present
+    // (on every core) and imported a few at a time, so pieces are pinned
+    // while later ones are made present (the slot before first: the first
+    // upload waits for its pieces alone; slot 0's first piece before the
+    // rest: the first read waits for it); a piece whose
     // import fails (or every piece, without import) is the driver's pinned
     // allocation. Every piece's `made` is set, with its error where it has
     // one; the first error is rethrown.
@@ -410,7 +420,7 @@ private:
             if (importStaging_) {
                 try {
                     slot.stagingPages =
-                        mapHostPages(stride * pieceCount_, hostImportAlignment(context_), "slab staging");
+                        mapHostPages(stride * pieceCount_, hostImportAlignment(context_), "slab staging", false);
                     report_.startup.stagingPages[index] = msSince(start_);
                 } catch (const Error&) {
                     // A faster start only: the driver's pinned memory does the same.
@@ -419,6 +429,9 @@ private:
             slot.mapped.set_value();
             if (beforeMade.valid())
                 beforeMade.wait(); // its error is its own slot's
+            bool firstAlone = index == 0 && slot.stagingPages.data;
+            if (firstAlone)
+                populatePages(slot.stagingPages.data, stride);
             parallelFor(pieceCount_, std::min(kImportThreads, pieceCount_), [&](uint64_t p) {
                 StagingPiece& piece = slot.pieces[p];
                 uint64_t bytes = piece.planes * stagingPlaneBytes();
@@ -426,6 +439,8 @@ private:
                     if (slot.stagingPages.data) {
                         try {
                             std::byte* data = slot.stagingPages.data + p * stride;
+                            if (p > 0 || !firstAlone)
+                                populatePages(data, stride);
                             piece.buffer = importHostRange(context_, data, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                                            "slab staging");
                             piece.data = data;
@@ -576,7 +591,18 @@ private:
         slot.window = w;
         uint64_t uploaded = slot.uploaded;
         std::shared_future<std::pair<double, double>> before = reads_[index ^ 1u];
-        reads_[index] = std::async(std::launch::async, [this, &slot, w, uploaded, before] {
+        bool first = !firstReadStarted_;
+        firstReadStarted_ = true;
+        reads_[index] = std::async(std::launch::async, [this, &slot, w, uploaded, before, first] {
+                            // Slot 1's staging waits for the first read, which may throw.
+                            struct Done {
+                                std::promise<void>* promise;
+                                ~Done()
+                                {
+                                    if (promise)
+                                        promise->set_value();
+                                }
+                            } done{first ? &firstReadDone_ : nullptr};
                             Clock::time_point start = Clock::now();
                             if (before.valid())
                                 before.wait(); // its error is its own slab's
@@ -708,10 +734,13 @@ private:
         uint64_t readBack = readBackOnDevice_ ? MeshReadBackLayout{vertices, faces}.bytes() : 0;
         if (heldWithoutMesh() + transientReserve_ + readBack + bytes > budget_)
             return false;
-        finishWelds(); // they read the read-back buffers, which go with the mesh
+        finishWelds(); // they read the read-back graphs' timings, which go with the mesh
         for (ReadBackSlot& slot : readBacks_) {
             slot.graph.reset();
-            slot.buffer = Buffer{};
+            if (slot.buffer.deviceLocal) { // counted beside the mesh; host memory stays for the next slabs
+                slot.buffer = Buffer{};
+                slot.data = nullptr;
+            }
         }
         mesh_ = GpuMesh{};
         codes_ = Buffer{};
@@ -955,9 +984,22 @@ private:
             uint64_t bytes = readBackOnDevice_ ? layout.bytes() : std::max(layout.bytes() * 2, uint64_t(1) << 20);
             slot.graph.reset();
             slot.buffer = Buffer{};
-            slot.buffer = context_.allocator().createBuffer(bytes,
-                                                            VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
-                                                            "slab mesh read-back");
+            slot.pages.reset();
+            if (importReadBack_) {
+                bytes = std::max(layout.bytes() * 2, uint64_t(1) << 20);
+                try {
+                    HostImportedBuffer imported =
+                        importHostBuffer(context_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, "slab mesh read-back");
+                    slot.pages = std::move(imported.pages);
+                    slot.buffer = std::move(imported.buffer);
+                } catch (const Error&) {
+                    importReadBack_ = false; // the driver's memory below does the same, slower to make
+                }
+            }
+            if (!slot.buffer)
+                slot.buffer = context_.allocator().createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                                MemoryUsage::Readback, "slab mesh read-back");
+            slot.data = slot.pages.data ? slot.pages.data : static_cast<const std::byte*>(slot.buffer.mapped);
             readBackOnDevice_ = slot.buffer.deviceLocal;
         }
         uint64_t copied = 0;
@@ -973,7 +1015,7 @@ private:
         stats.downloadMs += msSince(start);
         report_.bytesRead += bytesReadPending_.exchange(0);
         slot.slab = report_.slabs.size(); // this slab's stats go there next
-        const auto* base = static_cast<const std::byte*>(slot.buffer.mapped);
+        const std::byte* base = slot.data;
         RenderGraph* graph = slot.graph.get();
         std::shared_future<std::pair<double, double>> before =
             readBacks_[(index + kReadBackSlots - 1) % kReadBackSlots].weld;
@@ -1000,6 +1042,7 @@ private:
             finishWelds(&stats);
             slot.graph.reset();
             slot.buffer = Buffer{};
+            slot.data = nullptr;
         }
         progress(w.z1 + 1 == nz_ ? nz_ : w.z1);
     }
@@ -1018,6 +1061,7 @@ private:
     uint32_t texelBytes_ = 1;
     bool converted_ = false;
     bool importStaging_ = false;
+    bool importReadBack_ = false; // read-back buffers as imported host pages
     uint32_t piecePlanes_ = 1, pieceCount_ = 1; // a slot's staging pieces
     std::mutex allocateMutex_;                  // pinned pieces allocated one at a time
     RingSlot slots_[2];
@@ -1034,11 +1078,18 @@ private:
     StreamReport report_;
     GraphQueue transfer_;
     GraphQueue compute_;
+    // The first slab's read ended (or failed): slot 1's staging goes on.
+    // Before the reads (destroyed after them, which set it) and after the
+    // slots (a promise never set breaks, and slot 1's thread goes on).
+    std::promise<void> firstReadDone_;
+    bool firstReadStarted_ = false;
     // After the queues (the destructor waited for both): destroyed first,
     // each waiting for its thread, which waits on a queue.
     std::shared_future<std::pair<double, double>> reads_[2]; // {read ms, ms waited before reading}
     struct ReadBackSlot {
-        Buffer buffer; // persistently mapped, host-cached where the device has it
+        HostPages pages; // where the device imported them: after the buffer
+        Buffer buffer;   // else persistently mapped, host-cached where the device has it
+        const std::byte* data = nullptr; // the buffer's bytes for the host
         std::unique_ptr<RenderGraph> graph;
         std::shared_future<std::pair<double, double>> weld; // {weld ms, read-back GPU ms}
         size_t slab = 0; // report_.slabs index its times go to

@@ -24,7 +24,7 @@
 //               after the copy that last read that volume
 //   main        copy slab k's 3 planes shared with slab k-1 from volume (k-1)%2 (a submission of its own,
 //               after slab k's upload), extract k from volume k%2, counters to the host; then slab k's mesh
-//               copied into one of three host-cached read-back buffers in turn
+//               copied into one of three read-back buffers in turn (imported host pages where the device can)
 //   weld thread slab k's mesh welded (extract/stream/slab_weld.h) and sent to the sink
 //
 // The transfer queue is a dedicated one where the device has it (its copies
@@ -56,6 +56,11 @@ struct StreamOptions {
     // as the budget allows in images of at most 512 MiB).
     uint32_t maxSlabLayers = 0;
     uint64_t stagingPieceBytes = 0; // staging imported in pieces of about this many bytes, whole planes (0: 64 MiB)
+    // The slabs' meshes come back into host pages the device imports where
+    // it can (core/host_import.h: pinned in a few ms, on every core, while
+    // the uploads run); false, or where it cannot: the driver's host memory
+    // (lavapipe: its device memory, counted against the budget).
+    bool importReadBack = true;
     Progress progress;          // planes extracted of the volume's (items "planes", bytesDone: samples read)
 };
 
@@ -93,6 +98,7 @@ struct StreamReport {
     uint64_t stagingBytes = 0;      // the two staging buffers
     uint32_t stagingPieces = 0;     // each slot's staging in this many pieces (imported one by one)
     bool stagingImported = false;   // host pages imported (core/host_import.h), else the driver's pinned memory
+    bool readBackImported = false;  // the meshes' read-back buffers too, else the driver's memory
     double stagingMs[2] = {0, 0};   // each slot's staging made (both on threads of their own, beside the first read)
     bool transferQueue = false;     // uploads on a dedicated transfer queue (else the main queue)
     // The clock starts where extractStreamed is called: everything after
@@ -102,7 +108,7 @@ struct StreamReport {
     // The start-up's steps, each the ms from the start at which it ended.
     struct Startup {
         double constructed = 0;      // method, slab plan, queues
-        double stagingPages[2] = {0, 0}; // each slot's host pages mapped and made present (0: none, pinned pieces)
+        double stagingPages[2] = {0, 0}; // each slot's host pages mapped (0: none, pinned pieces), made present piece by piece
         double firstPieceReady = 0;  // slot 0's first staging piece imported (or allocated)
         double slot0Ready = 0;       // all of slot 0's pieces
         double images = 0;           // the ring's images made (main thread)
