@@ -13,7 +13,60 @@
 namespace isoscope {
 
 namespace {
-thread_local unsigned threadLimit = 0; // 0: none
+thread_local unsigned threadLimit = 0;        // 0: none
+thread_local ThreadPool* threadPool = nullptr; // none: helpers are threads of their own
+}
+
+ThreadPool::ThreadPool(unsigned workers)
+{
+    for (unsigned t = 0; t < workers; ++t)
+        threads_.emplace_back([this] { work(); });
+}
+
+ThreadPool::~ThreadPool()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& thread : threads_)
+        thread.join();
+}
+
+void ThreadPool::post(std::function<void()> task)
+{
+    {
+        std::lock_guard lock(mutex_);
+        tasks_.push_back(std::move(task));
+    }
+    wake_.notify_one();
+}
+
+void ThreadPool::work()
+{
+    for (;;) {
+        std::function<void()> task;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+            if (tasks_.empty())
+                return; // stopping, nothing queued
+            task = std::move(tasks_.front());
+            tasks_.pop_front();
+        }
+        task(); // parallelFor's helpers catch their bodies' exceptions
+    }
+}
+
+UseThreadPool::UseThreadPool(ThreadPool& pool) : before_(threadPool)
+{
+    threadPool = &pool;
+}
+
+UseThreadPool::~UseThreadPool()
+{
+    threadPool = before_;
 }
 
 unsigned hostThreads()
@@ -51,10 +104,27 @@ void parallelFor(uint64_t count, unsigned threads, const std::function<void(uint
         }
     };
     uint64_t helpers = std::min<uint64_t>(std::max(threads, 1u), count) - (count > 0 ? 1 : 0);
-    {
-        std::vector<std::jthread> pool;
+    if (ThreadPool* pool = threadPool) {
+        // The pool's workers run `work` (this frame's) and count down; the
+        // caller waits for every one it posted, so none outlives the frame.
+        helpers = std::min<uint64_t>(helpers, pool->workers());
+        std::mutex doneMutex;
+        std::condition_variable doneWake;
+        uint64_t running = helpers;
         for (uint64_t t = 0; t < helpers; ++t)
-            pool.emplace_back(work);
+            pool->post([&] {
+                work();
+                std::lock_guard lock(doneMutex);
+                if (--running == 0)
+                    doneWake.notify_one();
+            });
+        work();
+        std::unique_lock lock(doneMutex);
+        doneWake.wait(lock, [&] { return running == 0; });
+    } else {
+        std::vector<std::jthread> started;
+        for (uint64_t t = 0; t < helpers; ++t)
+            started.emplace_back(work);
         work();
     }
     if (error)

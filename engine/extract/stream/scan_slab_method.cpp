@@ -45,9 +45,9 @@ public:
     }
 
     void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                       uint32_t extractionFamily, uint32_t firstPlane) const override
+                       uint32_t extractionFamily, uint32_t firstPlane, SlabUploadPart part) const override
     {
-        addSlabBufferUploadPass(graph, volume, staging, planes, extractionFamily, firstPlane);
+        addSlabBufferUploadPass(graph, volume, staging, planes, extractionFamily, firstPlane, part);
     }
 
     void addOverlapCopyPass(RenderGraph& graph, const GpuVolume& from, uint32_t fromPlane, const GpuVolume& to,

@@ -24,8 +24,10 @@ class RenderGraph;
 // discarded (whatever read them before is the submission's wait to order;
 // planes below `firstPlane` are the overlap copy's, slab_overlap_copy.h). Released to `extractionFamily` where that is
 // another family than the graph's.
+// Uploaded piece by piece, `part` says which (slab_staging.h: the first
+// discards, the last releases).
 void addSlabBufferUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                             uint32_t extractionFamily, uint32_t firstPlane);
+                             uint32_t extractionFamily, uint32_t firstPlane, SlabUploadPart part = {});
 
 // The state the slab buffer arrives in for the extraction's graph
 // (RenderGraph::acquireImportedBuffer).

@@ -65,8 +65,9 @@ public:
     // the submission's wait to order; the planes below `firstPlane` are the
     // overlap copy's), released to `extractionFamily` where the graph's
     // queue family is another.
+    // Uploaded piece by piece, `part` says which (slab_staging.h).
     virtual void addUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                               uint32_t extractionFamily, uint32_t firstPlane) const = 0;
+                               uint32_t extractionFamily, uint32_t firstPlane, SlabUploadPart part = {}) const = 0;
     // Marks, in the graph that extracts the slab next, the slab volume as
     // arriving from that upload (acquired from the transfer queue's family).
     virtual void acquireAfterUpload(RenderGraph& graph, const GpuVolume& volume) const = 0;

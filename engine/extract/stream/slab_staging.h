@@ -4,6 +4,7 @@
 // piece at a time, so the first pieces are ready to upload before the last
 // are pinned; streamed_extraction.cpp).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <volk.h>
@@ -22,16 +23,30 @@ struct SlabStagingPiece {
 
 using SlabStaging = std::vector<SlabStagingPiece>;
 
-// The planes the pieces hold, checked to follow each other plane by plane from 0.
-inline uint32_t stagingPlanes(const SlabStaging& staging)
+// Which part of a slab's upload a graph is, where a slab is uploaded piece
+// by piece (a submission each, so each piece's staging is free again as
+// soon as it is copied): the first discards the volume's old contents, the
+// last releases the volume to the extraction's queue family; a whole upload
+// is both.
+struct SlabUploadPart {
+    bool first = true, last = true;
+};
+
+// The planes the pieces hold, checked to follow each other plane by plane
+// from the first's and to end by `planes`; from plane 0 where `whole`.
+inline void checkStagingWithin(const SlabStaging& staging, uint32_t planes, bool whole)
 {
-    uint32_t covered = 0;
+    if (staging.empty())
+        fail("a slab upload without staging pieces (an engine bug)");
+    uint32_t covered = staging.front().firstPlane;
     for (const SlabStagingPiece& piece : staging) {
         if (piece.firstPlane != covered || piece.planes == 0)
             fail("slab staging pieces that do not follow each other plane by plane (an engine bug)");
         covered += piece.planes;
     }
-    return covered;
+    if (covered > planes || (whole && (staging.front().firstPlane != 0 || covered != planes)))
+        fail("slab staging pieces of planes [" + std::to_string(staging.front().firstPlane) + ", " +
+             std::to_string(covered) + ") for an upload of " + std::to_string(planes) + " planes (an engine bug)");
 }
 
 // A piece as an upload reads it: imported into the upload's graph, holding

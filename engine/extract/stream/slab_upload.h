@@ -17,16 +17,19 @@ namespace isoscope {
 class Context;
 class RenderGraph;
 
-// Adds "slab upload": `planes` z-planes of texels (the image's format,
-// `texelBytes` each, x fastest) from the staging pieces (one copy each) to
-// planes [firstPlane, planes) of the volume's image, whose planes must be
-// `planes`: the image's old contents are discarded (whatever read them
-// before is the submission's wait to order; planes below `firstPlane` are
-// the overlap copy's, slab_overlap_copy.h). The image is left in
-// GENERAL, released to `extractionFamily` (the main queue's) where that is
-// another family than the graph's.
+// Adds "slab upload": z-planes of texels (the image's format, `texelBytes`
+// each, x fastest) from the staging pieces (one copy each) to their planes
+// from `firstPlane` on of the volume's image, whose planes must be
+// `planes`. The `part.first` discards the image's old contents (whatever
+// read them before is the submission's wait to order; planes below
+// `firstPlane` are the overlap copy's, slab_overlap_copy.h); the
+// `part.last` leaves the image in GENERAL, released to `extractionFamily`
+// (the main queue's) where that is another family than the graph's; the
+// parts between find and leave it as the transfer before wrote it. A whole
+// upload's pieces cover every plane.
 void addSlabUploadPass(RenderGraph& graph, const GpuVolume& volume, const SlabStaging& staging, uint32_t planes,
-                       uint32_t extractionFamily, uint32_t firstPlane, uint32_t texelBytes);
+                       uint32_t extractionFamily, uint32_t firstPlane, uint32_t texelBytes,
+                       SlabUploadPart part = {});
 
 // The state a slab image arrives in for the extraction's graph
 // (RenderGraph::acquireImportedImage): acquired from the transfer queue's

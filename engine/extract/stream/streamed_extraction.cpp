@@ -111,10 +111,11 @@ uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t 
     uint64_t imagePlanes = uint64_t(cellLayers) + 3; // the grid's planes and one either side
     uint64_t image = planeTexels * imagePlanes * method.texelBytes();
     // A ring of two slots (one slab uploads while the one before extracts):
-    // two slab volumes and two staging buffers of their size (where the
-    // staging is device memory), and the work of two extractors (one per
-    // volume, each keeping its graph and so its transients: the method's
-    // passes read the slab's placement when they record).
+    // two slab volumes and, where the staging is device memory, two of
+    // their size (one slab's staging is held: the second counted keeps the
+    // slab plans of the two-staging ring), and the work of two extractors
+    // (one per volume, each keeping its graph and so its transients: the
+    // method's passes read the slab's placement when they record).
     return image * (method.stagingOnDevice() ? 4 : 2) + method.workBytes(cellLayers) * 2;
 }
 
@@ -126,7 +127,7 @@ uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t b
         fail("streaming '" + grid.source + "' (" + std::to_string(grid.dims[0]) + "x" + std::to_string(grid.dims[1]) +
              "x" + std::to_string(grid.dims[2]) + " " + std::string(scalarName(grid.type)) + "): a slab of one cell "
              "layer needs " + formatBytes(one) + " (its 4 planes in the ring's two slab volumes and, where staging "
-             "is device memory, two staging buffers, and the " + method.name() + " method's work buffers), more "
+             "is device memory, as much staging, and the " + method.name() + " method's work buffers), more "
              "than the device budget of " + formatBytes(budget) + ": give a larger --device-budget");
     // The largest layer count whose slab takes at most half the budget, and
     // whose image holds at most kSlabImageBytes: more, smaller slabs keep
@@ -171,9 +172,9 @@ bool stagingImportWanted()
     fail("ISOSCOPE_STREAM_STAGING='" + std::string(choice) + "': give import or allocate");
 }
 
-// Whole planes of a slot's staging: a range of its host pages imported on
-// its own (else the driver's pinned allocation), so that the reader fills
-// and the first upload reads the first pieces while later ones are pinned.
+// Whole planes of the staging: a range of its host pages imported on its
+// own (else the driver's pinned allocation), read into and uploaded from on
+// its own.
 struct StagingPiece {
     Buffer buffer;
     std::byte* data = nullptr;  // its planes: the reader writes them once `ready`
@@ -183,38 +184,47 @@ struct StagingPiece {
     std::shared_future<void> ready = made.get_future().share();
 };
 
-// Which image of the ring a slab's image planes go to, and what is known of
-// the work on it: the upload that last filled it (on the transfer queue) and
-// the last extraction that read it (on the main queue).
+// The staging: one slab image's planes in pieces, each a buffer of its
+// own, used round by round: slab k's piece p is read into piece p once
+// slab k-1's piece p is uploaded, and uploaded by a submission of its own,
+// so that what must be pinned before the uploads run at full rate is one
+// slab's staging, not one per ring slot (pinning took ~9 GB/s on the
+// H200's host, 1 GiB ~110 ms of a ~950 ms run: docs/BENCHMARKS.md).
+struct StagingRing {
+    HostPages pages;                  // imported staging's host pages (core/host_import.h); after the buffers
+    std::vector<StagingPiece> pieces; // the host reads the slabs' planes into them
+    std::vector<uint64_t> freeAfter;  // per piece, transfer timeline: its last upload is done
+    std::vector<std::byte> raw;       // a piece's source samples where the image converts them to float
+    // Made on a thread of its own; declared last, so destroyed (waited for) before the rest.
+    std::shared_future<void> ready;
+};
+
+// Which image of the ring a slab's image planes go to (slab k: k % 2), and
+// what is known of the work on it: the upload that last filled it (on the
+// transfer queue) and the last extraction that read it (on the main queue).
 struct RingSlot {
-    HostPages stagingPages;        // imported staging's host pages (core/host_import.h); after the buffers
-    std::vector<StagingPiece> pieces; // the host reads the slab's planes into them
-    std::vector<std::byte> raw;    // the source's samples where the image converts them to float
     std::unique_ptr<GpuVolume> image;
-    std::unique_ptr<RenderGraph> upload; // staging -> image on the transfer queue, compiled once a first plane
-    uint32_t uploadFirstPlane = 0;       // the upload graph's: the planes below are the overlap copy's
+    // Staging piece p -> the image's planes, on the transfer queue, one graph
+    // a piece, compiled once a first plane written (the planes below: the overlap copy's).
+    std::vector<std::unique_ptr<RenderGraph>> uploads;
+    uint32_t uploadFirstPlane = 0;
     // The slab before's shared planes into this image (main queue, before
     // the extraction), compiled once a {first plane there, planes}.
     std::unique_ptr<RenderGraph> overlap;
     std::pair<uint32_t, uint32_t> overlapCopy{0, 0};
-    SlabWindow window;             // the planes staging (and, once uploaded, the image) holds
-    uint64_t uploaded = 0;         // transfer timeline: the upload is done, the staging free again
+    uint64_t uploaded = 0;         // transfer timeline: the last upload into it is done
     uint64_t lastRead = 0;         // main timeline: the image's readers are done, it may be refilled
     SlabStats pending;             // the read's times, for the slab's stats
-    std::promise<void> mapped;     // stagingPages mapped (or not: pinned pieces)
-    std::shared_future<void> mappedReady = mapped.get_future().share();
-    // The slot's staging, made on a thread of its own; declared last, so
-    // destroyed (waited for) before the rest.
-    std::shared_future<void> stagingReady;
 };
 
-// Slot staging pieces imported at once: the driver pins each range on the
+// Staging pieces imported at once: the driver pins each range on the
 // thread that imports it.
 constexpr unsigned kImportThreads = 4;
 
-// Staging pieces of about this size: the first upload waits for one slot's
-// pieces, its first reads for the first piece only.
-constexpr uint64_t kStagingPieceBytes = uint64_t(64) << 20;
+// Staging pieces of about this size: the first upload waits for the first
+// piece alone; a read of the next slab's piece has the uploads of the other
+// pieces to finish in (a source's read spreads over every core, a call a piece).
+constexpr uint64_t kStagingPieceBytes = uint64_t(128) << 20;
 
 class Streamer {
 public:
@@ -251,10 +261,11 @@ public:
     // The pipeline, per slab k in ring slot k % 2: the planes it shares
     // with slab k-1 copied from slot (k-1) % 2's image, then its extraction,
     // are submitted (waiting on the GPU for its upload), then slab k+1's
-    // upload (waiting on the GPU for that copy, which last read that slot's
-    // image), then slab k+2's planes are read into slot k % 2's staging by
-    // a thread of its own once slab k's upload is done; only then does the
-    // host wait, for slab k's extraction, to read its mesh back.
+    // upload piece by piece as each is read (waiting on the GPU for that
+    // copy, which last read that slot's image), and after each piece's
+    // upload the read of slab k+2's planes into that piece (a thread of its
+    // own, once the upload is done); only then does the host wait, for slab
+    // k's extraction, to read its mesh back.
     ~Streamer()
     {
         // Each queue's submissions wait on the other's semaphore: all of
@@ -279,88 +290,60 @@ public:
         report_.plannedCellLayers = planned_;
         report_.volumeBytes = grid_.byteSize();
         report_.transferQueue = context_.hasDedicatedTransferQueue();
-        report_.stagingBytes = 2 * stagingPlaneBytes() * imagePlanes_;
+        report_.stagingBytes = stagingPlaneBytes() * imagePlanes_;
         report_.stagingPieces = pieceCount_;
         progress(0);
 
-        SlabWindow w = slabWindow(nz_, 0, std::min(planned_, nz_ - 1));
+        windows_.push_back(slabWindow(nz_, 0, std::min(planned_, nz_ - 1)));
+        while (auto next = nextWindow(windows_.back()))
+            windows_.push_back(*next);
         Clock::time_point firstStart = Clock::now();
-        // Pinning host memory is slow (two 496 MiB buffers took 100-140 ms
-        // on the H100, before the first upload): both slots' staging on
-        // threads of their own, in pieces, the second slot's imports after
-        // the first's; the first slab's read fills each piece once it is
-        // imported, while the main thread makes the images and extractors.
-        createPieces(slots_[0]);
-        createPieces(slots_[1]);
-        slots_[0].stagingReady = std::async(std::launch::async, [this] { createStaging(slots_[0], {}, {}); }).share();
-        // Slot 1's pieces once slot 0's are made and the first slab is read
-        // into them: its pages made present on every core slowed that read
-        // by a third on the H200's host (docs/BENCHMARKS.md, "The H200").
-        std::shared_future<void> mapped = slots_[0].mappedReady, made = slots_[0].stagingReady,
-                                 firstRead = firstReadDone_.get_future().share();
-        slots_[1].stagingReady = std::async(std::launch::async, [this, mapped, made, firstRead] {
-                                     firstRead.wait();
-                                     createStaging(slots_[1], mapped, made);
-                                 }).share();
-        startRead(0, w);
+        // Pinning host memory is slow (the staging pinned at ~9 GB/s on the
+        // H200's host): on a thread of its own, in pieces; the first slab's
+        // read fills each piece once it is imported, and each is uploaded
+        // once read, while the main thread makes the images and extractors.
+        createPieces();
+        reads_.resize(pieceCount_);
+        staging_.ready = std::async(std::launch::async, [this] { createStaging(); }).share();
+        for (uint32_t p = 0; p < pieceCount_; ++p)
+            startRead(0, p);
         countersHost_ = allocator.createBuffer(sizeof(GpuMeshCounters), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                MemoryUsage::Readback, "mesh counters read-back");
         createImages();
         report_.startup.images = msSince(start_);
-        slots_[0].stagingReady.get(); // rethrows its error; the read's last pieces may still be going
-        compileUpload(0);
-        double firstWaitMs = waitRead(0);
+        double firstWaitMs = uploadSlab(0);
         report_.startup.firstRead = msSince(start_);
-        submitUpload(0);
-        report_.firstUploadMs = msSince(start_);
-        if (auto second = nextWindow(w)) {
-            startRead(1, *second);
-            if (auto third = nextWindow(*second))
-                startRead(0, *third); // once the first upload is done
-        }
         // The first two slabs' extractors (their pipelines: compiled on a
         // cold cache) while the first slab uploads: the upload needs none.
-        extractorFor(w.gridPlanes(), 0);
-        if (auto second = nextWindow(w))
-            extractorFor(second->gridPlanes(), 1);
+        extractorFor(windows_[0].gridPlanes(), 0);
+        if (windows_.size() > 1)
+            extractorFor(windows_[1].gridPlanes(), 1);
         report_.startup.extractors = msSince(start_);
         double firstMs = msSince(firstStart); // slab 0's turn began here
-        std::optional<SlabWindow> previous;
-        for (uint32_t slot = 0;; slot ^= 1u) {
+        for (uint32_t k = 0; k < windows_.size(); ++k) {
+            uint32_t slot = k % 2;
+            const SlabWindow& w = windows_[k];
             SlabStats stats = slots_[slot].pending;
             stats.firstPlane = w.z0;
             Clock::time_point slabStart = Clock::now();
-            if (w.z0 == 0) {
+            if (k == 0) {
                 stats.waitMs = firstWaitMs;
                 stats.wallMs = firstMs;
             }
-            uint64_t extracted = submitExtraction(w, slot, true, stats, previous ? &*previous : nullptr);
-            std::optional<SlabWindow> next = nextWindow(w);
-            if (next) {
-                stats.waitMs += waitRead(slot ^ 1u); // in this slab's turn
-                submitUpload(slot ^ 1u);
-                // Two slabs on into the same staging, as soon as this upload is done.
-                if (auto after = nextWindow(*next))
-                    if (auto third = nextWindow(*after))
-                        startRead(slot ^ 1u, *third);
-            }
+            uint64_t extracted = submitExtraction(w, slot, true, stats, k > 0 ? &windows_[k - 1] : nullptr);
+            if (k + 1 < windows_.size())
+                stats.waitMs += uploadSlab(k + 1); // in this slab's turn
             finishWindow(w, slot, extracted, stats);
             stats.wallMs += msSince(slabStart);
             report_.slabs.push_back(stats);
-            if (!next)
-                break;
-            previous = w;
-            w = *next;
         }
         finishWelds();
         compute_.waitIdle();
         transfer_.waitIdle();
-        for (RingSlot& slot : slots_)
-            slot.stagingReady.get(); // one slab: no read waited for the second slot's
+        staging_.ready.get(); // its error, where no read waited for it
         report_.stagingImported = true;
-        for (RingSlot& slot : slots_)
-            for (const StagingPiece& piece : slot.pieces)
-                report_.stagingImported &= piece.imported;
+        for (const StagingPiece& piece : staging_.pieces)
+            report_.stagingImported &= piece.imported;
         report_.readBackImported = importReadBack_;
         report_.vertexCount = welder_.vertexCount();
         report_.faceCount = welder_.triangleCount();
@@ -385,60 +368,54 @@ private:
         return (piecePlanes_ * stagingPlaneBytes() + alignment - 1) / alignment * alignment;
     }
 
-    // The slot's pieces, not yet made (their planes only), on the main thread
-    // before any thread reads them.
-    void createPieces(RingSlot& slot)
+    // The staging's pieces, not yet made (their planes only), on the main
+    // thread before any thread reads them.
+    void createPieces()
     {
-        slot.pieces = std::vector<StagingPiece>(pieceCount_);
+        staging_.pieces = std::vector<StagingPiece>(pieceCount_);
+        staging_.freeAfter.assign(pieceCount_, 0);
         for (uint32_t p = 0; p < pieceCount_; ++p) {
-            slot.pieces[p].firstPlane = p * piecePlanes_;
-            slot.pieces[p].planes = std::min(piecePlanes_, imagePlanes_ - p * piecePlanes_);
+            staging_.pieces[p].firstPlane = p * piecePlanes_;
+            staging_.pieces[p].planes = std::min(piecePlanes_, imagePlanes_ - p * piecePlanes_);
         }
         if (converted_)
-            slot.raw.resize(size_t(planeTexels() * scalarSize(grid_.type) * imagePlanes_));
+            staging_.raw.resize(size_t(planeTexels() * scalarSize(grid_.type) * piecePlanes_));
     }
 
-    // The slot's staging (a thread of its own): once `beforeMapped`, its
-    // host pages mapped, then, once `beforeMade`, its pieces made present
-    // (on every core) and imported a few at a time, so pieces are pinned
-    // while later ones are made present (the slot before first: the first
-    // upload waits for its pieces alone; slot 0's first piece before the
-    // rest: the first read waits for it); a piece whose
+    // The staging (a thread of its own): its host pages mapped, then its
+    // pieces made present (on every core) and imported a few at a time, so
+    // pieces are pinned while later ones are made present (the first piece
+    // alone first: the first read and upload wait for it); a piece whose
     // import fails (or every piece, without import) is the driver's pinned
     // allocation. Every piece's `made` is set, with its error where it has
     // one; the first error is rethrown.
-    void createStaging(RingSlot& slot, std::shared_future<void> beforeMapped, std::shared_future<void> beforeMade)
+    void createStaging()
     {
-        uint32_t index = uint32_t(&slot - slots_);
+        StagingRing& slot = staging_;
         Clock::time_point stagingStart = Clock::now();
         std::exception_ptr error;
         std::mutex errorMutex;
         try {
-            if (beforeMapped.valid())
-                beforeMapped.wait();
             uint64_t stride = importStaging_ ? pieceStride() : 0;
             if (importStaging_) {
                 try {
-                    slot.stagingPages =
+                    slot.pages =
                         mapHostPages(stride * pieceCount_, hostImportAlignment(context_), "slab staging", false);
-                    report_.startup.stagingPages[index] = msSince(start_);
+                    report_.startup.stagingPages[0] = msSince(start_);
                 } catch (const Error&) {
                     // A faster start only: the driver's pinned memory does the same.
                 }
             }
-            slot.mapped.set_value();
-            if (beforeMade.valid())
-                beforeMade.wait(); // its error is its own slot's
-            bool firstAlone = index == 0 && slot.stagingPages.data;
+            bool firstAlone = slot.pages.data != nullptr;
             if (firstAlone)
-                populatePages(slot.stagingPages.data, stride);
+                populatePages(slot.pages.data, stride);
             parallelFor(pieceCount_, std::min(kImportThreads, pieceCount_), [&](uint64_t p) {
                 StagingPiece& piece = slot.pieces[p];
                 uint64_t bytes = piece.planes * stagingPlaneBytes();
                 try {
-                    if (slot.stagingPages.data) {
+                    if (slot.pages.data) {
                         try {
-                            std::byte* data = slot.stagingPages.data + p * stride;
+                            std::byte* data = slot.pages.data + p * stride;
                             if (p > 0 || !firstAlone)
                                 populatePages(data, stride);
                             piece.buffer = importHostRange(context_, data, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -455,7 +432,7 @@ private:
                                                                          MemoryUsage::Upload, "slab staging");
                         piece.data = static_cast<std::byte*>(piece.buffer.mapped);
                     }
-                    if (index == 0 && p == 0)
+                    if (p == 0)
                         report_.startup.firstPieceReady = msSince(start_);
                     piece.made.set_value();
                 } catch (...) {
@@ -475,49 +452,21 @@ private:
                     // already set
                 }
             };
-            failIfUnset(slot.mapped);
             for (StagingPiece& piece : slot.pieces)
                 failIfUnset(piece.made);
             if (!error)
                 error = here;
         }
-        report_.stagingMs[index] = msSince(stagingStart);
-        if (index == 0)
-            report_.startup.slot0Ready = msSince(start_);
+        report_.stagingMs[0] = msSince(stagingStart);
+        report_.startup.slot0Ready = msSince(start_);
         if (error)
             std::rethrow_exception(error);
     }
 
-    // Calls fn(firstPlane, planes) for runs of the slot's pieces in order,
-    // each run as many pieces as are made by the time its first is (waited
-    // for; its error rethrown) and, with `contiguous`, follow each other in
-    // memory: one run, one call to the source, once the slot's staging is
-    // made (a source's read spreads over every core, a call at a time); a
-    // piece at a time while the first slab's pieces are pinned.
-    template <class Fn>
-    void forEachMadeRun(RingSlot& slot, bool contiguous, Fn fn)
+    // Plane `z` of the staging (its piece made).
+    std::byte* stagingPlane(uint32_t z) const
     {
-        auto made = [](const StagingPiece& piece) {
-            return piece.ready.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-        };
-        for (uint32_t p = 0; p < pieceCount_;) {
-            std::shared_future<void> ready = slot.pieces[p].ready;
-            ready.get();
-            uint32_t q = p + 1;
-            while (q < pieceCount_ && made(slot.pieces[q]) && slot.pieces[q].data &&
-                   (!contiguous || slot.pieces[q].data == stagingPlane(slot, slot.pieces[q].firstPlane - 1) +
-                                                              stagingPlaneBytes()))
-                ++q;
-            uint32_t first = slot.pieces[p].firstPlane;
-            fn(first, slot.pieces[q - 1].firstPlane + slot.pieces[q - 1].planes - first);
-            p = q;
-        }
-    }
-
-    // Plane `z` of the slot's staging (its piece made).
-    std::byte* stagingPlane(RingSlot& slot, uint32_t z) const
-    {
-        const StagingPiece& piece = slot.pieces[z / piecePlanes_];
+        const StagingPiece& piece = staging_.pieces[z / piecePlanes_];
         return piece.data + uint64_t(z - piece.firstPlane) * stagingPlaneBytes();
     }
 
@@ -534,96 +483,93 @@ private:
             stream_.progress(ProgressStep{progressWhat_, planesDone, nz_, "planes", report_.bytesRead});
     }
 
-    // Reads the window's image planes into the slot's staging (converted to
-    // float where the image is), and fills the planes after them with a
-    // copy of the last: past the volume's end that is the in-core image's
-    // clamp-to-edge, and no texel the filter may touch is left undefined.
-    // Returns milliseconds.
-    double readPlanes(const SlabWindow& w, RingSlot& slot)
+    // Reads the window's image planes that staging piece p holds into it
+    // (converted to float where the image is), but those the overlap copy
+    // gives, and fills its planes past the window's with a copy of the
+    // window's last (an earlier piece's or its own): past the volume's end
+    // that is the in-core image's clamp-to-edge, and no texel the filter may
+    // touch is left undefined. Returns milliseconds.
+    double readPiece(const SlabWindow& w, uint32_t p)
     {
         Clock::time_point start = Clock::now();
+        const StagingPiece& piece = staging_.pieces[p];
         uint64_t planeBytes = source_.planeBytes();
         uint32_t planes = w.imagePlanes();
-        uint32_t first = reusedPlanes(w); // the planes before: the overlap copy's
-        if (converted_) {
-            std::byte* raw = slot.raw.data();
-            source_.readPlanes(w.firstImagePlane() + first, planes - first, raw + first * planeBytes);
-            if (planes < imagePlanes_)
-                parallelFor(imagePlanes_ - planes, hostThreads(), [&](uint64_t i) {
-                    std::memcpy(raw + (planes + i) * planeBytes, raw + (planes - 1) * planeBytes, planeBytes);
+        uint32_t begin = std::max(piece.firstPlane, reusedPlanes(w)); // the planes before: the overlap copy's
+        uint32_t end = std::min(piece.firstPlane + piece.planes, planes);
+        if (begin < end) {
+            if (converted_) {
+                std::byte* raw = staging_.raw.data();
+                source_.readPlanes(w.firstImagePlane() + begin, end - begin, raw);
+                uint64_t texels = planeTexels();
+                uint64_t part = std::min<uint64_t>(texels, uint64_t(1) << 20);
+                uint64_t perPlane = (texels + part - 1) / part;
+                parallelFor((end - begin) * perPlane, hostThreads(), [&](uint64_t item) {
+                    uint32_t z = begin + uint32_t(item / perPlane);
+                    auto* plane = reinterpret_cast<float*>(stagingPlane(z));
+                    uint64_t from = item % perPlane * part, to = std::min(texels, from + part);
+                    for (uint64_t i = from; i < to; ++i)
+                        plane[i] = sampleValue(raw, grid_.type, (z - begin) * texels + i);
                 });
-            uint64_t texels = planeTexels();
-            uint64_t piece = std::min<uint64_t>(texels, uint64_t(1) << 20);
-            uint64_t perPlane = (texels + piece - 1) / piece;
-            forEachMadeRun(slot, false, [&](uint32_t firstPlane, uint32_t count) {
-                parallelFor(count * perPlane, hostThreads(), [&](uint64_t item) {
-                    uint32_t z = firstPlane + uint32_t(item / perPlane);
-                    if (z < first)
-                        return;
-                    auto* plane = reinterpret_cast<float*>(stagingPlane(slot, z));
-                    uint64_t begin = item % perPlane * piece, end = std::min(texels, begin + piece);
-                    for (uint64_t i = begin; i < end; ++i)
-                        plane[i] = sampleValue(raw, grid_.type, z * texels + i);
-                });
-            });
-        } else {
-            forEachMadeRun(slot, true, [&](uint32_t firstPlane, uint32_t count) {
-                uint32_t begin = std::max(firstPlane, first), end = std::min(firstPlane + count, planes);
-                if (begin < end)
-                    source_.readPlanes(w.firstImagePlane() + begin, end - begin, stagingPlane(slot, begin));
-            });
-            // On every core: for the last slab these copies can be most of its image.
-            if (planes < imagePlanes_)
-                parallelFor(imagePlanes_ - planes, hostThreads(), [&](uint64_t i) {
-                    std::memcpy(stagingPlane(slot, planes + uint32_t(i)), stagingPlane(slot, planes - 1), planeBytes);
-                });
+            } else {
+                source_.readPlanes(w.firstImagePlane() + begin, end - begin, stagingPlane(begin));
+            }
+            bytesReadPending_ += planeBytes * (end - begin);
         }
-        bytesReadPending_ += planeBytes * (planes - first);
+        // On every core: for the last slab these copies can be most of its image.
+        uint32_t fill = std::max(piece.firstPlane, planes);
+        if (fill < piece.firstPlane + piece.planes)
+            parallelFor(piece.firstPlane + piece.planes - fill, hostThreads(), [&](uint64_t i) {
+                std::memcpy(stagingPlane(fill + uint32_t(i)), stagingPlane(planes - 1), stagingPlaneBytes());
+            });
         return msSince(start);
     }
 
-    // The window's planes into the slot's staging on a thread of its own,
-    // once the slot's last upload (which reads that staging) is done and
-    // the read before it has ended: one read at a time, on every core.
-    void startRead(uint32_t index, const SlabWindow& w)
+    // Slab k's planes into staging piece p on a thread of its own, once the
+    // piece is made and its last upload done, and the read before it (slab
+    // by slab, piece by piece) has ended: one read at a time, on every core.
+    void startRead(uint32_t k, uint32_t p)
     {
-        RingSlot& slot = slots_[index];
-        slot.window = w;
-        uint64_t uploaded = slot.uploaded;
-        std::shared_future<std::pair<double, double>> before = reads_[index ^ 1u];
-        bool first = !firstReadStarted_;
-        firstReadStarted_ = true;
-        reads_[index] = std::async(std::launch::async, [this, &slot, w, uploaded, before, first] {
-                            // Slot 1's staging waits for the first read, which may throw.
-                            struct Done {
-                                std::promise<void>* promise;
-                                ~Done()
-                                {
-                                    if (promise)
-                                        promise->set_value();
-                                }
-                            } done{first ? &firstReadDone_ : nullptr};
-                            Clock::time_point start = Clock::now();
-                            if (before.valid())
-                                before.wait(); // its error is its own slab's
-                            transfer_.wait(uploaded); // the staging's pieces: readPlanes waits for each
-                            double waitedMs = msSince(start);
-                            HostThreadLimit limit(readThreads());
-                            return std::pair(readPlanes(w, slot), waitedMs);
-                        }).share();
+        const SlabWindow w = windows_[k];
+        uint64_t uploaded = staging_.freeAfter[p];
+        std::shared_future<std::pair<double, double>> before = lastRead_;
+        std::shared_future<void> made = staging_.pieces[p].ready;
+        reads_[p] = std::async(std::launch::async, [this, w, p, uploaded, before, made] {
+                        Clock::time_point start = Clock::now();
+                        if (before.valid())
+                            before.wait(); // its error is its own piece's
+                        made.get();        // rethrows the piece's error
+                        transfer_.wait(uploaded);
+                        double waitedMs = msSince(start);
+                        HostThreadLimit limit(readThreads());
+                        UseThreadPool pool(readPool_);
+                        return std::pair(readPiece(w, p), waitedMs);
+                    }).share();
+        lastRead_ = reads_[p];
     }
 
-    // Waits for the slot's read (its times go to its slab's stats) and
-    // returns how long the main thread waited.
-    double waitRead(uint32_t index)
+    // Slab k (the next to extract but one: the reads of the slab after it
+    // are started here) uploaded piece by piece as each is read, each piece
+    // then read again for slab k + 1 once its upload is done; the read's
+    // times go to slab k's stats. Returns how long the main thread waited.
+    double uploadSlab(uint32_t k)
     {
-        Clock::time_point start = Clock::now();
-        auto [readMs, stagingWaitMs] = reads_[index].get();
-        SlabStats& stats = slots_[index].pending;
+        double waitedMs = 0;
+        SlabStats& stats = slots_[k % 2].pending;
         stats = SlabStats{};
-        stats.readMs = readMs;
-        stats.stagingWaitMs = stagingWaitMs;
-        return msSince(start);
+        for (uint32_t p = 0; p < pieceCount_; ++p) {
+            Clock::time_point waitStart = Clock::now();
+            auto [readMs, stagingWaitMs] = reads_[p].get();
+            waitedMs += msSince(waitStart);
+            stats.readMs += readMs;
+            stats.stagingWaitMs += stagingWaitMs;
+            submitUpload(k, p);
+            if (k == 0 && p == 0)
+                report_.firstUploadMs = msSince(start_);
+            if (k + 1 < windows_.size())
+                startRead(k + 1, p);
+        }
+        return waitedMs;
     }
 
     // The ring's two images, left unwritten: every slab's upload writes all
@@ -637,39 +583,54 @@ private:
             slot.image = std::make_unique<GpuVolume>(context_, image, method_->volumeUsage(), nullptr);
     }
 
-    // The slot's upload graph (staging pieces -> image), compiled once.
-    void compileUpload(uint32_t index)
+    // The graph uploading staging piece p into the slot's image from plane
+    // `firstPlane` on (none where the piece lies below it), compiled once a
+    // slot, piece and first plane.
+    RenderGraph* uploadGraph(uint32_t index, uint32_t p, uint32_t firstPlane)
     {
         RingSlot& slot = slots_[index];
-        uint32_t firstPlane = reusedPlanes(slot.window);
-        if (slot.upload && slot.uploadFirstPlane != firstPlane)
-            slot.upload.reset(); // its last upload is done: the host waited for the extraction after it
-        if (!slot.upload) {
-            // Every piece made: the read before (or the caller) waited for them.
-            SlabStaging staging;
-            for (const StagingPiece& piece : slot.pieces)
-                staging.push_back({piece.buffer.buffer, piece.firstPlane, piece.planes});
-            slot.upload = std::make_unique<RenderGraph>(context_, QueueRole::Transfer);
-            method_->addUploadPass(*slot.upload, *slot.image, staging, imagePlanes_, context_.queueFamily(), firstPlane);
-            slot.upload->compile();
+        const StagingPiece& piece = staging_.pieces[p];
+        if (piece.firstPlane + piece.planes <= firstPlane)
+            return nullptr;
+        if (slot.uploads.empty() || slot.uploadFirstPlane != firstPlane) {
+            // Their last uploads are done: the host waited for the extraction after them.
+            slot.uploads.clear();
+            slot.uploads.resize(pieceCount_);
             slot.uploadFirstPlane = firstPlane;
-            if (index == 0)
+        }
+        std::unique_ptr<RenderGraph>& graph = slot.uploads[p];
+        if (!graph) {
+            SlabUploadPart part;
+            part.first = piece.firstPlane <= firstPlane; // the first piece with planes to write
+            part.last = p + 1 == pieceCount_;
+            graph = std::make_unique<RenderGraph>(context_, QueueRole::Transfer);
+            method_->addUploadPass(*graph, *slot.image, {{piece.buffer.buffer, piece.firstPlane, piece.planes}},
+                                   imagePlanes_, context_.queueFamily(), firstPlane, part);
+            graph->compile();
+            if (index == 0 && p == 0)
                 report_.startup.uploadGraph = msSince(start_);
         }
+        return graph.get();
     }
 
-    // The slot's staging into its image on the transfer queue, after the
-    // extractions that read the image before (their values on the main
-    // queue's timeline).
-    void submitUpload(uint32_t index)
+    // Staging piece p's planes of slab k into its slot's image on the
+    // transfer queue, after the extractions that read the image before
+    // (their values on the main queue's timeline).
+    void submitUpload(uint32_t k, uint32_t p)
     {
-        RingSlot& slot = slots_[index];
-        compileUpload(index);
+        RingSlot& slot = slots_[k % 2];
+        uint32_t firstPlane = reusedPlanes(windows_[k]);
+        RenderGraph* graph = uploadGraph(k % 2, p, firstPlane);
+        if (!graph)
+            return;
         std::vector<QueueWait> waits;
         if (slot.lastRead)
             waits.push_back(compute_.after(slot.lastRead));
-        slot.uploaded = transfer_.submit({slot.upload.get()}, waits);
-        report_.bytesUploaded += uint64_t(imagePlanes_ - slot.uploadFirstPlane) * stagingPlaneBytes();
+        slot.uploaded = transfer_.submit({graph}, waits);
+        staging_.freeAfter[p] = slot.uploaded;
+        const StagingPiece& piece = staging_.pieces[p];
+        report_.bytesUploaded +=
+            uint64_t(piece.firstPlane + piece.planes - std::max(piece.firstPlane, firstPlane)) * stagingPlaneBytes();
     }
 
     struct SlabExtractor {
@@ -871,9 +832,17 @@ private:
                     stats.extractMs += ms;
             if (first) {
                 std::tie(stats.extractStartMs, stats.extractEndMs) = submittedGraph_->frameSpan();
-                for (auto& [name, ms] : slots_[slot].upload->passTimings())
-                    stats.uploadMs += ms;
-                std::tie(stats.uploadStartMs, stats.uploadEndMs) = slots_[slot].upload->frameSpan();
+                bool spanned = false;
+                for (const std::unique_ptr<RenderGraph>& upload : slots_[slot].uploads) {
+                    if (!upload)
+                        continue; // a piece below the planes written
+                    for (auto& [name, ms] : upload->passTimings())
+                        stats.uploadMs += ms;
+                    auto [from, to] = upload->frameSpan();
+                    stats.uploadStartMs = spanned ? std::min(stats.uploadStartMs, from) : from;
+                    stats.uploadEndMs = spanned ? std::max(stats.uploadEndMs, to) : to;
+                    spanned = true;
+                }
                 if (submittedOverlap_)
                     for (auto& [name, ms] : submittedOverlap_->passTimings())
                         stats.overlapCopyMs += ms;
@@ -1062,7 +1031,7 @@ private:
     bool converted_ = false;
     bool importStaging_ = false;
     bool importReadBack_ = false; // read-back buffers as imported host pages
-    uint32_t piecePlanes_ = 1, pieceCount_ = 1; // a slot's staging pieces
+    uint32_t piecePlanes_ = 1, pieceCount_ = 1; // the staging's pieces
     std::mutex allocateMutex_;                  // pinned pieces allocated one at a time
     RingSlot slots_[2];
     std::map<uint64_t, SlabExtractor> extractors_;
@@ -1076,16 +1045,15 @@ private:
     uint64_t transientReserve_ = 0;
     std::atomic<uint64_t> bytesReadPending_{0};
     StreamReport report_;
+    StagingRing staging_; // after the report, which its thread writes
+    std::vector<SlabWindow> windows_; // the slabs, in order
     GraphQueue transfer_;
     GraphQueue compute_;
-    // The first slab's read ended (or failed): slot 1's staging goes on.
-    // Before the reads (destroyed after them, which set it) and after the
-    // slots (a promise never set breaks, and slot 1's thread goes on).
-    std::promise<void> firstReadDone_;
-    bool firstReadStarted_ = false;
+    ThreadPool readPool_{readThreads() - 1}; // the reads' helpers: several reads a slab
     // After the queues (the destructor waited for both): destroyed first,
     // each waiting for its thread, which waits on a queue.
-    std::shared_future<std::pair<double, double>> reads_[2]; // {read ms, ms waited before reading}
+    std::vector<std::shared_future<std::pair<double, double>>> reads_; // a piece's read: {ms, ms waited before it}
+    std::shared_future<std::pair<double, double>> lastRead_;          // the read started last
     struct ReadBackSlot {
         HostPages pages; // where the device imported them: after the buffer
         Buffer buffer;   // else persistently mapped, host-cached where the device has it

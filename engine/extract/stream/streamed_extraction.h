@@ -13,15 +13,17 @@
 // default) or the scan method (extract/stream/slab_method.h); its image (the
 // scan method: storage buffer) holds its planes and, for the normals'
 // central differences, one more on either side where the volume has them
-// (the overlap both methods need). Slabs go round a ring of two slots, each
-// a staging buffer (host pages imported by the device where it can,
-// core/host_import.h, else the driver's pinned memory; in pieces of whole
-// planes, each imported on its own, so the first slab is read into the
-// first pieces while later ones are pinned) and a slab volume:
+// (the overlap both methods need). Slabs go round a ring of two slab
+// volumes, filled from one slab's staging (host pages imported by the
+// device where it can, core/host_import.h, else the driver's pinned memory)
+// in pieces of whole planes (~128 MiB), each imported on its own, read into
+// and uploaded from on its own, so the first slab's first piece uploads
+// while later ones are pinned, and each piece is refilled as soon as it is
+// copied:
 //
-//   host        read k+2 into staging k%2 (every core) once upload k and read k+1 are done
-//   transfer    upload k+1: staging -> volume (k+1)%2, but the 3 planes slab k+1 shares with slab k,
-//               after the copy that last read that volume
+//   host        read slab k+2's piece p into staging piece p (every core) once upload k+1's piece p is done
+//   transfer    upload k+1 piece by piece: staging -> volume (k+1)%2, but the 3 planes slab k+1 shares
+//               with slab k, after the copy that last read that volume; the last piece releases it
 //   main        copy slab k's 3 planes shared with slab k-1 from volume (k-1)%2 (a submission of its own,
 //               after slab k's upload), extract k from volume k%2, counters to the host; then slab k's mesh
 //               copied into one of three read-back buffers in turn (imported host pages where the device can)
@@ -55,7 +57,7 @@ struct StreamOptions {
     // At most this many cell layers a slab, as the budget allows (0: as many
     // as the budget allows in images of at most 512 MiB).
     uint32_t maxSlabLayers = 0;
-    uint64_t stagingPieceBytes = 0; // staging imported in pieces of about this many bytes, whole planes (0: 64 MiB)
+    uint64_t stagingPieceBytes = 0; // staging imported in pieces of about this many bytes, whole planes (0: 128 MiB)
     // The slabs' meshes come back into host pages the device imports where
     // it can (core/host_import.h: pinned in a few ms, on every core, while
     // the uploads run); false, or where it cannot: the driver's host memory
@@ -95,11 +97,11 @@ struct StreamReport {
     uint64_t volumeBytes = 0, bytesRead = 0; // bytesRead: the planes slabs share are read once
     uint64_t bytesUploaded = 0;     // host to device: the slabs' planes but those the overlap copy gives
     uint64_t overlapBytesCopied = 0; // device to device: the planes each slab shares with the one before
-    uint64_t stagingBytes = 0;      // the two staging buffers
-    uint32_t stagingPieces = 0;     // each slot's staging in this many pieces (imported one by one)
+    uint64_t stagingBytes = 0;      // the staging: one slab image's planes
+    uint32_t stagingPieces = 0;     // the staging in this many pieces (imported, read and uploaded one by one)
     bool stagingImported = false;   // host pages imported (core/host_import.h), else the driver's pinned memory
     bool readBackImported = false;  // the meshes' read-back buffers too, else the driver's memory
-    double stagingMs[2] = {0, 0};   // each slot's staging made (both on threads of their own, beside the first read)
+    double stagingMs[2] = {0, 0};   // the staging made (a thread of its own, beside the first read); [1]: none since one staging
     bool transferQueue = false;     // uploads on a dedicated transfer queue (else the main queue)
     // The clock starts where extractStreamed is called: everything after
     // the caller has its context and its source is in wallMs.
@@ -108,12 +110,12 @@ struct StreamReport {
     // The start-up's steps, each the ms from the start at which it ended.
     struct Startup {
         double constructed = 0;      // method, slab plan, queues
-        double stagingPages[2] = {0, 0}; // each slot's host pages mapped (0: none, pinned pieces), made present piece by piece
-        double firstPieceReady = 0;  // slot 0's first staging piece imported (or allocated)
-        double slot0Ready = 0;       // all of slot 0's pieces
+        double stagingPages[2] = {0, 0}; // the staging's host pages mapped (0: none, pinned pieces; [1]: unused)
+        double firstPieceReady = 0;  // the first staging piece imported (or allocated)
+        double slot0Ready = 0;       // all of the staging's pieces
         double images = 0;           // the ring's images made (main thread)
-        double uploadGraph = 0;      // slot 0's upload graph compiled
-        double firstRead = 0;        // slab 0's planes in staging (the main thread's wait for them ended)
+        double uploadGraph = 0;      // the first piece's upload graph compiled
+        double firstRead = 0;        // slab 0 read and its pieces' uploads submitted (the main thread's waits ended)
         double extractors = 0;       // the first two slabs' extractors (their pipelines), after the first upload
     } startup;
     uint64_t peakDeviceBytes = 0;
@@ -123,10 +125,10 @@ struct StreamReport {
 };
 
 // The device bytes a streamed slab of `cellLayers` layers holds before its
-// mesh: the ring's two slab volumes (with the planes around the slab), its
-// two staging buffers where they are the device's memory (lavapipe; on a
-// discrete GPU they are pinned host memory), and two extractors' work
-// (SlabMethod::workBytes).
+// mesh: the ring's two slab volumes (with the planes around the slab), two
+// slabs' staging where it is the device's memory (lavapipe; on a discrete
+// GPU it is pinned host memory: one slab's, counted twice, as when each
+// ring slot had its own), and two extractors' work (SlabMethod::workBytes).
 uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t cellLayers);
 
 // The budget's cell layers per slab: the most whose slab bytes take at most
