@@ -391,7 +391,7 @@ private:
     // one; the first error is rethrown.
     void createStaging()
     {
-        StagingRing& slot = staging_;
+        StagingRing& staging = staging_;
         Clock::time_point stagingStart = Clock::now();
         std::exception_ptr error;
         std::mutex errorMutex;
@@ -399,24 +399,23 @@ private:
             uint64_t stride = importStaging_ ? pieceStride() : 0;
             if (importStaging_) {
                 try {
-                    slot.pages =
+                    staging.pages =
                         mapHostPages(stride * pieceCount_, hostImportAlignment(context_), "slab staging", false);
                     report_.startup.stagingPages[0] = msSince(start_);
                 } catch (const Error&) {
                     // A faster start only: the driver's pinned memory does the same.
                 }
             }
-            bool firstAlone = slot.pages.data != nullptr;
-            if (firstAlone)
-                populatePages(slot.pages.data, stride);
+            if (staging.pages.data)
+                populatePages(staging.pages.data, stride); // the first piece alone: the first read waits for it
             parallelFor(pieceCount_, std::min(kImportThreads, pieceCount_), [&](uint64_t p) {
-                StagingPiece& piece = slot.pieces[p];
+                StagingPiece& piece = staging.pieces[p];
                 uint64_t bytes = piece.planes * stagingPlaneBytes();
                 try {
-                    if (slot.pages.data) {
+                    if (staging.pages.data) {
                         try {
-                            std::byte* data = slot.pages.data + p * stride;
-                            if (p > 0 || !firstAlone)
+                            std::byte* data = staging.pages.data + p * stride;
+                            if (p > 0)
                                 populatePages(data, stride);
                             piece.buffer = importHostRange(context_, data, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                                            "slab staging");
@@ -452,7 +451,7 @@ private:
                     // already set
                 }
             };
-            for (StagingPiece& piece : slot.pieces)
+            for (StagingPiece& piece : staging.pieces)
                 failIfUnset(piece.made);
             if (!error)
                 error = here;
@@ -532,7 +531,8 @@ private:
     {
         const SlabWindow w = windows_[k];
         uint64_t uploaded = staging_.freeAfter[p];
-        std::shared_future<std::pair<double, double>> before = lastRead_;
+        // The read started before this one: the previous piece's (slab k-1's last piece's for the first).
+        std::shared_future<std::pair<double, double>> before = reads_[(p + pieceCount_ - 1) % pieceCount_];
         std::shared_future<void> made = staging_.pieces[p].ready;
         reads_[p] = std::async(std::launch::async, [this, w, p, uploaded, before, made] {
                         Clock::time_point start = Clock::now();
@@ -545,13 +545,12 @@ private:
                         UseThreadPool pool(readPool_);
                         return std::pair(readPiece(w, p), waitedMs);
                     }).share();
-        lastRead_ = reads_[p];
     }
 
-    // Slab k (the next to extract but one: the reads of the slab after it
-    // are started here) uploaded piece by piece as each is read, each piece
-    // then read again for slab k + 1 once its upload is done; the read's
-    // times go to slab k's stats. Returns how long the main thread waited.
+    // Uploads slab k piece by piece as each piece's read ends, and after
+    // each upload starts the read of slab k + 1's planes into that piece;
+    // the reads' times go to slab k's stats. Returns how long the main
+    // thread waited for the reads.
     double uploadSlab(uint32_t k)
     {
         double waitedMs = 0;
@@ -1053,7 +1052,6 @@ private:
     // After the queues (the destructor waited for both): destroyed first,
     // each waiting for its thread, which waits on a queue.
     std::vector<std::shared_future<std::pair<double, double>>> reads_; // a piece's read: {ms, ms waited before it}
-    std::shared_future<std::pair<double, double>> lastRead_;          // the read started last
     struct ReadBackSlot {
         HostPages pages; // where the device imported them: after the buffer
         Buffer buffer;   // else persistently mapped, host-cached where the device has it
