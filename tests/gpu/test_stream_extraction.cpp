@@ -2,6 +2,7 @@
 // mesh as the in-core block or scan method, vertex for vertex.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <thread>
 #include <tuple>
 
 #include <zlib.h>
@@ -492,6 +494,49 @@ TEST_CASE("a source that fails at slab k ends with its error and leaves no mesh 
         CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}) == 0);
     }
     std::filesystem::remove_all(dir);
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+// A sink slow enough that earlier slabs still weld when a later slab's read fails.
+class SlowSink final : public MeshSink {
+public:
+    void addVertices(std::span<const GpuMeshVertex> vertices) override
+    {
+        ++active;
+        std::this_thread::sleep_for(std::chrono::milliseconds(40));
+        collector.addVertices(vertices);
+        ++calls;
+        --active;
+    }
+    void addTriangles(std::span<const uint32_t> indices) override { collector.addTriangles(indices); }
+    MeshCollector collector;
+    std::atomic<int> active{0}, calls{0};
+};
+
+TEST_CASE("a source that fails while earlier slabs still weld returns its error after their welds", "[stream]")
+{
+    auto sphere = openSyntheticSource("sphere:20x20x40");
+    Volume grid = sphere->grid();
+    auto failing = makeCallbackSource(grid, [&](uint32_t first, uint32_t count, std::byte* out) {
+        if (first + count > 30)
+            fail("simulation step crashed at plane " + std::to_string(first + count));
+        sphere->readPlanes(first, count, out);
+    });
+    for (bool importReadBack : {true, false}) {
+        INFO("read-back buffers imported: " << importReadBack);
+        SlowSink sink;
+        StreamOptions stream;
+        stream.maxSlabLayers = 2;
+        stream.importReadBack = importReadBack;
+        REQUIRE_THROWS_WITH(extractStreamed(gpuContext(), *failing, 0.5f, methodOptions("block", ""), stream, sink),
+                            Catch::Contains("simulation step crashed"));
+        // No weld still running on the slabs' read-back memory, none starting after.
+        CHECK(sink.active == 0);
+        int calls = sink.calls;
+        CHECK(calls > 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        CHECK(sink.calls == calls);
+    }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 

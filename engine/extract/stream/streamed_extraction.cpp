@@ -268,6 +268,18 @@ public:
     // k's extraction, to read its mesh back.
     ~Streamer()
     {
+        // After an error, welds and reads may still run. A future's
+        // destructor need not wait for its thread: the next weld's or read's
+        // thread holds a copy of it (its `before`), and a weld reads its
+        // read-back slot's pages, which go with the slot.
+        for (ReadBackSlot& slot : readBacks_)
+            if (slot.weld.valid())
+                slot.weld.wait();
+        for (const auto& read : reads_)
+            if (read.valid())
+                read.wait();
+        if (staging_.ready.valid())
+            staging_.ready.wait();
         // Each queue's submissions wait on the other's semaphore: all of
         // them done before either queue (and anything they use) goes, also
         // after an error.
@@ -1049,8 +1061,7 @@ private:
     GraphQueue transfer_;
     GraphQueue compute_;
     ThreadPool readPool_{readThreads() - 1}; // the reads' helpers: several reads a slab
-    // After the queues (the destructor waited for both): destroyed first,
-    // each waiting for its thread, which waits on a queue.
+    // The threads behind these futures: waited for in the destructor, before anything they use goes.
     std::vector<std::shared_future<std::pair<double, double>>> reads_; // a piece's read: {ms, ms waited before it}
     struct ReadBackSlot {
         HostPages pages; // where the device imported them: after the buffer
