@@ -540,6 +540,39 @@ TEST_CASE("a source that fails while earlier slabs still weld returns its error 
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
+// A sink that fails at its `failAt`th part, as a full disk would.
+class FailingSink final : public MeshSink {
+public:
+    explicit FailingSink(int failAt) : failAt_(failAt) {}
+    void addVertices(std::span<const GpuMeshVertex>) override
+    {
+        if (++parts == failAt_)
+            fail("disk full while writing part " + std::to_string(parts.load()));
+    }
+    void addTriangles(std::span<const uint32_t>) override {}
+    std::atomic<int> parts{0};
+
+private:
+    int failAt_;
+};
+
+TEST_CASE("a sink that fails mid-stream ends the extraction with its error, and takes no part after it", "[stream]")
+{
+    auto sphere = openSyntheticSource("sphere:20x20x40");
+    for (bool importReadBack : {true, false}) {
+        INFO("read-back buffers imported: " << importReadBack);
+        FailingSink sink(3);
+        StreamOptions stream;
+        stream.maxSlabLayers = 2;
+        stream.importReadBack = importReadBack;
+        REQUIRE_THROWS_WITH(extractStreamed(gpuContext(), *sphere, 0.5f, methodOptions("block", ""), stream, sink),
+                            Catch::Contains("disk full while writing part 3"));
+        // The welds after the failed one end with its error instead of writing.
+        CHECK(sink.parts == 3);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
 TEST_CASE("streamed PLY and STL files hold the in-core mesh", "[stream]")
 {
     auto torus = openSyntheticSource("torus:24x22x30");
