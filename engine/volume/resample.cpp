@@ -5,10 +5,10 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
-#include <thread>
 #include <vector>
 
 #include "core/error.h"
+#include "core/parallel_for.h"
 
 namespace isoscope {
 
@@ -95,13 +95,7 @@ Volume resampleTrilinear(const Volume& volume, std::array<uint32_t, 3> dims)
             }
         }
     };
-    unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), dims[2]));
-    std::vector<std::thread> workers;
-    for (unsigned t = 0; t < threads; ++t)
-        workers.emplace_back(slices, uint32_t(uint64_t(dims[2]) * t / threads),
-                             uint32_t(uint64_t(dims[2]) * (t + 1) / threads));
-    for (std::thread& worker : workers)
-        worker.join();
+    parallelFor(dims[2], hostThreads(), [&](uint64_t z) { slices(uint32_t(z), uint32_t(z) + 1); });
     computeStats(out);
     return out;
 }

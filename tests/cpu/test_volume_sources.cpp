@@ -27,7 +27,7 @@ Volume ramp(std::array<uint32_t, 3> dims)
     volume.type = ScalarType::Int16;
     volume.data.resize(volume.byteSize());
     for (uint64_t i = 0; i < volume.sampleCount(); ++i) {
-        int16_t v = int16_t(int32_t((i * 2654435761u) >> 7) - 16000);
+        int16_t v = int16_t(uint16_t(((i * 2654435761u) >> 7) - 16000u)); // wraps, as the signed form overflowed
         std::memcpy(volume.data.data() + 2 * i, &v, 2);
     }
     return volume;

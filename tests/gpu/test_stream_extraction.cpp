@@ -471,15 +471,21 @@ TEST_CASE("a budget too small for one slab fails before any sample is read, with
     REQUIRE_NO_VALIDATION_MESSAGES();
 }
 
+// `source`'s planes until a read reaches past plane `last`, where it fails as a crashed simulation would.
+std::unique_ptr<VolumeSource> failingAfterPlane(VolumeSource& source, uint32_t last)
+{
+    return makeCallbackSource(source.grid(), [&source, last](uint32_t first, uint32_t count, std::byte* out) {
+        if (first + count > last)
+            fail("simulation step crashed at plane " + std::to_string(first + count));
+        source.readPlanes(first, count, out);
+    });
+}
+
 TEST_CASE("a source that fails at slab k ends with its error and leaves no mesh file", "[stream]")
 {
     auto sphere = openSyntheticSource("sphere:20x20x40");
     Volume grid = sphere->grid();
-    auto failing = makeCallbackSource(grid, [&](uint32_t first, uint32_t count, std::byte* out) {
-        if (first + count > 25)
-            fail("simulation step crashed at plane " + std::to_string(first + count));
-        sphere->readPlanes(first, count, out);
-    });
+    auto failing = failingAfterPlane(*sphere, 25);
     std::filesystem::path dir = std::filesystem::temp_directory_path() / ("isoscope-stream-failure-" + std::to_string(::getpid())); // ctest runs two sizes at once
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
@@ -516,12 +522,7 @@ public:
 TEST_CASE("a source that fails while earlier slabs still weld returns its error after their welds", "[stream]")
 {
     auto sphere = openSyntheticSource("sphere:20x20x40");
-    Volume grid = sphere->grid();
-    auto failing = makeCallbackSource(grid, [&](uint32_t first, uint32_t count, std::byte* out) {
-        if (first + count > 30)
-            fail("simulation step crashed at plane " + std::to_string(first + count));
-        sphere->readPlanes(first, count, out);
-    });
+    auto failing = failingAfterPlane(*sphere, 30);
     for (bool importReadBack : {true, false}) {
         INFO("read-back buffers imported: " << importReadBack);
         SlowSink sink;
