@@ -12,6 +12,17 @@ namespace isoscope {
 
 namespace {
 
+// A part of this many vertices or more is copied in on every core, in
+// pieces (a dense streamed slab's: millions); a smaller one on the caller's
+// thread, where helpers would wait for cores busy reading (H100 call C).
+constexpr size_t kParallelVertices = size_t(1) << 20;
+constexpr size_t kPiece = size_t(1) << 16;
+
+size_t piecesOf(size_t count)
+{
+    return (count + kPiece - 1) / kPiece;
+}
+
 // Pages made present ahead of the values written: as many bytes as are
 // written (a few populatePages calls in all), at least 256 KiB, at most 64 MiB.
 size_t presentAhead(size_t wantedBytes)
@@ -82,10 +93,18 @@ void MeshCollector::addVertices(std::span<const GpuMeshVertex> vertices)
 {
     makeRoom(mesh_.positions, vertices.size(), expectedVertices_, presentBytes_[0]);
     makeRoom(mesh_.normals, vertices.size(), expectedVertices_, presentBytes_[1]);
-    for (const GpuMeshVertex& v : vertices) {
-        mesh_.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
-        mesh_.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
-    }
+    size_t at = mesh_.positions.size();
+    mesh_.positions.resize(at + vertices.size());
+    mesh_.normals.resize(at + vertices.size());
+    // Pieces on the caller's ThreadPool where it uses one (the slab weld's).
+    unsigned threads = vertices.size() >= kParallelVertices ? hostThreads() : 1;
+    parallelFor(piecesOf(vertices.size()), threads, [&](uint64_t p) {
+        for (size_t v = p * kPiece; v < std::min(vertices.size(), (p + 1) * kPiece); ++v) {
+            const GpuMeshVertex& vertex = vertices[v];
+            mesh_.positions[at + v] = {vertex.position[0], vertex.position[1], vertex.position[2]};
+            mesh_.normals[at + v] = {vertex.normal[0], vertex.normal[1], vertex.normal[2]};
+        }
+    });
 }
 
 void MeshCollector::expect(uint64_t vertices, uint64_t indices)
@@ -97,7 +116,9 @@ void MeshCollector::expect(uint64_t vertices, uint64_t indices)
 void MeshCollector::addTriangles(std::span<const uint32_t> indices)
 {
     makeRoom(mesh_.indices, indices.size(), expectedIndices_, presentBytes_[2]);
-    mesh_.indices.insert(mesh_.indices.end(), indices.begin(), indices.end());
+    size_t at = mesh_.indices.size();
+    mesh_.indices.resize(at + indices.size());
+    parallelCopy(mesh_.indices.data() + at, indices.data(), indices.size_bytes());
 }
 
 uint64_t MeshCollector::presentBytes() const

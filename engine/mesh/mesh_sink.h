@@ -29,7 +29,8 @@ public:
 // the capacity while they hold at most an eighth of it; else when full, to
 // 4x or twice the expected size. The capacity is address space, its pages made
 // present on every core just ahead of what is written
-// (core/parallel_for.h populatePages).
+// (core/parallel_for.h populatePages), a large part's values copied on every core
+// (on the caller's ThreadPool where it uses one: the slab weld's).
 class MeshCollector final : public MeshSink {
 public:
     void addVertices(std::span<const GpuMeshVertex> vertices) override;

@@ -5,6 +5,7 @@
 // vertex (faster or equal in 7 of 8 streamed runs on the H200:
 // docs/BENCHMARKS.md, "The H200").
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <utility>
@@ -38,6 +39,23 @@ public:
                 return;
             }
             if (uint32_t(entry >> 32) == code)
+                return;
+        }
+    }
+
+    // The same from several threads at once (no find meanwhile): a code
+    // inserted twice keeps its smaller number, which is the first where
+    // numbers grow in the order of the vertices, as the weld's do.
+    void insertConcurrent(uint32_t code, uint32_t number)
+    {
+        uint64_t wanted = uint64_t(code) << 32 | number;
+        for (size_t i = slot(code);; i = (i + 1) & mask_) {
+            std::atomic_ref<uint64_t> entry(slots_[i]);
+            uint64_t seen = entry.load(std::memory_order_relaxed);
+            while (seen == kEmpty || (uint32_t(seen >> 32) == code && uint32_t(seen) > number))
+                if (entry.compare_exchange_weak(seen, wanted, std::memory_order_relaxed))
+                    return;
+            if (uint32_t(seen >> 32) == code)
                 return;
         }
     }

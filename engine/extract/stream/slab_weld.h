@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "core/parallel_for.h"
 #include "extract/stream/edge_code_map.h"
 #include "mesh/mesh_sink.h"
 
@@ -22,7 +23,7 @@ constexpr uint32_t kLastPlaneBit = 1u << 31;
 
 class SlabWelder {
 public:
-    explicit SlabWelder(MeshSink& sink) : sink_(sink) {}
+    explicit SlabWelder(MeshSink& sink);
 
     // The next slab's mesh (its triangles numbering its own vertices) and
     // each vertex's edge code. Throws Error where a vertex of the slab's
@@ -46,6 +47,8 @@ private:
     EdgeCodeMap lastPlane_, nextLastPlane_;
     std::vector<GpuMeshVertex> kept_;
     std::vector<uint32_t> numbers_, triangles_;
+    std::vector<size_t> pieceTail_, pieceCount_; // the parallel passes' per-piece results
+    ThreadPool pool_; // the weld's passes and the sink's copies on every core, without thread starts
 };
 
 } // namespace isoscope
