@@ -89,6 +89,11 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
                   "the main thread's setup and GPU waits fit in the wall time")
             check(all(s["slab_wall_ms"] >= s["wait_ms"] + s["graph_setup_ms"] + s["gpu_wait_ms"] + s["download_ms"]
                       for s in stats["slabs"]), "each slab's main-thread time holds its measured parts")
+            check(stats["output_ms"] > 0 and
+                  stats["end_to_end_with_output_gb_per_s"] < stats["end_to_end_gb_per_s"],
+                  f"finishing the PLY after the extraction is timed ({stats['output_ms']:.1f} ms) and counted "
+                  "in the rate with the output")
+            check(f"ms finishing streamed{layers}.ply" in r.stdout, f"the summary line says so: {r.stdout.strip()}")
 
     # The scan method streams too, into its own in-core mesh; --stream alone streams with the block method;
     # methods whose work spans the whole volume are refused naming --method.
@@ -165,6 +170,13 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
         stats = json.load(open(os.path.join(tmp, "auto.json")))
         check(stats["streamed"] and stats["slab_count"] >= 2 and stats["peak_device_bytes"] <= 64 * 1024,
               f"... in {stats['slab_count']} slabs, peak device bytes {stats['peak_device_bytes']} within the budget")
+    r = run(["extract", smooth, "--iso", "200", "--stream", "--device-budget", "64KiB", "--stats", "no_output.json"],
+            tmp)
+    check(r.returncode == 0, f"the ball streams without an output file: {r.stderr.strip()}")
+    if r.returncode == 0:
+        stats = json.load(open(os.path.join(tmp, "no_output.json")))
+        check(stats["output_ms"] == 0 and "finishing" not in r.stdout,
+              "without an output file nothing is finished after the extraction")
 
     # A file larger than the budget: the process never holds it. 320 MiB of
     # zeros but a small ball (the sparse part of the file reads as zeros); the
