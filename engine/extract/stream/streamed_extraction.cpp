@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <exception>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -323,13 +325,20 @@ public:
                                                MemoryUsage::Readback, "mesh counters read-back");
         createImages();
         report_.startup.images = msSince(start_);
-        double firstWaitMs = uploadSlab(0);
-        report_.startup.firstRead = msSince(start_);
         // The first two slabs' extractors (their pipelines: compiled on a
-        // cold cache) while the first slab uploads: the upload needs none.
-        extractorFor(windows_[0].gridPlanes(), 0);
+        // cold cache) and the first slab's mesh and graph, made while the
+        // first slab's later pieces are pinned and read (the upload needs
+        // none of them): made after the first slab's upload, they held back
+        // the second slab's upload by 19-43 ms (docs/BENCHMARKS.md, call F).
+        std::deque<std::function<void()>> setup;
+        setup.push_back([this] { extractorFor(windows_[0].gridPlanes(), 0); });
         if (windows_.size() > 1)
-            extractorFor(windows_[1].gridPlanes(), 1);
+            setup.push_back([this] { extractorFor(windows_[1].gridPlanes(), 1); });
+        setup.push_back([this] { prepareFirstExtraction(); });
+        double firstWaitMs = uploadSlab(0, &setup);
+        report_.startup.firstRead = msSince(start_);
+        for (; !setup.empty(); setup.pop_front())
+            setup.front()(); // what the reads left no time for
         report_.startup.extractors = msSince(start_);
         double firstMs = msSince(firstStart); // slab 0's turn began here
         for (uint32_t k = 0; k < windows_.size(); ++k) {
@@ -561,14 +570,21 @@ private:
 
     // Uploads slab k piece by piece as each piece's read ends, and after
     // each upload starts the read of slab k + 1's planes into that piece;
-    // the reads' times go to slab k's stats. Returns how long the main
-    // thread waited for the reads.
-    double uploadSlab(uint32_t k)
+    // the reads' times go to slab k's stats. `setup`'s steps run, one at a
+    // time, while a piece after the first is still read. Returns how long
+    // the main thread waited for the reads.
+    double uploadSlab(uint32_t k, std::deque<std::function<void()>>* setup = nullptr)
     {
         double waitedMs = 0;
         SlabStats& stats = slots_[k % 2].pending;
         stats = SlabStats{};
         for (uint32_t p = 0; p < pieceCount_; ++p) {
+            // `setup`'s steps, one at a time, while a piece after the first is still read.
+            while (p > 0 && setup && !setup->empty() &&
+                   reads_[p].wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+                setup->front()();
+                setup->pop_front();
+            }
             Clock::time_point waitStart = Clock::now();
             auto [readMs, stagingWaitMs] = reads_[p].get();
             waitedMs += msSince(waitStart);
@@ -677,6 +693,19 @@ private:
         FieldSource field{slab.grid.get(), slots_[slot].image.get()};
         slab.extractor = createGpuExtractor(context_, method_->name(), field, method_->extractOptions());
         return extractors_.emplace(key, std::move(slab)).first->second;
+    }
+
+    // The first slab's mesh and extraction graph, which submitExtraction
+    // then finds made (its image comes from its upload: no overlap copy).
+    void prepareFirstExtraction()
+    {
+        const SlabWindow& w = windows_[0];
+        SlabExtractor& slab = extractorFor(w.gridPlanes(), 0);
+        ensureMesh(*slab.extractor, w);
+        if (!slab.graph) {
+            slab.graph = buildExtraction(slab, w, 0, true, slab.codes);
+            slab.graphAcquires = true;
+        }
     }
 
     // Cached graphs import the mesh and the list's size: made again after either grows.
