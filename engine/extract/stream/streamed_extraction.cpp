@@ -579,7 +579,6 @@ private:
         SlabStats& stats = slots_[k % 2].pending;
         stats = SlabStats{};
         for (uint32_t p = 0; p < pieceCount_; ++p) {
-            // `setup`'s steps, one at a time, while a piece after the first is still read.
             while (p > 0 && setup && !setup->empty() &&
                    reads_[p].wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
                 setup->front()();
@@ -695,6 +694,20 @@ private:
         return extractors_.emplace(key, std::move(slab)).first->second;
     }
 
+    // The slab's cached extraction graph for a whole slab, made again where
+    // it acquired the image and now must not (an overlap copy does), or the
+    // other way round.
+    RenderGraph& cachedExtraction(SlabExtractor& slab, const SlabWindow& w, uint32_t slot, bool acquires)
+    {
+        if (slab.graph && slab.graphAcquires != acquires)
+            slab.graph.reset();
+        if (!slab.graph) {
+            slab.graph = buildExtraction(slab, w, slot, acquires, slab.codes);
+            slab.graphAcquires = acquires;
+        }
+        return *slab.graph;
+    }
+
     // The first slab's mesh and extraction graph, which submitExtraction
     // then finds made (its image comes from its upload: no overlap copy).
     void prepareFirstExtraction()
@@ -702,10 +715,7 @@ private:
         const SlabWindow& w = windows_[0];
         SlabExtractor& slab = extractorFor(w.gridPlanes(), 0);
         ensureMesh(*slab.extractor, w);
-        if (!slab.graph) {
-            slab.graph = buildExtraction(slab, w, 0, true, slab.codes);
-            slab.graphAcquires = true;
-        }
+        cachedExtraction(slab, w, 0, true);
     }
 
     // Cached graphs import the mesh and the list's size: made again after either grows.
@@ -809,13 +819,7 @@ private:
         if (reused && !previous)
             fail("a streamed slab after the first without the slab before (an engine bug)");
         if (acquire) {
-            if (slab.graph && slab.graphAcquires != (reused == 0))
-                slab.graph.reset();
-            if (!slab.graph) {
-                slab.graph = buildExtraction(slab, w, slot, reused == 0, slab.codes);
-                slab.graphAcquires = reused == 0;
-            }
-            graph = slab.graph.get();
+            graph = &cachedExtraction(slab, w, slot, reused == 0);
             codes = slab.codes;
         } else {
             slab.graph.reset();
