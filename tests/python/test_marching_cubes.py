@@ -65,9 +65,9 @@ def test_saddles_default_level_and_options_match_skimage(context, method):
 def test_levels_on_samples_and_degenerate_triangles_match_skimage(context):
     # An integral level on integer data: samples equal to it are outside, as skimage has them.
     # Vertices on samples put triangles in cell faces, whose cell (for
-    # `values`) is then ambiguous: values equal at 91% (measured).
+    # `values`) is then ambiguous: values equal at 95.0% (measured, every run).
     volume = np.clip(40 - 3 * sphere_field((20, 22, 24)), 0, 40).astype(np.int16)
-    check(context, volume, 10, values_share=0.9)
+    check(context, volume, 10, values_share=0.94)
     ours = isoscope.marching_cubes(volume, 10, allow_degenerate=False, context=context)
     theirs = skimage_measure.marching_cubes(volume, 10, method="lorensen", allow_degenerate=False)
     assert len(ours[1]) == len(theirs[1]) and len(ours[0]) == len(theirs[0])
