@@ -79,12 +79,14 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
                   f"{layers} layers a slab: {slabs} slabs in the stats")
             for key in ("end_to_end_gb_per_s", "peak_device_bytes", "peak_host_bytes", "upload_gpu_ms",
                         "extract_gpu_ms", "bytes_read", "wall_ms", "graph_setup_ms", "gpu_wait_ms", "download_ms",
-                        "read_back_gpu_ms", "weld_ms", "weld_wait_ms"):
+                        "read_back_gpu_ms", "weld_ms", "weld_sink_ms", "weld_wait_ms"):
                 check(key in stats, f"stats hold {key}")
             check(all("upload_gpu_ms" in s and "extract_gpu_ms" in s for s in stats["slabs"]),
                   "each slab's upload and extraction times are in the stats")
             check(all(s["graph_setup_ms"] > 0 and s["weld_ms"] > 0 for s in stats["slabs"]),
                   "each slab's host setup and weld were timed")
+            check(all(0 < s["weld_sink_ms"] <= s["weld_ms"] for s in stats["slabs"]),
+                  "each slab's time in the sink was timed, as a part of its weld")
             check(stats["wall_ms"] >= stats["graph_setup_ms"] + stats["gpu_wait_ms"],
                   "the main thread's setup and GPU waits fit in the wall time")
             check(all(s["slab_wall_ms"] >= s["wait_ms"] + s["graph_setup_ms"] + s["gpu_wait_ms"] + s["download_ms"]

@@ -73,7 +73,7 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
 {
     double seconds = report.wallMs * 1e-3;
     double uploadMs = 0, overlapCopyMs = 0, extractMs = 0, readMs = 0, waitMs = 0, downloadMs = 0;
-    double setupMs = 0, teardownMs = 0, gpuWaitMs = 0, readBackMs = 0, weldMs = 0, weldWaitMs = 0;
+    double setupMs = 0, teardownMs = 0, gpuWaitMs = 0, readBackMs = 0, weldMs = 0, weldSinkMs = 0, weldWaitMs = 0;
     nlohmann::json slabs = nlohmann::json::array();
     double origin = report.slabs.empty() ? 0.0 : report.slabs.front().uploadStartMs;
     double stagingWaitMs = 0, overlapSum = 0;
@@ -97,11 +97,12 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         gpuWaitMs += s.gpuWaitMs;
         readBackMs += s.readBackMs;
         weldMs += s.weldMs;
+        weldSinkMs += s.weldSinkMs;
         weldWaitMs += s.weldWaitMs;
         slabs.push_back({{"first_plane", s.firstPlane}, {"cell_layers", s.cellLayers}, {"slab_wall_ms", s.wallMs}, {"read_ms", s.readMs},
                          {"wait_ms", s.waitMs}, {"upload_gpu_ms", s.uploadMs}, {"extract_gpu_ms", s.extractMs},
                          {"graph_setup_ms", s.setupMs}, {"gpu_wait_ms", s.gpuWaitMs}, {"graph_teardown_ms", s.teardownMs}, {"download_ms", s.downloadMs},
-                         {"read_back_gpu_ms", s.readBackMs}, {"weld_ms", s.weldMs}, {"weld_wait_ms", s.weldWaitMs},
+                         {"read_back_gpu_ms", s.readBackMs}, {"weld_ms", s.weldMs}, {"weld_sink_ms", s.weldSinkMs}, {"weld_wait_ms", s.weldWaitMs},
                          {"vertices", s.vertices}, {"triangles", s.triangles},
                          {"staging_wait_ms", s.stagingWaitMs},
                          {"upload_span_ms", {s.uploadStartMs - origin, s.uploadEndMs - origin}},
@@ -159,6 +160,7 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         {"gpu_wait_ms", gpuWaitMs},
         {"read_back_gpu_ms", readBackMs},
         {"weld_ms", weldMs},
+        {"weld_sink_ms", weldSinkMs},
         {"weld_wait_ms", weldWaitMs},
         {"staging_wait_ms", stagingWaitMs},
         {"transfer_queue", report.transferQueue ? "dedicated" : "the main queue"},

@@ -1,6 +1,7 @@
 #include "extract/stream/slab_weld.h"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -120,6 +121,7 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
         }
     });
     size_t added = keptCount + (vertices.size() - tail);
+    auto sinkStart = std::chrono::steady_clock::now();
     if (volumeDone > 0) {
         // Two extrapolations, the larger a little over: the mesh so far over
         // the volume so far, and this slab's share over the rest (a surface
@@ -138,6 +140,7 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
     sink_.addVertices(kept_);
     sink_.addVertices(vertices.subspan(tail));
     sink_.addTriangles(triangles_);
+    lastSinkMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sinkStart).count();
     vertexCount_ += added;
     triangleCount_ += indices.size() / 3;
     lastPlane_.swap(nextLastPlane_);

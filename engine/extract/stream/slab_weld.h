@@ -35,6 +35,8 @@ public:
                  std::span<const uint32_t> edgeCodes, double volumeDone);
 
     uint64_t vertexCount() const { return vertexCount_; }
+    // Of the last addSlab, the ms in the sink (its expectation and copies).
+    double lastSinkMs() const { return lastSinkMs_; }
     uint64_t triangleCount() const { return triangleCount_; }
 
 private:
@@ -42,6 +44,7 @@ private:
     uint64_t vertexCount_ = 0, triangleCount_ = 0;
     bool first_ = true;
     double doneBefore_ = 0; // volumeDone of the slab before
+    double lastSinkMs_ = 0;
     // The last slab's vertices on its last plane: edge code -> final number
     // (and the one being filled, swapped in at the slab's end).
     EdgeCodeMap lastPlane_, nextLastPlane_;

@@ -957,15 +957,16 @@ private:
         if (!slot.weld.valid())
             return;
         Clock::time_point start = Clock::now();
-        std::shared_future<std::pair<double, double>> weld = std::move(slot.weld);
+        std::shared_future<WeldTimes> weld = std::move(slot.weld);
         slot.weld = {};
-        auto [weldMs, readBackMs] = weld.get();
+        WeldTimes times = weld.get();
         if (current)
             current->weldWaitMs += msSince(start);
         SlabStats* owner = slot.slab < report_.slabs.size() ? &report_.slabs[slot.slab] : current;
         if (owner) {
-            owner->weldMs += weldMs;
-            owner->readBackMs += readBackMs;
+            owner->weldMs += times.weldMs;
+            owner->weldSinkMs += times.sinkMs;
+            owner->readBackMs += times.readBackMs;
         }
     }
 
@@ -1030,7 +1031,7 @@ private:
         slot.slab = report_.slabs.size(); // this slab's stats go there next
         const std::byte* base = slot.data;
         RenderGraph* graph = slot.graph.get();
-        std::shared_future<std::pair<double, double>> before =
+        std::shared_future<WeldTimes> before =
             readBacks_[(index + kReadBackSlots - 1) % kReadBackSlots].weld;
         double volumeDone = double(w.z1) / double(nz_ - 1);
         slot.weld = std::async(std::launch::async, [this, layout, base, copied, graph, before, volumeDone] {
@@ -1047,7 +1048,7 @@ private:
                             {reinterpret_cast<const uint32_t*>(base + layout.indexOffset()), size_t(layout.triangles * 3)},
                             {reinterpret_cast<const uint32_t*>(base + layout.codeOffset()), size_t(layout.vertices)},
                             volumeDone);
-                        return std::pair(msSince(weldStart), readBackMs);
+                        return WeldTimes{msSince(weldStart), welder_.lastSinkMs(), readBackMs};
                     }).share();
         if (slot.buffer.deviceLocal) {
             // Device memory (lavapipe): not held beside the next slab's
@@ -1096,12 +1097,15 @@ private:
     ThreadPool readPool_{readThreads() - 1}; // the reads' helpers: several reads a slab
     // The threads behind these futures: waited for in the destructor, before anything they use goes.
     std::vector<std::shared_future<std::pair<double, double>>> reads_; // a piece's read: {ms, ms waited before it}
+    struct WeldTimes {
+        double weldMs, sinkMs, readBackMs; // the weld's (the sink's share of it) and the read-back's GPU time
+    };
     struct ReadBackSlot {
         HostPages pages; // where the device imported them: after the buffer
         Buffer buffer;   // else persistently mapped, host-cached where the device has it
         const std::byte* data = nullptr; // the buffer's bytes for the host
         std::unique_ptr<RenderGraph> graph;
-        std::shared_future<std::pair<double, double>> weld; // {weld ms, read-back GPU ms}
+        std::shared_future<WeldTimes> weld;
         size_t slab = 0; // report_.slabs index its times go to
     };
     ReadBackSlot readBacks_[kReadBackSlots];

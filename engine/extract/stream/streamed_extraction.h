@@ -84,6 +84,7 @@ struct SlabStats {
     double downloadMs = 0; // the host: the slab's mesh read-back recorded and submitted (not waited for)
     double readBackMs = 0; // GPU: that copy pass
     double weldMs = 0;     // a thread of its own: the mesh welded and sent to the sink (overlapping the next slab)
+    double weldSinkMs = 0; // of weldMs, in the sink (a MeshCollector's copies and pages, a file's writes)
     double weldWaitMs = 0; // the host waited this long for the previous slab's weld before this read-back
     double wallMs = 0;     // the main thread's time on the slab, its waits included
     uint64_t vertices = 0, triangles = 0; // the slab's own, before welding
