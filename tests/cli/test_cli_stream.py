@@ -12,11 +12,14 @@ import json
 import os
 import struct
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
 
 from cli_support import BIN, check, finish
+
+STREAM_STATS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "stream_stats.py")
 
 
 def run(args, cwd):
@@ -96,6 +99,13 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
                   f"finishing the PLY after the extraction is timed ({stats['output_ms']:.1f} ms) and counted "
                   "in the rate with the output")
             check(f"ms finishing streamed{layers}.ply" in r.stdout, f"the summary line says so: {r.stdout.strip()}")
+            # tools/stream_stats.py reads the stats back: the run's wall time, weld and sink in its row.
+            table = subprocess.run([sys.executable, STREAM_STATS, f"stats{layers}.json"], cwd=tmp,
+                                   capture_output=True, text=True, timeout=60)
+            rows = [line for line in table.stdout.splitlines() if line.startswith(f"| stats{layers}.json |")]
+            check(table.returncode == 0 and len(rows) == 1 and f"| {stats['wall_ms']:.1f} |" in rows[0] and
+                  f"| {stats['weld_ms']:.0f} ({stats['weld_sink_ms']:.0f}) |" in rows[0],
+                  f"tools/stream_stats.py summarises the stats: {table.stdout.strip()} {table.stderr.strip()}")
 
     # The scan method streams too, into its own in-core mesh; --stream alone streams with the block method;
     # methods whose work spans the whole volume are refused naming --method.
