@@ -25,6 +25,7 @@
 #include "core/transfer.h"
 #include "extract/gpu_extractor.h"
 #include "extract/stream/mesh_read_back.h"
+#include "extract/stream/slab_read_back.h"
 #include "extract/stream/slab_method.h"
 #include "graph/graph_queue.h"
 #include "graph/render_graph.h"
@@ -42,13 +43,6 @@ double msSince(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Slab images of at most 512 MiB (~11 ms of upload at the H100's 45-50
-// GB/s): half the staging pinned before the first upload that 1 GiB
-// needed, per-slab costs (graphs, submissions) still small; 256 MiB slabs
-// were slower (docs/BENCHMARKS.md, "the mesh collector's growth off the
-// critical path").
-constexpr uint64_t kSlabImageBytes = uint64_t(512) << 20;
-
 // The cores a slab's read takes: all but one where there are more than
 // four, which the weld keeps (waited for in the densest slabs, it slowed
 // and stalled the uploads when it shared every core with the read; all but
@@ -59,108 +53,7 @@ unsigned readThreads()
     return cores > 4 ? cores - 1 : cores;
 }
 
-// Read-back buffers in turn: the weld thread may fall this many parts
-// behind (a sink's pause, a larger slab) before the main thread waits for it.
-constexpr uint32_t kReadBackSlots = 3;
-
 constexpr VkBufferUsageFlags kCodeUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-
-// A slab: cell layers [z0, z1) of the volume, its grid planes [z0, z1], and
-// the image planes [z0 - below, z1 + above] around them.
-struct SlabWindow {
-    uint32_t z0 = 0, z1 = 0;
-    uint32_t below = 0, above = 0;
-    uint32_t firstImagePlane() const { return z0 - below; }
-    uint32_t imagePlanes() const { return z1 - z0 + 1 + below + above; }
-    uint32_t gridPlanes() const { return z1 - z0 + 1; }
-};
-
-// The planes a slab after the first shares with the slab before: its first
-// image plane (the one below its first grid plane), that grid plane and the
-// one above it, all three in the previous slab's image.
-constexpr uint32_t kOverlapPlanes = 3;
-
-SlabWindow slabWindow(uint32_t nz, uint32_t z0, uint32_t layers)
-{
-    SlabWindow w;
-    w.z0 = z0;
-    w.z1 = std::min(z0 + layers, nz - 1);
-    w.below = z0 > 0 ? 1 : 0;
-    w.above = w.z1 + 1 < nz ? 1 : 0;
-    return w;
-}
-
-// The window's first image planes the slab before has (copied on the
-// device, slab_overlap_copy.h, rather than read and uploaded again): none
-// for the first slab; for a last slab of one cell layer, all but its last
-// plane, which the host reads to fill the planes past the volume's end.
-uint32_t sharedPlanes(const SlabWindow& w)
-{
-    return w.z0 == 0 ? 0 : std::min(kOverlapPlanes, w.imagePlanes() - 1);
-}
-
-uint64_t blocksOf(const Volume& grid, uint32_t planes, std::array<uint32_t, 3> block)
-{
-    return uint64_t((grid.dims[0] + block[0] - 1) / block[0]) * ((grid.dims[1] + block[1] - 1) / block[1]) *
-           ((planes + block[2] - 1) / block[2]);
-}
-
-} // namespace
-
-uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t cellLayers)
-{
-    uint64_t planeTexels = uint64_t(grid.dims[0]) * grid.dims[1];
-    uint64_t imagePlanes = uint64_t(cellLayers) + 3; // the grid's planes and one either side
-    uint64_t image = planeTexels * imagePlanes * method.texelBytes();
-    // A ring of two slots (one slab uploads while the one before extracts):
-    // two slab volumes and, where the staging is device memory, two of
-    // their size (one slab's staging is held: the second counted keeps the
-    // slab plans of the two-staging ring), and the work of two extractors
-    // (one per volume, each keeping its graph and so its transients: the
-    // method's passes read the slab's placement when they record).
-    return image * (method.stagingOnDevice() ? 4 : 2) + method.workBytes(cellLayers) * 2;
-}
-
-uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget, bool capImage)
-{
-    uint32_t cells = grid.dims[2] - 1;
-    uint64_t one = streamSlabBytes(method, grid, 1);
-    if (one > budget)
-        fail("streaming '" + grid.source + "' (" + std::to_string(grid.dims[0]) + "x" + std::to_string(grid.dims[1]) +
-             "x" + std::to_string(grid.dims[2]) + " " + std::string(scalarName(grid.type)) + "): a slab of one cell "
-             "layer needs " + formatBytes(one) + " (its 4 planes in the ring's two slab volumes and, where staging "
-             "is device memory, as much staging, and the " + method.name() + " method's work buffers), more "
-             "than the device budget of " + formatBytes(budget) + ": give a larger --device-budget");
-    // The largest layer count whose slab takes at most half the budget, and
-    // whose image holds at most kSlabImageBytes: more, smaller slabs keep
-    // reading, upload, extraction and read-back in step (the first slab's
-    // read and the last's read-back overlap nothing) and the pinned staging small.
-    uint64_t planeBytes = uint64_t(grid.dims[0]) * grid.dims[1] * method.texelBytes();
-    uint64_t imagePlanes = capImage ? kSlabImageBytes / planeBytes : uint64_t(cells) + 3;
-    uint32_t high = uint32_t(std::clamp<uint64_t>(imagePlanes, 4, uint64_t(cells) + 3) - 3);
-    uint32_t low = 1;
-    while (low < high) {
-        uint32_t mid = low + (high - low + 1) / 2;
-        if (streamSlabBytes(method, grid, mid) <= budget / 2)
-            low = mid;
-        else
-            high = mid - 1;
-    }
-    return low;
-}
-
-bool needsStreaming(const Context& context, const Volume& grid, uint64_t budget)
-{
-    if (grid.dims[2] < 2)
-        return false;
-    uint64_t planeTexels = uint64_t(grid.dims[0]) * grid.dims[1];
-    uint64_t image = planeTexels * grid.dims[2] * volumeTexelBytes(context, grid.type);
-    uint64_t blocks = blocksOf(grid, grid.dims[2], {8, 4, 4});
-    // In core: the image, the block method's buffers, and room for a first mesh of a quarter of its size.
-    return image + blocks * 6 + image / 4 > budget;
-}
-
-namespace {
 
 // Staging as host pages the engine imports (the default where the device
 // can), or as the driver's pinned allocation: ISOSCOPE_STREAM_STAGING=allocate.
@@ -232,8 +125,9 @@ class Streamer {
 public:
     Streamer(Context& context, VolumeSource& source, float iso, const ExtractOptions& options,
              const StreamOptions& stream, MeshSink& sink)
-        : context_(context), source_(source), iso_(iso), stream_(stream), welder_(sink), grid_(source.grid()),
-          transfer_(context, QueueRole::Transfer), compute_(context, QueueRole::Main)
+        : context_(context), source_(source), iso_(iso), stream_(stream), grid_(source.grid()),
+          transfer_(context, QueueRole::Transfer), compute_(context, QueueRole::Main),
+          readBack_(context, compute_, sink, report_.slabs, stream.importReadBack)
     {
         budget_ = stream.deviceBudget ? stream.deviceBudget : context.allocator().deviceBudgetBytes();
         method_ = createSlabMethod(context, grid_, options, budget_);
@@ -253,7 +147,6 @@ public:
         // Until a graph says: the transients streamSlabBytes counts.
         transientReserve_ = method_->transientBytes(planned_);
         importStaging_ = stagingImportWanted() && canImportHostMemory(context);
-        importReadBack_ = stream.importReadBack && canImportHostMemory(context, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
         uint64_t pieceBytes = stream.stagingPieceBytes ? stream.stagingPieceBytes : kStagingPieceBytes;
         piecePlanes_ = uint32_t(std::clamp<uint64_t>(pieceBytes / stagingPlaneBytes(), 1, imagePlanes_));
         pieceCount_ = (imagePlanes_ + piecePlanes_ - 1) / piecePlanes_;
@@ -271,12 +164,9 @@ public:
     ~Streamer()
     {
         // After an error, welds and reads may still run. A future's
-        // destructor need not wait for its thread: the next weld's or read's
-        // thread holds a copy of it (its `before`), and a weld reads its
-        // read-back slot's pages, which go with the slot.
-        for (ReadBackSlot& slot : readBacks_)
-            if (slot.weld.valid())
-                slot.weld.wait();
+        // destructor need not wait for its thread: the next read's thread
+        // holds a copy of it (its `before`).
+        readBack_.waitAll();
         for (const auto& read : reads_)
             if (read.valid())
                 read.wait();
@@ -358,16 +248,16 @@ public:
             stats.wallMs += msSince(slabStart);
             report_.slabs.push_back(stats);
         }
-        finishWelds();
+        readBack_.finishAll();
         compute_.waitIdle();
         transfer_.waitIdle();
         staging_.ready.get(); // its error, where no read waited for it
         report_.stagingImported = true;
         for (const StagingPiece& piece : staging_.pieces)
             report_.stagingImported &= piece.imported;
-        report_.readBackImported = importReadBack_;
-        report_.vertexCount = welder_.vertexCount();
-        report_.faceCount = welder_.triangleCount();
+        report_.readBackImported = readBack_.imported();
+        report_.vertexCount = readBack_.welder().vertexCount();
+        report_.faceCount = readBack_.welder().triangleCount();
         report_.peakDeviceBytes = allocator.peakDeviceBytes();
         report_.wallMs = msSince(start_);
         return report_;
@@ -729,10 +619,8 @@ private:
     // read-back buffer (device memory where the device maps its own).
     uint64_t heldWithoutMesh() const
     {
-        uint64_t readBack = 0;
-        for (const ReadBackSlot& slot : readBacks_)
-            readBack += slot.buffer.deviceLocal ? slot.buffer.allocated : 0;
-        return context_.allocator().currentDeviceBytes() - mesh_.deviceBytes() - codes_.allocated - readBack;
+        return context_.allocator().currentDeviceBytes() - mesh_.deviceBytes() - codes_.allocated -
+               readBack_.deviceBytes();
     }
 
     // A mesh (and edge codes) for the counts, if the budget holds it beside
@@ -742,17 +630,10 @@ private:
     bool allocateMesh(uint64_t vertices, uint64_t faces)
     {
         uint64_t bytes = vertices * (sizeof(GpuMeshVertex) + 4) + faces * 12 + 1024;
-        uint64_t readBack = readBackOnDevice_ ? MeshReadBackLayout{vertices, faces}.bytes() : 0;
+        uint64_t readBack = readBack_.onDevice() ? MeshReadBackLayout{vertices, faces}.bytes() : 0;
         if (heldWithoutMesh() + transientReserve_ + readBack + bytes > budget_)
             return false;
-        finishWelds(); // they read the read-back graphs' timings, which go with the mesh
-        for (ReadBackSlot& slot : readBacks_) {
-            slot.graph.reset();
-            if (slot.buffer.deviceLocal) { // counted beside the mesh; host memory stays for the next slabs
-                slot.buffer = Buffer{};
-                slot.data = nullptr;
-            }
-        }
+        readBack_.releaseForNewMesh();
         mesh_ = GpuMesh{};
         codes_ = Buffer{};
         forgetGraphs();
@@ -929,17 +810,6 @@ private:
         stats.cellLayers = w.z1 - w.z0;
     }
 
-    // Cell layers [z0, z1) of window `w`, extracted from w's image: the
-    // image planes below the part's first grid plane are its `below`.
-    static SlabWindow subWindow(const SlabWindow& w, uint32_t z0, uint32_t z1)
-    {
-        SlabWindow part;
-        part.z0 = z0;
-        part.z1 = z1;
-        part.below = z0 - w.firstImagePlane();
-        return part;
-    }
-
     [[noreturn]] void failBudget(const SlabWindow& w, uint64_t vertices, uint64_t faces)
     {
         fail("streaming '" + grid_.source + "': the mesh of cell layer " + std::to_string(w.z0) + " alone (" +
@@ -948,116 +818,12 @@ private:
              ", more than the device budget of " + formatBytes(budget_) + ": give a larger --device-budget");
     }
 
-    // Waits for the weld of read-back slot `index` (which may throw the
-    // sink's error) and books its times to its slab (`current` where that
-    // is the slab in hand).
-    void finishWeld(uint32_t index, SlabStats* current = nullptr)
-    {
-        ReadBackSlot& slot = readBacks_[index];
-        if (!slot.weld.valid())
-            return;
-        Clock::time_point start = Clock::now();
-        std::shared_future<WeldTimes> weld = std::move(slot.weld);
-        slot.weld = {};
-        WeldTimes times = weld.get();
-        if (current)
-            current->weldWaitMs += msSince(start);
-        SlabStats* owner = slot.slab < report_.slabs.size() ? &report_.slabs[slot.slab] : current;
-        if (owner) {
-            owner->weldMs += times.weldMs;
-            owner->weldSinkMs += times.sinkMs;
-            owner->readBackMs += times.readBackMs;
-        }
-    }
-
-    void finishWelds(SlabStats* current = nullptr)
-    {
-        // The oldest first: welds run in slab order.
-        for (uint32_t i = 0; i < kReadBackSlots; ++i)
-            finishWeld((readBackNext_ + i) % kReadBackSlots, current);
-    }
-
-    // The part's mesh into a read-back buffer (one copy pass on the main
-    // queue, after the extraction, not waited for; kReadBackSlots buffers in
-    // turn, so the parts before may still be welding), then welded and sent to the
-    // sink on a thread of its own, after the part before and once the copy
-    // is done, while the next slabs upload and extract.
+    // The part's mesh to the host and on to the weld (slab_read_back.h),
+    // while the next slabs upload and extract.
     void downloadSlab(const SlabWindow& w, SlabStats& stats, const GpuMeshCounters& counters)
     {
-        uint32_t index = readBackNext_;
-        readBackNext_ = (readBackNext_ + 1) % kReadBackSlots;
-        ReadBackSlot& slot = readBacks_[index];
-        finishWeld(index, &stats); // kReadBackSlots parts back: it reads this buffer
-        Clock::time_point start = Clock::now();
-        MeshReadBackLayout layout{counters.vertexCount, counters.faceCount};
-        if (slot.buffer.size < layout.bytes()) {
-            // Twice this part's mesh where the buffer is host memory (pinned
-            // pages take long to allocate: the mesh's capacity took ~95 ms on
-            // the H100); device memory (lavapipe), held one part at a time,
-            // just this part's, as the budget check counts it.
-            uint64_t bytes = readBackOnDevice_ ? layout.bytes() : std::max(layout.bytes() * 2, uint64_t(1) << 20);
-            slot.graph.reset();
-            slot.buffer = Buffer{};
-            slot.pages.reset();
-            if (importReadBack_) {
-                bytes = std::max(layout.bytes() * 2, uint64_t(1) << 20);
-                try {
-                    HostImportedBuffer imported =
-                        importHostBuffer(context_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, "slab mesh read-back");
-                    slot.pages = std::move(imported.pages);
-                    slot.buffer = std::move(imported.buffer);
-                } catch (const Error&) {
-                    importReadBack_ = false; // the driver's memory below does the same, slower to make
-                }
-            }
-            if (!slot.buffer)
-                slot.buffer = context_.allocator().createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                                MemoryUsage::Readback, "slab mesh read-back");
-            slot.data = slot.pages.data ? slot.pages.data : static_cast<const std::byte*>(slot.buffer.mapped);
-            readBackOnDevice_ = slot.buffer.deviceLocal;
-        }
-        uint64_t copied = 0;
-        slot.graph.reset();
-        if (layout.bytes() > 0) {
-            slot.graph = std::make_unique<RenderGraph>(context_);
-            addMeshReadBackPass(*slot.graph, mesh_, codes_, layout, slot.buffer);
-            slot.graph->compile();
-            copied = compute_.submit({slot.graph.get()});
-        }
-        stats.vertices += counters.vertexCount;
-        stats.triangles += counters.faceCount;
-        stats.downloadMs += msSince(start);
         report_.bytesRead += bytesReadPending_.exchange(0);
-        slot.slab = report_.slabs.size(); // this slab's stats go there next
-        const std::byte* base = slot.data;
-        RenderGraph* graph = slot.graph.get();
-        std::shared_future<WeldTimes> before =
-            readBacks_[(index + kReadBackSlots - 1) % kReadBackSlots].weld;
-        double volumeDone = double(w.z1) / double(nz_ - 1);
-        slot.weld = std::async(std::launch::async, [this, layout, base, copied, graph, before, volumeDone] {
-                        if (before.valid())
-                            before.get(); // slab order; the sink's error ends this one too
-                        compute_.wait(copied);
-                        double readBackMs = 0;
-                        if (graph)
-                            for (auto& [name, ms] : graph->passTimings())
-                                readBackMs += ms;
-                        Clock::time_point weldStart = Clock::now();
-                        welder_.addSlab(
-                            {reinterpret_cast<const GpuMeshVertex*>(base), size_t(layout.vertices)},
-                            {reinterpret_cast<const uint32_t*>(base + layout.indexOffset()), size_t(layout.triangles * 3)},
-                            {reinterpret_cast<const uint32_t*>(base + layout.codeOffset()), size_t(layout.vertices)},
-                            volumeDone);
-                        return WeldTimes{msSince(weldStart), welder_.lastSinkMs(), readBackMs};
-                    }).share();
-        if (slot.buffer.deviceLocal) {
-            // Device memory (lavapipe): not held beside the next slab's
-            // graphs, whose transients the budget check counted without it.
-            finishWelds(&stats);
-            slot.graph.reset();
-            slot.buffer = Buffer{};
-            slot.data = nullptr;
-        }
+        readBack_.download(mesh_, codes_, counters, double(w.z1) / double(nz_ - 1), stats);
         progress(w.z1 + 1 == nz_ ? nz_ : w.z1);
     }
 
@@ -1066,7 +832,6 @@ private:
     VolumeSource& source_;
     float iso_;
     const StreamOptions& stream_;
-    SlabWelder welder_;
     const Volume& grid_;
     std::string progressWhat_ = "extracting '" + grid_.source + "'";
     uint64_t budget_ = 0;
@@ -1075,7 +840,6 @@ private:
     uint32_t texelBytes_ = 1;
     bool converted_ = false;
     bool importStaging_ = false;
-    bool importReadBack_ = false; // read-back buffers as imported host pages
     uint32_t piecePlanes_ = 1, pieceCount_ = 1; // the staging's pieces
     std::mutex allocateMutex_;                  // pinned pieces allocated one at a time
     RingSlot slots_[2];
@@ -1086,7 +850,6 @@ private:
     GpuMesh mesh_;
     Buffer codes_;
     Buffer countersHost_;
-    bool readBackOnDevice_ = true; // until the first read-back buffer says where it lives
     uint64_t transientReserve_ = 0;
     std::atomic<uint64_t> bytesReadPending_{0};
     StreamReport report_;
@@ -1097,19 +860,7 @@ private:
     ThreadPool readPool_{readThreads() - 1}; // the reads' helpers: several reads a slab
     // The threads behind these futures: waited for in the destructor, before anything they use goes.
     std::vector<std::shared_future<std::pair<double, double>>> reads_; // a piece's read: {ms, ms waited before it}
-    struct WeldTimes {
-        double weldMs, sinkMs, readBackMs; // the weld's (the sink's share of it) and the read-back's GPU time
-    };
-    struct ReadBackSlot {
-        HostPages pages; // where the device imported them: after the buffer
-        Buffer buffer;   // else persistently mapped, host-cached where the device has it
-        const std::byte* data = nullptr; // the buffer's bytes for the host
-        std::unique_ptr<RenderGraph> graph;
-        std::shared_future<WeldTimes> weld;
-        size_t slab = 0; // report_.slabs index its times go to
-    };
-    ReadBackSlot readBacks_[kReadBackSlots];
-    uint32_t readBackNext_ = 0;
+    SlabReadBack readBack_; // last: destroyed first, its welds waited for before the rest goes
 };
 
 } // namespace

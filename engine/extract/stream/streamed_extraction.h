@@ -45,6 +45,7 @@
 #include "core/progress.h"
 #include "extract/extract.h"
 #include "extract/stream/slab_method.h"
+#include "extract/stream/slab_windows.h"
 #include "extract/stream/slab_weld.h"
 #include "volume/volume_source.h"
 
@@ -124,25 +125,6 @@ struct StreamReport {
     uint32_t overflowRetries = 0, slabsSplit = 0;
     std::vector<SlabStats> slabs;
 };
-
-// The device bytes a streamed slab of `cellLayers` layers holds before its
-// mesh: the ring's two slab volumes (with the planes around the slab), two
-// slabs' staging where it is the device's memory (lavapipe; on a discrete
-// GPU it is pinned host memory: one slab's, counted twice, as when each
-// ring slot had its own), and two extractors' work (SlabMethod::workBytes).
-uint64_t streamSlabBytes(const SlabMethod& method, const Volume& grid, uint32_t cellLayers);
-
-// The budget's cell layers per slab: the most whose slab bytes take at most
-// half the budget (the rest for the slab's mesh and the graph's transients)
-// and, where `capImage`, whose image holds at most 512 MiB (smaller slabs
-// pipeline better, and less staging is pinned before the first upload).
-// Throws Error, with the numbers, when even one layer does not fit.
-uint32_t planSlabLayers(const SlabMethod& method, const Volume& grid, uint64_t budget, bool capImage = true);
-
-// Whether extracting `volume` whole would need more device memory than
-// `budget` holds: the image plus the block method's auxiliary memory and a
-// first mesh.
-bool needsStreaming(const Context& context, const Volume& grid, uint64_t budget);
 
 // Runs the extraction; options.method "block" (or "auto") or "scan"
 // (createSlabMethod refuses the others). Throws Error, before reading any
