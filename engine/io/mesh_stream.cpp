@@ -126,14 +126,8 @@ public:
         seekOrFail(file, 0, SEEK_SET, path_);
         out_.write(header());
         seekOrFail(file, 0, SEEK_END, path_);
-        if (std::fflush(faces_) != 0 || std::fseek(faces_, 0, SEEK_SET) != 0)
-            fail("cannot write '" + path_.string() + "': reading back its faces' temporary file failed");
         out_.reportProgress(progress, faceCount_ * 13);
-        std::vector<char> chunk(size_t(8) << 20);
-        for (size_t got; (got = std::fread(chunk.data(), 1, chunk.size(), faces_)) > 0;)
-            out_.write(chunk.data(), got);
-        if (std::ferror(faces_))
-            fail("cannot write '" + path_.string() + "': reading back its faces' temporary file failed");
+        out_.append(faces_, "its faces' temporary file");
         out_.commit();
     }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 #include "core/error.h"
 
@@ -122,7 +123,8 @@ void OutputFile::reportProgress(Progress progress, uint64_t totalBytes)
     progress_ = std::move(progress);
     progressWhat_ = "writing '" + path_.filename().string() + "'";
     totalBytes_ = totalBytes;
-    reportBytes(progress_, progressWhat_, std::min(written_, totalBytes_), totalBytes_);
+    written_ = 0; // what is written from now on
+    reportBytes(progress_, progressWhat_, 0, totalBytes_);
 }
 
 void OutputFile::write(const void* data, size_t bytes)
@@ -138,6 +140,42 @@ void OutputFile::write(const void* data, size_t bytes)
         written_ += step;
         if (written_ < totalBytes_) // the end is reported by commit(), once the file is in place
             reportBytes(progress_, progressWhat_, written_, totalBytes_);
+    }
+}
+
+void OutputFile::append(FILE* source, const std::string& sourceName)
+{
+    if (!file_)
+        fail("cannot write " + quoted(path_) + ": the file is closed (engine bug)");
+    struct stat status {};
+    if (std::fflush(source) != 0 || fstat(fileno(source), &status) != 0 || !S_ISREG(status.st_mode))
+        fail("cannot write " + quoted(path_) + ": " + sourceName + " cannot be read back: " + std::strerror(errno));
+    if (std::fflush(file_) != 0)
+        failWrite("writing", errno);
+    int in = fileno(source), out = fileno(file_);
+    off_t from = 0, size = status.st_size;
+    // The kernel copies page-cache pages without a pass through this process
+    // (a 1 GiB PLY's faces: 0.27-0.30 s against 1.4-2.1 s, docs/BENCHMARKS.md).
+    while (from < size) {
+        size_t step = size_t(std::min<off_t>(size - from, off_t(kProgressStepBytes)));
+        ssize_t copied = copy_file_range(in, &from, out, nullptr, step, 0);
+        if (copied <= 0)
+            break; // not offered here (a pipe, an older kernel, some file systems): read and write the rest
+        written_ += uint64_t(copied);
+        if (written_ < totalBytes_)
+            reportBytes(progress_, progressWhat_, written_, totalBytes_);
+    }
+    // stdio's idea of the position after the kernel's writes (a target that took them can seek).
+    if (from > 0 && std::fseek(file_, 0, SEEK_END) != 0)
+        failWrite("seeking", errno);
+    std::vector<char> chunk(size_t(std::min<off_t>(size - from, off_t(kProgressStepBytes))));
+    while (from < size) {
+        ssize_t got = pread(in, chunk.data(), size_t(std::min<off_t>(size - from, off_t(chunk.size()))), from);
+        if (got <= 0)
+            fail("cannot write " + quoted(path_) + ": reading " + sourceName + " back failed" +
+                 (got < 0 ? std::string(": ") + std::strerror(errno) : std::string(" (it ended early)")));
+        write(chunk.data(), size_t(got));
+        from += got;
     }
 }
 

@@ -60,6 +60,11 @@ public:
 
     void write(const void* data, size_t bytes);
     void write(std::string_view text) { write(text.data(), text.size()); }
+    // Appends the whole of `source` (a regular file, read from its start):
+    // copied by the kernel (copy_file_range; a reflink where the file system
+    // shares blocks) where it can, else read and written. `sourceName` names
+    // it in errors.
+    void append(FILE* source, const std::string& sourceName);
     // For formatted output (fprintf); its errors are found by commit().
     FILE* stream() { return file_; }
     // Flushes, syncs and closes the file, and renames the temporary onto the
@@ -76,7 +81,7 @@ private:
     bool committed_ = false;
     Progress progress_;
     std::string progressWhat_;
-    uint64_t written_ = 0, totalBytes_ = 0;
+    uint64_t written_ = 0, totalBytes_ = 0; // since reportProgress
 };
 
 } // namespace isoscope

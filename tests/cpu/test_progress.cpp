@@ -2,7 +2,12 @@
 // reported from 0, in steps of at most kProgressStepBytes, to done == total
 // exactly once. What the terminal shows of it, for every reader (NIfTI
 // included), is tests/cli/test_cli_progress.py.
+#include <sys/stat.h>
+
+#include <thread>
+
 #include "io/mesh_io.h"
+#include "io/mesh_stream.h"
 #include "volume/readers.h"
 #include "volume/write_nrrd.h"
 #include "volume_test_support.h"
@@ -174,4 +179,75 @@ TEST_CASE("a write that fails reports no end", "[mesh][progress]")
     CHECK_THROWS_WITH(file.write(zeros.data(), zeros.size()), Catch::Contains("/dev/full"));
     REQUIRE(!recorder.steps.empty());
     CHECK(recorder.steps.back().done < recorder.steps.back().total);
+}
+
+TEST_CASE("a streamed PLY reports its faces' bytes from 0 as they are appended, and holds them", "[mesh][progress]")
+{
+    // 2 M triangles: 26 MB of faces, four steps.
+    Volume grid;
+    grid.dims = {4, 4, 4};
+    std::vector<GpuMeshVertex> vertices(1000);
+    for (size_t v = 0; v < vertices.size(); ++v)
+        vertices[v] = {{float(v), float(v % 7), 1.0f}, {0.0f, 0.0f, 1.0f}};
+    std::vector<uint32_t> indices(6'000'000);
+    for (size_t i = 0; i < indices.size(); ++i)
+        indices[i] = uint32_t((i * 7919) % vertices.size());
+    fs::path path = tmpPath("streamed_progress.ply");
+    Recorder recorder;
+    {
+        auto writer = openStreamedMeshWriter(path, grid, MeshPlacement::IndexSpace, IfExists::Replace);
+        writer->addVertices(vertices);
+        writer->addTriangles(std::span(indices).first(3'000'000));
+        writer->addTriangles(std::span(indices).subspan(3'000'000));
+        writer->commit(recorder.progress());
+    }
+    requireWholeRun(recorder.of("writing 'streamed_progress.ply'"), uint64_t(indices.size() / 3) * 13);
+    Mesh read = readMesh(path);
+    CHECK(read.positions.size() == vertices.size());
+    CHECK(read.indices == indices);
+}
+
+TEST_CASE("OutputFile::append copies a file whole into a regular file and into a pipe", "[mesh][progress]")
+{
+    std::vector<char> body((size_t(20) << 20) + 4321);
+    for (size_t i = 0; i < body.size(); ++i)
+        body[i] = char(i * 131 % 251);
+    FILE* source = std::tmpfile();
+    REQUIRE(source);
+    REQUIRE(std::fwrite(body.data(), 1, body.size(), source) == body.size()); // left unflushed: append flushes it
+    std::string expected = "header " + std::string(body.begin(), body.end()) + " tail";
+    auto contents = [](const fs::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    auto writeTo = [&](const fs::path& path) {
+        OutputFile out(path, IfExists::Replace);
+        out.write("header ");
+        out.append(source, "the test's file");
+        out.write(" tail");
+        out.commit();
+    };
+
+    fs::path file = tmpPath("append_target.bin"); // the kernel's copy where it offers one
+    writeTo(file);
+    CHECK(contents(file) == expected);
+
+    // A pipe takes no copy_file_range: the rest read and written.
+    fs::path fifo = tmpPath("append_target.fifo");
+    fs::remove(fifo);
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    std::string received;
+    std::thread reader([&] { received = contents(fifo); });
+    try {
+        writeTo(fifo);
+    } catch (...) {
+        std::ofstream unblock(fifo); // the reader's open returns, then its read ends
+        unblock.close();
+        reader.join();
+        throw;
+    }
+    reader.join();
+    CHECK(received == expected);
+    std::fclose(source);
+    fs::remove(fifo);
 }
