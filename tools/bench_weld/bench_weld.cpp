@@ -92,6 +92,7 @@ int main(int argc, char** argv)
         Volume grid;
         grid.dims = {2048, 2048, slabCount + 1};
         std::vector<double> perSlab, totals;
+        std::vector<uint32_t> indices;
         for (int r = 0; r < repeat; ++r) {
             MeshCollector collector;
             DropSink drop;
@@ -105,14 +106,16 @@ int main(int argc, char** argv)
                 sink = writer.get();
             }
             SlabWelder welder(*sink);
-            auto start = std::chrono::steady_clock::now();
+            double total = 0;
             for (uint32_t k = 0; k < slabCount; ++k) {
+                indices = slabs[k].indices; // the weld renumbers them in place, as in the read-back: not timed
                 auto slabStart = std::chrono::steady_clock::now();
-                welder.addSlab(slabs[k].vertices, slabs[k].indices, slabs[k].codes, double(k + 1) / slabCount);
+                welder.addSlab(slabs[k].vertices, indices, slabs[k].codes, double(k + 1) / slabCount);
                 perSlab.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - slabStart).count());
+                total += perSlab.back();
             }
-            totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            totals.push_back(total);
             uint64_t expected = uint64_t(slabCount) * vertexCount - uint64_t(slabCount - 1) * plane;
             if (welder.vertexCount() != expected)
                 fail("isoscope_bench_weld: welded " + std::to_string(welder.vertexCount()) + " vertices, expected " +

@@ -142,7 +142,7 @@ void SlabReadBack::download(const GpuMesh& mesh, const Buffer& codes, const GpuM
     stats.triangles += counters.faceCount;
     stats.downloadMs += msSince(start);
     slot.slab = slabs_.size(); // this slab's stats go there next
-    const std::byte* base = slot.data;
+    std::byte* base = slot.data;
     RenderGraph* graph = slot.graph.get();
     std::shared_future<WeldTimes> before = slots_[(index + kSlots - 1) % kSlots].weld;
     slot.weld = std::async(std::launch::async, [this, layout, base, copied, graph, before, volumeDone] {
@@ -156,7 +156,7 @@ void SlabReadBack::download(const GpuMesh& mesh, const Buffer& codes, const GpuM
                     Clock::time_point weldStart = Clock::now();
                     welder_.addSlab(
                         {reinterpret_cast<const GpuMeshVertex*>(base), size_t(layout.vertices)},
-                        {reinterpret_cast<const uint32_t*>(base + layout.indexOffset()), size_t(layout.triangles * 3)},
+                        {reinterpret_cast<uint32_t*>(base + layout.indexOffset()), size_t(layout.triangles * 3)},
                         {reinterpret_cast<const uint32_t*>(base + layout.codeOffset()), size_t(layout.vertices)},
                         volumeDone);
                     return WeldTimes{msSince(weldStart), welder_.lastSinkMs(), readBackMs};

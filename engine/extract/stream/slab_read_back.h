@@ -71,7 +71,7 @@ private:
     struct Slot {
         HostPages pages; // where the device imported them: after the buffer
         Buffer buffer;   // else persistently mapped, host-cached where the device has it
-        std::byte* data = nullptr; // the buffer's bytes for the host
+        std::byte* data = nullptr; // the buffer's bytes for the host (the weld renumbers the triangles there)
         std::unique_ptr<RenderGraph> graph;
         std::shared_future<WeldTimes> weld;
         size_t slab = 0; // slabs_ index its times go to

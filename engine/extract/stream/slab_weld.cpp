@@ -30,7 +30,7 @@ size_t piecesOf(size_t count, size_t piece = kPiece)
 
 SlabWelder::SlabWelder(MeshSink& sink) : sink_(sink), pool_(std::max(hostThreads(), 2u) - 1) {}
 
-void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<const uint32_t> indices,
+void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<uint32_t> indices,
                          std::span<const uint32_t> edgeCodes, double volumeDone)
 {
     if (edgeCodes.size() != vertices.size() || indices.size() % 3)
@@ -110,14 +110,13 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
             if (onLastPlane(v))
                 nextLastPlane_.insertConcurrent(edgeCodes[v] & ~kLastPlaneBit, uint32_t(v) + shift);
     });
-    triangles_.resize(indices.size());
     parallelFor(piecesOf(indices.size(), kIndexPiece), hostThreads(), [&](uint64_t item) {
         for (size_t i = item * kIndexPiece; i < std::min(indices.size(), (item + 1) * kIndexPiece); ++i) {
             uint32_t index = indices[i];
             if (index >= vertices.size())
                 fail("a streamed slab's triangle names vertex " + std::to_string(index) + " of " +
                      std::to_string(vertices.size()) + " (an engine bug)");
-            triangles_[i] = index < tail ? numbers_[index] : index + shift;
+            indices[i] = index < tail ? numbers_[index] : index + shift;
         }
     });
     size_t added = keptCount + (vertices.size() - tail);
@@ -139,7 +138,7 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<cons
     // A large slab's copies in the sink run on the weld's workers too (UseThreadPool above).
     sink_.addVertices(kept_);
     sink_.addVertices(vertices.subspan(tail));
-    sink_.addTriangles(triangles_);
+    sink_.addTriangles(indices);
     lastSinkMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sinkStart).count();
     vertexCount_ += added;
     triangleCount_ += indices.size() / 3;

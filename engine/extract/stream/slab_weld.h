@@ -26,12 +26,15 @@ public:
     explicit SlabWelder(MeshSink& sink);
 
     // The next slab's mesh (its triangles numbering its own vertices) and
-    // each vertex's edge code. Throws Error where a vertex of the slab's
-    // first plane has no copy in the previous slab's last plane (an engine
-    // bug: both extract every crossed edge of the plane). `volumeDone`: the
-    // part of the volume's cell layers up to this slab's end (0 < f <= 1),
-    // from which the sink is told the whole mesh's likely size.
-    void addSlab(std::span<const GpuMeshVertex> vertices, std::span<const uint32_t> indices,
+    // each vertex's edge code. The triangles are renumbered in place (the
+    // read-back's memory, which the GPU is done with: no scratch array of
+    // the densest slab's size to grow while the reads hold every core).
+    // Throws Error where a vertex of the slab's first plane has no copy in
+    // the previous slab's last plane (an engine bug: both extract every
+    // crossed edge of the plane). `volumeDone`: the part of the volume's
+    // cell layers up to this slab's end (0 < f <= 1), from which the sink
+    // is told the whole mesh's likely size.
+    void addSlab(std::span<const GpuMeshVertex> vertices, std::span<uint32_t> indices,
                  std::span<const uint32_t> edgeCodes, double volumeDone);
 
     uint64_t vertexCount() const { return vertexCount_; }
@@ -49,7 +52,7 @@ private:
     // (and the one being filled, swapped in at the slab's end).
     EdgeCodeMap lastPlane_, nextLastPlane_;
     std::vector<GpuMeshVertex> kept_;
-    std::vector<uint32_t> numbers_, triangles_;
+    std::vector<uint32_t> numbers_;
     std::vector<size_t> pieceTail_, pieceCount_; // the parallel passes' per-piece results
     ThreadPool pool_; // the weld's passes and the sink's copies on every core, without thread starts
 };
