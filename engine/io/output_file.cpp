@@ -137,10 +137,15 @@ void OutputFile::write(const void* data, size_t bytes)
         if (std::fwrite(next + done, 1, step, file_) != step)
             failWrite("writing " + std::to_string(bytes) + " bytes", errno);
         done += step;
-        written_ += step;
-        if (written_ < totalBytes_) // the end is reported by commit(), once the file is in place
-            reportBytes(progress_, progressWhat_, written_, totalBytes_);
+        countWritten(step);
     }
+}
+
+void OutputFile::countWritten(uint64_t bytes)
+{
+    written_ += bytes;
+    if (written_ < totalBytes_) // the end is reported by commit(), once the file is in place
+        reportBytes(progress_, progressWhat_, written_, totalBytes_);
 }
 
 void OutputFile::append(FILE* source, const std::string& sourceName)
@@ -148,8 +153,10 @@ void OutputFile::append(FILE* source, const std::string& sourceName)
     if (!file_)
         fail("cannot write " + quoted(path_) + ": the file is closed (engine bug)");
     struct stat status {};
-    if (std::fflush(source) != 0 || fstat(fileno(source), &status) != 0 || !S_ISREG(status.st_mode))
+    if (std::fflush(source) != 0 || fstat(fileno(source), &status) != 0)
         fail("cannot write " + quoted(path_) + ": " + sourceName + " cannot be read back: " + std::strerror(errno));
+    if (!S_ISREG(status.st_mode))
+        fail("cannot write " + quoted(path_) + ": " + sourceName + " is not a regular file (engine bug)");
     if (std::fflush(file_) != 0)
         failWrite("writing", errno);
     int in = fileno(source), out = fileno(file_);
@@ -161,9 +168,7 @@ void OutputFile::append(FILE* source, const std::string& sourceName)
         ssize_t copied = copy_file_range(in, &from, out, nullptr, step, 0);
         if (copied <= 0)
             break; // not offered here (a pipe, an older kernel, some file systems): read and write the rest
-        written_ += uint64_t(copied);
-        if (written_ < totalBytes_)
-            reportBytes(progress_, progressWhat_, written_, totalBytes_);
+        countWritten(uint64_t(copied));
     }
     // stdio's idea of the position after the kernel's writes (a target that took them can seek).
     if (from > 0 && std::fseek(file_, 0, SEEK_END) != 0)

@@ -72,6 +72,7 @@ public:
     void commit();
 
 private:
+    void countWritten(uint64_t bytes); // and reports progress, short of the end
     [[noreturn]] void failWrite(const std::string& what, int error);
 
     std::filesystem::path path_;
