@@ -31,11 +31,11 @@ void fillBuffer(Context& context, const Buffer& destination, uint32_t value);
 std::vector<std::byte> downloadBuffer(Context& context, const Buffer& source, VkDeviceSize bytes,
                                       VkDeviceSize offset = 0);
 
-template <class T>
-std::vector<T> downloadBufferAs(Context& context, const Buffer& source, size_t count, VkDeviceSize offset = 0)
+template <class T, class Result = std::vector<T>> // Result: std::vector<T> or a mesh's MeshArray<T>
+Result downloadBufferAs(Context& context, const Buffer& source, size_t count, VkDeviceSize offset = 0)
 {
     std::vector<std::byte> bytes = downloadBuffer(context, source, count * sizeof(T), offset);
-    std::vector<T> result(count);
+    Result result(count);
     if (count)
         std::memcpy(result.data(), bytes.data(), count * sizeof(T));
     return result;

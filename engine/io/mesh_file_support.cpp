@@ -75,7 +75,7 @@ void checkMeshForWriting(const Mesh& mesh, const std::filesystem::path& path)
 std::vector<uint32_t> triangleIndices(const Mesh& mesh)
 {
     if (mesh.faceSize == 3)
-        return mesh.indices;
+        return {mesh.indices.begin(), mesh.indices.end()};
     std::vector<uint32_t> triangles;
     triangles.reserve(mesh.faceCount() * 6);
     for (uint64_t face = 0; face < mesh.faceCount(); ++face) {

@@ -172,7 +172,7 @@ public:
             current_.clear();
             partDone_ = false;
         }
-        std::vector<glm::vec3> placed = placer_.place(vertices).positions;
+        MeshArray<glm::vec3> placed = placer_.place(vertices).positions;
         current_.insert(current_.end(), placed.begin(), placed.end());
     }
 

@@ -54,7 +54,7 @@ void setFaces(Mesh& mesh, const Polygons& polygons, const std::filesystem::path&
                    (polygons.sizes[0] == 3 || polygons.sizes[0] == 4);
     if (uniform || polygons.sizes.empty()) {
         mesh.faceSize = polygons.sizes.empty() ? 3 : polygons.sizes[0];
-        mesh.indices = polygons.indices;
+        mesh.indices.assign(polygons.indices.begin(), polygons.indices.end());
         return;
     }
     mesh.faceSize = 3;
@@ -400,7 +400,7 @@ Mesh readObj(const std::filesystem::path& path, const Progress& progress)
     std::string text = readRegularFile(path, kMaxMeshFileBytes, progress);
     requireText(text, path);
     Mesh mesh;
-    std::vector<glm::vec3> normals;
+    MeshArray<glm::vec3> normals;
     Polygons polygons;
     bool normalsMatchVertices = true;
     std::istringstream lines(text);

@@ -32,7 +32,7 @@ constexpr int floatComponent = 5126, unsignedIntComponent = 5125;
 // area-weighted normal of its triangles instead.
 std::vector<glm::vec3> unitNormals(const Mesh& mesh, const std::vector<uint32_t>& triangles)
 {
-    std::vector<glm::vec3> normals = mesh.normals;
+    std::vector<glm::vec3> normals(mesh.normals.begin(), mesh.normals.end());
     auto isUnit = [](glm::vec3 n) { return std::fabs(glm::length(n) - 1.0f) < 1e-4f; };
     if (std::all_of(normals.begin(), normals.end(), isUnit))
         return normals;
@@ -53,11 +53,11 @@ std::vector<glm::vec3> unitNormals(const Mesh& mesh, const std::vector<uint32_t>
     return normals;
 }
 
-template <typename T>
-void appendArray(std::vector<char>& buffer, const std::vector<T>& values)
+template <typename Values> // a std::vector or a mesh's MeshArray
+void appendArray(std::vector<char>& buffer, const Values& values)
 {
     const char* raw = reinterpret_cast<const char*>(values.data());
-    buffer.insert(buffer.end(), raw, raw + values.size() * sizeof(T));
+    buffer.insert(buffer.end(), raw, raw + values.size() * sizeof(typename Values::value_type));
     buffer.resize((buffer.size() + 3) / 4 * 4, 0); // every view starts 4-byte aligned
 }
 

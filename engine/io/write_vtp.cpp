@@ -21,9 +21,10 @@ struct AppendedArrays {
     std::vector<char> bytes;
     std::string declarations;
 
-    template <typename T>
-    void add(const std::string& attributes, const std::vector<T>& values)
+    template <typename Values> // a std::vector or a mesh's MeshArray
+    void add(const std::string& attributes, const Values& values)
     {
+        using T = typename Values::value_type;
         declarations = "<DataArray " + attributes + " format=\"appended\" offset=\"" +
                        std::to_string(bytes.size()) + "\"/>\n";
         appendBytes(bytes, uint64_t(values.size() * sizeof(T)));

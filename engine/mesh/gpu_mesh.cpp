@@ -76,7 +76,7 @@ Mesh downloadMesh(Context& context, const GpuMesh& mesh)
         result.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
         result.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
     }
-    result.indices = downloadBufferAs<uint32_t>(context, mesh.indices, size_t(counters.faceCount) * mesh.faceSize);
+    result.indices = downloadBufferAs<uint32_t, MeshArray<uint32_t>>(context, mesh.indices, size_t(counters.faceCount) * mesh.faceSize);
     return result;
 }
 

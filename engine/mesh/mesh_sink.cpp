@@ -47,7 +47,7 @@ size_t capacityCap(size_t valueBytes)
 // are made present (on every core, core/parallel_for.h populatePages) just
 // ahead of the values written, so a generous one costs no memory.
 template <class T>
-void makeRoom(std::vector<T>& values, size_t more, uint64_t expected, size_t& presentBytes)
+void makeRoom(MeshArray<T>& values, size_t more, uint64_t expected, size_t& presentBytes)
 {
     size_t needed = values.size() + more;
     if (values.capacity() == 0 && expected > 0) {
@@ -67,7 +67,7 @@ void makeRoom(std::vector<T>& values, size_t more, uint64_t expected, size_t& pr
     bool early = expected > values.capacity() && room > values.capacity() && uint64_t(needed) * 8 <= expected;
     if (full || early) {
         size_t generous = std::max(full ? values.capacity() * 4 : size_t(0), room);
-        std::vector<T> grown;
+        MeshArray<T> grown;
         try {
             grown.reserve(std::max(needed, generous));
         } catch (const std::bad_alloc&) {

@@ -21,11 +21,11 @@ namespace {
 void applyVertexRemap(Mesh& mesh, const std::vector<uint32_t>& remap, size_t count)
 {
     meshopt_remapIndexBuffer(mesh.indices.data(), mesh.indices.data(), mesh.indices.size(), remap.data());
-    std::vector<glm::vec3> positions(count);
+    MeshArray<glm::vec3> positions(count); // every value written by the remap
     meshopt_remapVertexBuffer(positions.data(), mesh.positions.data(), mesh.positions.size(), sizeof(glm::vec3),
                               remap.data());
     if (!mesh.normals.empty()) {
-        std::vector<glm::vec3> normals(count);
+        MeshArray<glm::vec3> normals(count);
         meshopt_remapVertexBuffer(normals.data(), mesh.normals.data(), mesh.normals.size(), sizeof(glm::vec3),
                                   remap.data());
         mesh.normals = std::move(normals);
@@ -37,7 +37,7 @@ void applyVertexRemap(Mesh& mesh, const std::vector<uint32_t>& remap, size_t cou
 void weldTriangles(Mesh& mesh)
 {
     if (mesh.faceSize == 4) {
-        std::vector<uint32_t> triangles;
+        MeshArray<uint32_t> triangles;
         triangles.reserve(mesh.faceCount() * 6);
         for (uint64_t face = 0; face < mesh.faceCount(); ++face) {
             const uint32_t* q = mesh.indices.data() + face * 4;
@@ -97,7 +97,7 @@ void removeFlaps(Mesh& mesh)
         }
         begin = end;
     }
-    std::vector<uint32_t> kept;
+    MeshArray<uint32_t> kept;
     kept.reserve(mesh.indices.size());
     for (size_t t = 0; t < count; ++t)
         if (!drop[t])
@@ -108,7 +108,7 @@ void removeFlaps(Mesh& mesh)
 
 void faceNormals(Mesh& mesh)
 {
-    std::vector<glm::vec3> normals(mesh.positions.size(), glm::vec3(0.0f));
+    MeshArray<glm::vec3> normals(mesh.positions.size(), glm::vec3(0.0f));
     for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
         glm::vec3 a = mesh.positions[mesh.indices[t]], b = mesh.positions[mesh.indices[t + 1]],
                   c = mesh.positions[mesh.indices[t + 2]];
@@ -135,7 +135,7 @@ MeshReduction simplifyMesh(Mesh& mesh, double ratio)
     reduction.trianglesBefore = mesh.faceCount();
     reduction.verticesBefore = mesh.positions.size();
     size_t target = size_t(double(mesh.indices.size() / 3) * ratio) * 3;
-    std::vector<uint32_t> simplified(mesh.indices.size());
+    MeshArray<uint32_t> simplified(mesh.indices.size()); // the first `count` written by meshopt_simplify
     float error = 0.0f;
     constexpr float maxRelativeError = 0.01f;
     size_t count = meshopt_simplify(simplified.data(), mesh.indices.data(), mesh.indices.size(),
@@ -172,7 +172,7 @@ void smoothMesh(Mesh& mesh, uint32_t iterations)
         if (uses == 1)
             fixed[edge.first] = fixed[edge.second] = true;
     }
-    std::vector<glm::vec3> moved(n);
+    MeshArray<glm::vec3> moved(n); // every value written before it is read
     auto step = [&](float factor) {
         for (size_t v = 0; v < n; ++v) {
             moved[v] = mesh.positions[v];

@@ -87,7 +87,7 @@ TEST_CASE("the slab weld makes one vertex of each shared plane vertex and keeps 
         for (uint32_t k = 0; k < count; ++k) {
             std::vector<uint32_t> indices = slabs[k].indices; // renumbered in place: the sink's copy
             welder.addSlab(slabs[k].vertices, indices, slabs[k].codes, double(k + 1) / count);
-            const std::vector<uint32_t>& all = collector.mesh().indices;
+            const MeshArray<uint32_t>& all = collector.mesh().indices;
             REQUIRE(all.size() >= indices.size());
             CHECK(std::equal(indices.begin(), indices.end(), all.end() - std::ptrdiff_t(indices.size())));
         }
