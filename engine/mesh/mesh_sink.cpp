@@ -113,8 +113,26 @@ void MeshCollector::expect(uint64_t vertices, uint64_t indices)
     expectedIndices_ = indices;
 }
 
+uint32_t* MeshCollector::triangleRoom(size_t count)
+{
+    if (lentCount_) // handed out before and never added: not part of the mesh
+        mesh_.indices.resize(lentAt_);
+    makeRoom(mesh_.indices, count, expectedIndices_, presentBytes_[2]);
+    lentAt_ = mesh_.indices.size();
+    lentCount_ = count;
+    mesh_.indices.resize(lentAt_ + count); // not zeroed (MeshArray): the caller writes them
+    return mesh_.indices.data() + lentAt_;
+}
+
 void MeshCollector::addTriangles(std::span<const uint32_t> indices)
 {
+    if (lentCount_) {
+        bool lent = indices.data() == mesh_.indices.data() + lentAt_ && indices.size() == lentCount_;
+        lentCount_ = 0;
+        if (lent)
+            return; // written in place
+        mesh_.indices.resize(lentAt_);
+    }
     makeRoom(mesh_.indices, indices.size(), expectedIndices_, presentBytes_[2]);
     size_t at = mesh_.indices.size();
     mesh_.indices.resize(at + indices.size());

@@ -21,6 +21,11 @@ public:
     // A hint: the whole mesh will hold about this many vertices and
     // indices (extrapolated from the parts so far). Sinks may ignore it.
     virtual void expect(uint64_t /*vertices*/, uint64_t /*indices*/) {}
+    // Room for the next `count` triangle indices in the sink's own memory,
+    // or null where it has none (a file's writer): the caller writes them
+    // there, then passes exactly that span to addTriangles, which takes it
+    // without a copy. The slab weld renumbers a slab's triangles into it.
+    virtual uint32_t* triangleRoom(size_t /*count*/) { return nullptr; }
 };
 
 // Keeps everything in a host Mesh. Its arrays start at 16x the first
@@ -36,6 +41,7 @@ public:
     void addVertices(std::span<const GpuMeshVertex> vertices) override;
     void addTriangles(std::span<const uint32_t> indices) override;
     void expect(uint64_t vertices, uint64_t indices) override;
+    uint32_t* triangleRoom(size_t count) override;
     Mesh& mesh() { return mesh_; }
     // The bytes of the arrays' pages made present so far: what is written and,
     // in each array, as much again ahead of it (at least 256 KiB, at most 64 MiB),
@@ -46,6 +52,7 @@ private:
     Mesh mesh_;
     uint64_t expectedVertices_ = 0, expectedIndices_ = 0;
     size_t presentBytes_[3] = {0, 0, 0}; // positions, normals, indices
+    size_t lentAt_ = 0, lentCount_ = 0;   // the indices' tail handed out by triangleRoom, not yet added
 };
 
 } // namespace isoscope

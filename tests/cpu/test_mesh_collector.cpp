@@ -48,7 +48,7 @@ TEST_CASE("populatePages keeps what the memory holds, at any alignment and lengt
             FAIL("byte " << i << " changed");
 }
 
-TEST_CASE("the mesh collector appends parts in order whatever size it is told to expect", "[stream]")
+TEST_CASE("the mesh collector appends parts in order whatever size it is told to expect, copied or written into the room it lends", "[stream]")
 {
     // Hints below, above and far above what comes: the arrays hold the parts, nothing else.
     for (uint64_t hint : {uint64_t(0), uint64_t(10), uint64_t(5000), uint64_t(1) << 24}) {
@@ -62,7 +62,17 @@ TEST_CASE("the mesh collector appends parts in order whatever size it is told to
                 triangles[i] = uint32_t(all.size() + (i * 13) % some.size());
             collector.expect(hint, hint * 3);
             collector.addVertices(some);
-            collector.addTriangles(triangles);
+            if (part % 3 == 0) {
+                collector.addTriangles(triangles);
+            } else if (part % 3 == 1) { // written where the collector lends room: taken as they are
+                uint32_t* room = collector.triangleRoom(triangles.size());
+                std::copy(triangles.begin(), triangles.end(), room);
+                collector.addTriangles({room, triangles.size()});
+            } else { // room asked for, then other indices added: the room is no part of the mesh
+                uint32_t* room = collector.triangleRoom(triangles.size() + 7);
+                std::fill(room, room + triangles.size() + 7, 0xDEADu);
+                collector.addTriangles(triangles);
+            }
             all.insert(all.end(), some.begin(), some.end());
             indices.insert(indices.end(), triangles.begin(), triangles.end());
         }

@@ -64,6 +64,15 @@ Slab makeSlab(uint32_t k, uint32_t count, size_t size, size_t plane, size_t band
     return slab;
 }
 
+// A sink that lends no room (as a file's writer): the weld renumbers in place.
+class NoRoomSink final : public MeshSink {
+public:
+    void addVertices(std::span<const GpuMeshVertex> vertices) override { inner.addVertices(vertices); }
+    void addTriangles(std::span<const uint32_t> indices) override { inner.addTriangles(indices); }
+    void expect(uint64_t vertices, uint64_t indices) override { inner.expect(vertices, indices); }
+    MeshCollector inner;
+};
+
 auto key(const glm::vec3& p)
 {
     return std::tuple(p.x, p.y, p.z);
@@ -82,16 +91,24 @@ TEST_CASE("the slab weld makes one vertex of each shared plane vertex and keeps 
         std::vector<Slab> slabs;
         for (uint32_t k = 0; k < count; ++k)
             slabs.push_back(makeSlab(k, count, size, plane, band, random));
+        // The collector lends its indices' tail: renumbered there, the
+        // read-back left as it was; a sink without room gets them renumbered
+        // in place. Both meshes the same.
         MeshCollector collector;
-        SlabWelder welder(collector);
+        NoRoomSink noRoom;
+        SlabWelder welder(collector), inPlace(noRoom);
         for (uint32_t k = 0; k < count; ++k) {
-            std::vector<uint32_t> indices = slabs[k].indices; // renumbered in place: the sink's copy
+            std::vector<uint32_t> indices = slabs[k].indices;
             welder.addSlab(slabs[k].vertices, indices, slabs[k].codes, double(k + 1) / count);
-            const MeshArray<uint32_t>& all = collector.mesh().indices;
+            CHECK(indices == slabs[k].indices);
+            inPlace.addSlab(slabs[k].vertices, indices, slabs[k].codes, double(k + 1) / count);
+            const MeshArray<uint32_t>& all = noRoom.inner.mesh().indices;
             REQUIRE(all.size() >= indices.size());
             CHECK(std::equal(indices.begin(), indices.end(), all.end() - std::ptrdiff_t(indices.size())));
         }
         const Mesh& mesh = collector.mesh();
+        CHECK(mesh.indices == std::vector<uint32_t>(noRoom.inner.mesh().indices.begin(), noRoom.inner.mesh().indices.end()));
+        CHECK(mesh.positions == std::vector<glm::vec3>(noRoom.inner.mesh().positions.begin(), noRoom.inner.mesh().positions.end()));
         REQUIRE(welder.vertexCount() == count * size - (count - 1) * plane);
         REQUIRE(mesh.positions.size() == welder.vertexCount());
         REQUIRE(mesh.indices.size() == count * size * 6);

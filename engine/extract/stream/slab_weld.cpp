@@ -110,17 +110,7 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<uint
             if (onLastPlane(v))
                 nextLastPlane_.insertConcurrent(edgeCodes[v] & ~kLastPlaneBit, uint32_t(v) + shift);
     });
-    parallelFor(piecesOf(indices.size(), kIndexPiece), hostThreads(), [&](uint64_t item) {
-        for (size_t i = item * kIndexPiece; i < std::min(indices.size(), (item + 1) * kIndexPiece); ++i) {
-            uint32_t index = indices[i];
-            if (index >= vertices.size())
-                fail("a streamed slab's triangle names vertex " + std::to_string(index) + " of " +
-                     std::to_string(vertices.size()) + " (an engine bug)");
-            indices[i] = index < tail ? numbers_[index] : index + shift;
-        }
-    });
     size_t added = keptCount + (vertices.size() - tail);
-    auto sinkStart = std::chrono::steady_clock::now();
     if (volumeDone > 0) {
         // Two extrapolations, the larger a little over: the mesh so far over
         // the volume so far, and this slab's share over the rest (a surface
@@ -135,10 +125,25 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<uint
         sink_.expect(expected(vertexCount_, added), expected(triangleCount_ * 3, indices.size()));
         doneBefore_ = done;
     }
+    // Renumbered into the sink's own memory where it lends it (no copy of
+    // them after), else in place.
+    uint32_t* renumbered = sink_.triangleRoom(indices.size());
+    if (!renumbered)
+        renumbered = indices.data();
+    parallelFor(piecesOf(indices.size(), kIndexPiece), hostThreads(), [&](uint64_t item) {
+        for (size_t i = item * kIndexPiece; i < std::min(indices.size(), (item + 1) * kIndexPiece); ++i) {
+            uint32_t index = indices[i];
+            if (index >= vertices.size())
+                fail("a streamed slab's triangle names vertex " + std::to_string(index) + " of " +
+                     std::to_string(vertices.size()) + " (an engine bug)");
+            renumbered[i] = index < tail ? numbers_[index] : index + shift;
+        }
+    });
+    auto sinkStart = std::chrono::steady_clock::now();
     // A large slab's copies in the sink run on the weld's workers too (UseThreadPool above).
     sink_.addVertices(kept_);
     sink_.addVertices(vertices.subspan(tail));
-    sink_.addTriangles(indices);
+    sink_.addTriangles({renumbered, indices.size()});
     lastSinkMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sinkStart).count();
     vertexCount_ += added;
     triangleCount_ += indices.size() / 3;

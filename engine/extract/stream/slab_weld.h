@@ -26,7 +26,8 @@ public:
     explicit SlabWelder(MeshSink& sink);
 
     // The next slab's mesh (its triangles numbering its own vertices) and
-    // each vertex's edge code. The triangles are renumbered in place (the
+    // each vertex's edge code. The triangles are renumbered into the room the
+    // sink lends (MeshSink::triangleRoom: no copy after), else in place (the
     // read-back's memory, which the GPU is done with: no scratch array of
     // the densest slab's size to grow while the reads hold every core).
     // Throws Error where a vertex of the slab's first plane has no copy in
