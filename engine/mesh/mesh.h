@@ -14,7 +14,7 @@ namespace isoscope {
 // std::allocator, but `resize(n)` leaves new values default-initialised
 // (uninitialised, for glm::vec3 and integers): a streamed mesh grows by parts
 // that are written right after, and zeroing them first cost a pass over the
-// memory on one thread (docs/BENCHMARKS.md, "Call K"). resize(n, value)
+// memory on one thread (docs/BENCHMARKS.md, "Call M"). resize(n, value)
 // and assign(n, value) still set every value.
 template <class T>
 struct DefaultInitAllocator : std::allocator<T> {

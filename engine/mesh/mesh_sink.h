@@ -35,7 +35,8 @@ public:
 // 4x or twice the expected size. The capacity is address space, its pages made
 // present on every core just ahead of what is written
 // (core/parallel_for.h populatePages), a large part's values copied on every core
-// (on the caller's ThreadPool where it uses one: the slab weld's).
+// (on the caller's ThreadPool where it uses one: the slab weld's); triangles
+// written into the room it lends (triangleRoom) need no copy.
 class MeshCollector final : public MeshSink {
 public:
     void addVertices(std::span<const GpuMeshVertex> vertices) override;
