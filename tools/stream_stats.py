@@ -5,7 +5,9 @@
   tools/stream_stats.py STATS.json...
 
 Columns: the wall time and rate (and the fraction of the copy ceiling where
---measure-copy measured one); when the first upload was submitted; the gap
+--measure-copy measured one; the source's own rate, read and uploaded with
+nothing extracted, and the run's fraction of it where --measure-source
+measured it); when the first upload was submitted; the gap
 between the first and second slab's uploads (the start-up's tail) and the
 largest gap between two later slabs' uploads, with the slab it delayed (a
 stall: the main thread waited for a weld, a read or a buffer); the welds'
@@ -36,8 +38,11 @@ def row(path):
         own = f"{s['weld_ms'] - sink:.1f} + {sink:.1f}" if sink is not None else f"{s['weld_ms']:.1f}"
         weld = f"{own} (slab {slowest}, {s['vertices']:,} vertices)"
     sink_total = stats.get("weld_sink_ms")
+    source = stats.get("source_ceiling_gb_per_s")
+    of_source = stats.get("fraction_of_source_ceiling")
     return [path, f"{stats['wall_ms']:.1f}", f"{stats['end_to_end_gb_per_s']:.2f}",
             f"{100 * fraction:.1f}%" if fraction else "",
+            f"{source:.2f} ({100 * of_source:.0f}%)" if source and of_source else "",
             f"{stats['first_upload_submitted_ms']:.1f}", first_gap,
             f"{later[0]:.1f} (slab {later[1]})" if later else "",
             f"{stats['weld_ms']:.0f}" + (f" ({sink_total:.0f})" if sink_total is not None else ""),
@@ -48,7 +53,7 @@ def main(paths):
     if not paths:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    header = ["stats", "wall ms", "GB/s", "of the ceiling", "first upload at ms", "gap after slab 0 ms",
+    header = ["stats", "wall ms", "GB/s", "of the ceiling", "source GB/s (run's share)", "first upload at ms", "gap after slab 0 ms",
               "largest later gap ms", "welds ms (in the sink)", "weld waits ms",
               "slowest weld ms: own + sink", "peak host GB"]
     print("| " + " | ".join(header) + " |")

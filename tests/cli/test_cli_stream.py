@@ -190,6 +190,29 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
         check(stats["output_ms"] == 0 and "finishing" not in r.stdout,
               "without an output file nothing is finished after the extraction")
 
+    # The two ceilings the H100 benchmark reports: the pinned copy rate, and the source read and uploaded alone.
+    r = run(["extract", smooth, "--iso", "200", "--stream", "--device-budget", "64KiB", "--measure-copy",
+             "--measure-source", "--stats", "ceilings.json"], tmp)
+    check(r.returncode == 0, f"--measure-copy --measure-source run: {r.stderr.strip()}")
+    if r.returncode == 0:
+        stats = json.load(open(os.path.join(tmp, "ceilings.json")))
+        source = stats.get("source_ceiling", {})
+        check(source.get("bytes") == os.path.getsize(smooth) and source.get("pieces", 0) >= 2,
+              f"the source ceiling read the whole file once, in pieces of 1/16 of the budget: {source}")
+        check(stats.get("copy_ceiling_gb_per_s", 0) > 0 and stats.get("source_ceiling_gb_per_s", 0) > 0 and
+              stats.get("fraction_of_source_ceiling", 0) > 0 and
+              "source_fraction_of_copy_ceiling" in stats,
+              "the stats hold both ceilings and the run's fractions of them")
+        check(stats["vertices"] > 0 and stats["slab_count"] >= 2, "the extraction after them ran as before")
+        table = subprocess.run([sys.executable, STREAM_STATS, "ceilings.json"], cwd=tmp, capture_output=True,
+                               text=True, timeout=60)
+        check(table.returncode == 0 and f"| {stats['source_ceiling_gb_per_s']:.2f} (" in table.stdout,
+              f"tools/stream_stats.py shows the source's rate: {table.stdout.strip()} {table.stderr.strip()}")
+    for flag in ("--measure-copy", "--measure-source"):
+        r = run(["extract", smooth, "--iso", "200", "--method", "block", flag], tmp)
+        check(r.returncode == 2 and f"{flag} needs --stream" in r.stderr,
+              f"{flag} without --stream is refused naming it: {r.stderr.strip()[:160]}")
+
     # A file larger than the budget: the process never holds it. 320 MiB of
     # zeros but a small ball (the sparse part of the file reads as zeros); the
     # process alone (lavapipe's compiler, the libraries) peaks at 130-165 MiB,

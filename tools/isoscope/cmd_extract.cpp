@@ -37,6 +37,7 @@ Run addExtractCommand(CLI::App& app)
         std::string deviceBudget;
         uint32_t slabLayers = 0;
         bool measureCopy = false;
+        bool measureSource = false;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--iso", options->iso, "Isovalue, in the data's own units")
@@ -71,11 +72,16 @@ Run addExtractCommand(CLI::App& app)
         ->check(wholeNumber(1, UINT32_MAX));
     command->add_flag("--measure-copy", options->measureCopy,
                       "With --stream: first measure the pinned host-to-device copy rate (the stats' copy_ceiling)");
+    command->add_flag("--measure-source", options->measureSource,
+                      "With --stream: first read the whole volume into pinned memory and upload it, nothing extracted "
+                      "(the stats' source_ceiling: how fast this source reaches the device on this host)");
     addForceFlag(command, options->force);
     CLI::Option* methodOption = command->get_option("--method");
     return [args, options, method, methodOption]() {
-        if (!options->stream && (options->slabLayers || options->measureCopy))
-            usageError("--stream", options->slabLayers ? "--slab-layers needs --stream" : "--measure-copy needs --stream");
+        if (!options->stream && (options->slabLayers || options->measureCopy || options->measureSource))
+            usageError("--stream", options->slabLayers  ? "--slab-layers needs --stream"
+                                   : options->measureCopy ? "--measure-copy needs --stream"
+                                                          : "--measure-source needs --stream");
         if (options->stream || !options->deviceBudget.empty()) {
             StreamRequest request;
             request.volume = args->volume;
@@ -90,6 +96,7 @@ Run addExtractCommand(CLI::App& app)
             request.slabLayers = options->slabLayers;
             request.forced = options->stream;
             request.measureCopy = options->measureCopy;
+            request.measureSource = options->measureSource;
             request.output = options->output;
             request.stats = options->stats;
             request.force = options->force;

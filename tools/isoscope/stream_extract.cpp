@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <vector>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "extract/stream/copy_bandwidth.h"
+#include "extract/stream/source_bandwidth.h"
 #include "extract/stream/streamed_extraction.h"
 #include "io/mesh_io.h"
 #include "io/mesh_stream.h"
@@ -67,9 +69,22 @@ nlohmann::json startupJson(const StreamReport::Startup& startup)
             {"upload_graph", startup.uploadGraph}};
 }
 
+nlohmann::json sourceJson(const SourceBandwidth& source)
+{
+    return {{"bytes", source.bytes},
+            {"pieces", source.pieces},
+            {"piece_bytes", source.pieceBytes},
+            {"staging_buffers", source.buffers},
+            {"wall_ms", source.wallMs},
+            {"read_ms", source.readMs},
+            {"staging_wait_ms", source.stagingWaitMs},
+            {"upload_gpu_ms", source.uploadGpuMs},
+            {"gb_per_s", source.bytesPerSecond() * 1e-9}};
+}
+
 nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float iso,
-                         const std::vector<CopyBandwidth>& copies, double contextMs, double measureCopyMs,
-                         double outputMs)
+                         const std::vector<CopyBandwidth>& copies, const std::optional<SourceBandwidth>& source,
+                         double contextMs, double measureCopyMs, double outputMs)
 {
     double seconds = report.wallMs * 1e-3;
     double uploadMs = 0, overlapCopyMs = 0, extractMs = 0, readMs = 0, waitMs = 0, downloadMs = 0;
@@ -181,6 +196,16 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         json["copy_ceiling_gb_per_s"] = rate * 1e-9;
         json["fraction_of_copy_ceiling"] =
             rate > 0 && seconds > 0 ? nlohmann::json(double(report.volumeBytes) / seconds / rate) : nlohmann::json(nullptr);
+        if (source && rate > 0)
+            json["source_fraction_of_copy_ceiling"] = source->bytesPerSecond() / rate;
+    }
+    if (source) {
+        // The source alone, read and uploaded with nothing extracted: no extraction of it can be faster.
+        double rate = source->bytesPerSecond();
+        json["source_ceiling"] = sourceJson(*source);
+        json["source_ceiling_gb_per_s"] = rate * 1e-9;
+        json["fraction_of_source_ceiling"] =
+            rate > 0 && seconds > 0 ? nlohmann::json(double(report.volumeBytes) / seconds / rate) : nlohmann::json(nullptr);
     }
     return json;
 }
@@ -225,6 +250,9 @@ std::optional<int> runStreamedExtract(const StreamRequest& request)
                 copies.push_back(measureUploadBandwidth(context, bytes, 8, QueueRole::Transfer, 2));
         }
     }
+    std::optional<SourceBandwidth> sourceCeiling;
+    if (request.measureSource) // four buffers of a slab staging's piece size, or less on a small budget
+        sourceCeiling = measureSourceUpload(context, *source, std::min<uint64_t>(uint64_t(128) << 20, budget / 16));
 
     double measureCopyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - measureStart).count();
 
@@ -257,7 +285,7 @@ std::optional<int> runStreamedExtract(const StreamRequest& request)
     double outputMs = request.output.empty()
                           ? 0.0
                           : std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - outputStart).count();
-    nlohmann::json stats = statsJson(report, grid, request.iso, copies, contextMs, measureCopyMs, outputMs);
+    nlohmann::json stats = statsJson(report, grid, request.iso, copies, sourceCeiling, contextMs, measureCopyMs, outputMs);
     if (!request.stats.empty())
         writeJson(stats, request.stats, request.force);
     if (request.stats != "-")

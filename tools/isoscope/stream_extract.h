@@ -22,6 +22,7 @@ struct StreamRequest {
     uint32_t slabLayers = 0;   // at most this many cell layers a slab (0: from the budget)
     bool forced = false;       // --stream given (else chosen because the volume does not fit)
     bool measureCopy = false;  // also measure the pinned host-to-device copy rate
+    bool measureSource = false; // also measure the source read and uploaded with nothing extracted
     std::string output, stats;
     bool force = false, indexSpace = false, quiet = false;
 };
