@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/context.h"
+#include "core/stopwatch.h"
 #include "core/error.h"
 #include "extract/stream/mesh_read_back.h"
 #include "extract/stream/streamed_extraction.h"
@@ -12,17 +13,6 @@
 #include "graph/render_graph.h"
 
 namespace isoscope {
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-} // namespace
 
 SlabReadBack::SlabReadBack(Context& context, GraphQueue& queue, MeshSink& sink, std::vector<SlabStats>& slabs,
                            bool import)

@@ -1,11 +1,11 @@
 #include "extract/stream/slab_weld.h"
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <string>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 
 namespace isoscope {
 
@@ -139,12 +139,12 @@ void SlabWelder::addSlab(std::span<const GpuMeshVertex> vertices, std::span<uint
             renumbered[i] = index < tail ? numbers_[index] : index + shift;
         }
     });
-    auto sinkStart = std::chrono::steady_clock::now();
+    Clock::time_point sinkStart = Clock::now();
     // A large slab's copies in the sink run on the weld's workers too (UseThreadPool above).
     sink_.addVertices(kept_);
     sink_.addVertices(vertices.subspan(tail));
     sink_.addTriangles({renumbered, indices.size()});
-    lastSinkMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sinkStart).count();
+    lastSinkMs_ = msSince(sinkStart);
     vertexCount_ += added;
     triangleCount_ += indices.size() / 3;
     lastPlane_.swap(nextLastPlane_);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/context.h"
+#include "core/stopwatch.h"
 #include "core/error.h"
 #include "core/memory.h"
 #include "graph/graph_queue.h"
@@ -16,13 +17,6 @@
 namespace isoscope {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // One staging buffer's upload to its own target: a graph for whole pieces,
 // compiled once and recorded again each turn; the last, shorter piece gets

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "core/context.h"
+#include "core/stopwatch.h"
 #include "core/error.h"
 #include "core/host_import.h"
 #include "core/parallel_for.h"
@@ -35,13 +36,6 @@
 namespace isoscope {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // The cores a slab's read takes: all but one where there are more than
 // four, which the weld keeps (waited for in the densest slabs, it slowed
