@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/error.h"
+#include "core/host_import.h"
 #include "extract/stream/copy_bandwidth.h"
 #include "extract/stream/source_bandwidth.h"
 #include "gpu_test_context.h"
@@ -69,6 +70,7 @@ TEST_CASE("the source ceiling reads every plane once, in order, into its staging
     CHECK(bound.pieces == 8);
     CHECK(bound.pieceBytes == 5 * 256);
     CHECK(bound.buffers == 3);
+    CHECK(bound.stagingImported == canImportHostMemory(gpuContext()));
     REQUIRE(reads.size() == 8);
     for (uint32_t i = 0; i < 8; ++i) {
         CHECK(reads[i].first == i * 5);

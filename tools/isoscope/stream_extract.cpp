@@ -75,6 +75,7 @@ nlohmann::json sourceJson(const SourceBandwidth& source)
             {"pieces", source.pieces},
             {"piece_bytes", source.pieceBytes},
             {"staging_buffers", source.buffers},
+            {"staging", source.stagingImported ? "imported host pages" : "pinned allocation"},
             {"wall_ms", source.wallMs},
             {"read_ms", source.readMs},
             {"staging_wait_ms", source.stagingWaitMs},

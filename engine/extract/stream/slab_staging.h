@@ -4,7 +4,9 @@
 // piece at a time, so the first pieces are ready to upload before the last
 // are pinned; streamed_extraction.cpp).
 #include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <volk.h>
@@ -13,6 +15,19 @@
 #include "graph/render_graph.h"
 
 namespace isoscope {
+
+// Staging as host pages the engine imports (the default where the device
+// can), or as the driver's pinned allocation: ISOSCOPE_STREAM_STAGING=allocate
+// (the streamed extraction's and the source ceiling's alike).
+inline bool stagingImportWanted()
+{
+    const char* choice = std::getenv("ISOSCOPE_STREAM_STAGING");
+    if (!choice || std::string_view(choice) == "import")
+        return true;
+    if (std::string_view(choice) == "allocate")
+        return false;
+    fail("ISOSCOPE_STREAM_STAGING='" + std::string(choice) + "': give import or allocate");
+}
 
 // Planes [firstPlane, firstPlane + planes) of the slab volume, from byte 0
 // of `buffer` (the method's texels, x fastest).

@@ -9,7 +9,9 @@
 #include "core/context.h"
 #include "core/stopwatch.h"
 #include "core/error.h"
+#include "core/host_import.h"
 #include "core/memory.h"
+#include "extract/stream/slab_staging.h"
 #include "graph/graph_queue.h"
 #include "graph/render_graph.h"
 #include "volume/volume_source.h"
@@ -17,6 +19,15 @@
 namespace isoscope {
 
 namespace {
+
+// A staging buffer as the streamed extraction's staging is: host pages the
+// device imports where it can, else the driver's pinned memory.
+struct StagingBuffer {
+    HostImportedBuffer imported;
+    Buffer pinned;
+    std::byte* data = nullptr;
+    const Buffer& buffer() const { return imported.buffer ? imported.buffer : pinned; }
+};
 
 // One staging buffer's upload to its own target: a graph for whole pieces,
 // compiled once and recorded again each turn; the last, shorter piece gets
@@ -53,21 +64,37 @@ SourceBandwidth measureSourceUpload(Context& context, VolumeSource& source, uint
 
     // Declared before the queue and the graphs: destroyed after them, once the uploads in flight are done.
     Allocator& allocator = context.allocator();
-    std::vector<Buffer> staging, targets;
-    for (uint32_t b = 0; b < buffers; ++b) {
-        staging.push_back(allocator.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload,
-                                                 "source upload staging"));
-        std::memset(staging.back().mapped, 0, size_t(bytes)); // its pages present before the clock starts
+    SourceBandwidth result;
+    result.stagingImported = stagingImportWanted() && canImportHostMemory(context);
+    std::vector<StagingBuffer> staging(buffers);
+    std::vector<Buffer> targets;
+    for (StagingBuffer& buffer : staging) {
+        if (result.stagingImported) {
+            try {
+                buffer.imported =
+                    importHostBuffer(context, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "source upload staging");
+                buffer.data = buffer.imported.data();
+            } catch (const Error&) {
+                result.stagingImported = false; // the driver's memory below, as the streamed staging falls back
+            }
+        }
+        if (!buffer.data) {
+            buffer.pinned = allocator.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload,
+                                                   "source upload staging");
+            buffer.data = static_cast<std::byte*>(buffer.pinned.mapped);
+        }
+        std::memset(buffer.data, 0, size_t(bytes)); // its pages present before the clock starts
         targets.push_back(allocator.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal,
                                                  "source upload target"));
     }
+    for (const StagingBuffer& buffer : staging)
+        result.stagingImported &= !buffer.pinned;
     std::vector<std::unique_ptr<RenderGraph>> whole(buffers);
     std::unique_ptr<RenderGraph> last;
     for (uint32_t b = 0; b < buffers; ++b)
-        whole[b] = uploadGraph(context, staging[b], targets[b], bytes);
+        whole[b] = uploadGraph(context, staging[b].buffer(), targets[b], bytes);
     GraphQueue queue(context, QueueRole::Transfer);
 
-    SourceBandwidth result;
     result.pieces = pieces;
     result.pieceBytes = bytes;
     result.buffers = buffers;
@@ -89,11 +116,11 @@ SourceBandwidth measureSourceUpload(Context& context, VolumeSource& source, uint
         result.stagingWaitMs += msSince(waitStart);
         uint32_t first = i * piecePlanes, count = std::min(piecePlanes, planes - first);
         Clock::time_point readStart = Clock::now();
-        source.readPlanes(first, count, static_cast<std::byte*>(staging[b].mapped));
+        source.readPlanes(first, count, staging[b].data);
         result.readMs += msSince(readStart);
         RenderGraph* graph = whole[b].get();
         if (count < piecePlanes) {
-            last = uploadGraph(context, staging[b], targets[b], planeBytes * count);
+            last = uploadGraph(context, staging[b].buffer(), targets[b], planeBytes * count);
             graph = last.get();
         }
         uploaded[b] = queue.submit({graph});

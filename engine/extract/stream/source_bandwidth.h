@@ -22,6 +22,7 @@ struct SourceBandwidth {
     uint32_t pieces = 0;     // uploads of whole planes
     uint64_t pieceBytes = 0; // each (the last may be smaller)
     uint32_t buffers = 0;    // staging buffers in turn
+    bool stagingImported = false; // host pages the device imported (as the streamed staging), else its pinned memory
     double wallMs = 0;       // the host's clock: the first read's start to the last upload's end
     double readMs = 0;       // the host reading, all pieces
     double stagingWaitMs = 0; // the host waiting for a staging buffer's last upload before reading into it
@@ -30,8 +31,11 @@ struct SourceBandwidth {
 };
 
 // Reads all of `source` in pieces of about `pieceBytes` (whole planes, at
-// least one) into `buffers` pinned staging buffers in turn and uploads each
-// to a device buffer of its own. The buffers are made and touched before
+// least one) into `buffers` staging buffers in turn, made as the streamed
+// extraction's staging is (host pages the device imports, in huge pages,
+// where it can, else the driver's pinned memory: the two differ only in
+// what runs beside the uploads), and uploads each to a device buffer of
+// its own. The buffers are made and touched before
 // the clock starts. Throws the source's Error (after the uploads in flight
 // finish) where it cannot deliver.
 SourceBandwidth measureSourceUpload(Context& context, VolumeSource& source, uint64_t pieceBytes,

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -13,7 +12,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -27,6 +25,7 @@
 #include "extract/gpu_extractor.h"
 #include "extract/stream/mesh_read_back.h"
 #include "extract/stream/slab_read_back.h"
+#include "extract/stream/slab_staging.h"
 #include "extract/stream/slab_method.h"
 #include "graph/graph_queue.h"
 #include "graph/render_graph.h"
@@ -48,18 +47,6 @@ unsigned readThreads()
 }
 
 constexpr VkBufferUsageFlags kCodeUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-
-// Staging as host pages the engine imports (the default where the device
-// can), or as the driver's pinned allocation: ISOSCOPE_STREAM_STAGING=allocate.
-bool stagingImportWanted()
-{
-    const char* choice = std::getenv("ISOSCOPE_STREAM_STAGING");
-    if (!choice || std::string_view(choice) == "import")
-        return true;
-    if (std::string_view(choice) == "allocate")
-        return false;
-    fail("ISOSCOPE_STREAM_STAGING='" + std::string(choice) + "': give import or allocate");
-}
 
 // Whole planes of the staging: a range of its host pages imported on its
 // own (else the driver's pinned allocation), read into and uploaded from on
