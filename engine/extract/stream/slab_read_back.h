@@ -34,10 +34,12 @@ public:
     // for it, or makes another buffer.
     static constexpr uint32_t kSlots = 3;
     static constexpr uint32_t kMaxSlots = 6;
-    // A buffer is added for a part's mesh of at most this many bytes (a new
-    // buffer's pages imported on the main thread: ~1 ms a few MiB, 34-59 ms
-    // for a dense file slab's 210 MB, docs/BENCHMARKS.md calls P-Q).
-    static constexpr uint64_t kGrowBytes = uint64_t(64) << 20;
+    // A buffer is added for a part's mesh of at most this many bytes: a new
+    // buffer (twice the part) is imported on the main thread, which cost
+    // 34-59 ms for a dense file slab's 210 MB (docs/BENCHMARKS.md, calls
+    // P-Q), more than the wait it would save; Cayley's slabs after its
+    // densest are ~10 MB.
+    static constexpr uint64_t kGrowBytes = uint64_t(16) << 20;
 
     // `slabs`: the finished slabs' stats, which each weld's times go to
     // (its slab's index is the list's size when it is downloaded); `import`:
