@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/host_import.h"
 #include "extract/extraction_run.h"
+#include "extract/stream/slab_read_back.h"
 #include "extract/stream/streamed_extraction.h"
 #include "extract_test_support.h"
 #include "io/mesh_io.h"
@@ -537,6 +538,33 @@ TEST_CASE("a source that fails while earlier slabs still weld returns its error 
         CHECK(calls > 0);
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         CHECK(sink.calls == calls);
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES();
+}
+
+TEST_CASE("a sink slower than the slabs grows the read-back ring rather than wait, and gets the in-core mesh",
+          "[stream]")
+{
+    auto sphere = openSyntheticSource("sphere:20x20x40");
+    Volume whole = readWholeVolume(*sphere);
+    Mesh reference = inCoreMesh(whole, 0.5f, "", "block");
+    for (bool importReadBack : {true, false}) {
+        INFO("read-back buffers imported: " << importReadBack);
+        SlowSink sink;
+        StreamOptions stream;
+        stream.maxSlabLayers = 2;
+        stream.importReadBack = importReadBack;
+        StreamReport report =
+            extractStreamed(gpuContext(), *sphere, 0.5f, methodOptions("block", ""), stream, sink);
+        REQUIRE(report.slabs.size() >= 10);
+        // Each weld sleeps 40 ms in the sink, far longer than a slab of 2 layers takes: in host memory (imported
+        // or the driver's) the ring grows to its limit; in device memory (lavapipe without import) each part is
+        // welded before the next.
+        if (report.readBackImported)
+            CHECK_FALSE(report.readBackOnDevice);
+        CHECK(report.readBackSlots == (report.readBackOnDevice ? SlabReadBack::kSlots : SlabReadBack::kMaxSlots));
+        CHECK(sink.active == 0);
+        requireSameMesh(sink.collector.mesh(), reference, false);
     }
     REQUIRE_NO_VALIDATION_MESSAGES();
 }

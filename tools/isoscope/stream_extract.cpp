@@ -147,7 +147,10 @@ nlohmann::json statsJson(const StreamReport& report, const Volume& grid, float i
         {"overlap_bytes_copied", report.overlapBytesCopied},
         {"staging_bytes", report.stagingBytes},
         {"staging", report.stagingImported ? "imported host pages" : "pinned allocation"},
-        {"read_back", report.readBackImported ? "imported host pages" : "the driver's allocation"},
+        {"read_back", report.readBackImported   ? "imported host pages"
+                      : report.readBackOnDevice ? "device memory the host maps"
+                                                : "the driver's host memory"},
+        {"read_back_slots", report.readBackSlots},
         {"staging_ms", report.stagingMs},
         {"staging_pieces", report.stagingPieces},
         {"clock_starts", "at the streamed extraction's call: after the device context and the copy measurement"},

@@ -19,6 +19,10 @@ SlabReadBack::SlabReadBack(Context& context, GraphQueue& queue, MeshSink& sink, 
     : context_(context), queue_(queue), welder_(sink), slabs_(slabs),
       import_(import && canImportHostMemory(context, VK_BUFFER_USAGE_TRANSFER_DST_BIT))
 {
+    for (uint32_t i = 0; i < kSlots; ++i) {
+        slots_.push_back(std::make_unique<Slot>());
+        ring_.push_back(i);
+    }
 }
 
 SlabReadBack::~SlabReadBack()
@@ -31,22 +35,21 @@ void SlabReadBack::waitAll()
     // After an error, welds may still run. A future's destructor need not
     // wait for its thread (the next weld's thread holds a copy of it, its
     // `before`), and a weld reads its slot's pages, which go with the slot.
-    for (Slot& slot : slots_)
-        if (slot.weld.valid())
-            slot.weld.wait();
+    for (const auto& slot : slots_)
+        if (slot->weld.valid())
+            slot->weld.wait();
 }
 
 uint64_t SlabReadBack::deviceBytes() const
 {
     uint64_t bytes = 0;
-    for (const Slot& slot : slots_)
-        bytes += slot.buffer.deviceLocal ? slot.buffer.allocated : 0;
+    for (const auto& slot : slots_)
+        bytes += slot->buffer.deviceLocal ? slot->buffer.allocated : 0;
     return bytes;
 }
 
-void SlabReadBack::finish(uint32_t index, SlabStats* current)
+void SlabReadBack::finish(Slot& slot, SlabStats* current)
 {
-    Slot& slot = slots_[index];
     if (!slot.weld.valid())
         return;
     Clock::time_point start = Clock::now();
@@ -66,18 +69,32 @@ void SlabReadBack::finish(uint32_t index, SlabStats* current)
 void SlabReadBack::finishAll(SlabStats* current)
 {
     // The oldest first: welds run in slab order.
-    for (uint32_t i = 0; i < kSlots; ++i)
-        finish((next_ + i) % kSlots, current);
+    for (size_t i = 0; i < ring_.size(); ++i)
+        finish(*slots_[ring_[(next_ + i) % ring_.size()]], current);
+}
+
+SlabReadBack::Slot& SlabReadBack::nextSlot(uint64_t bytes)
+{
+    Slot* slot = slots_[ring_[next_]].get();
+    if (slots_.size() < kMaxSlots && bytes <= kGrowBytes && !onDevice_ && slot->weld.valid() &&
+        slot->weld.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        // Before the oldest in the ring: it comes next after this one, a part later than it would have.
+        slots_.push_back(std::make_unique<Slot>());
+        ring_.insert(ring_.begin() + next_, uint32_t(slots_.size() - 1));
+        slot = slots_.back().get();
+    }
+    next_ = (next_ + 1) % uint32_t(ring_.size());
+    return *slot;
 }
 
 void SlabReadBack::releaseForNewMesh()
 {
     finishAll();
-    for (Slot& slot : slots_) {
-        slot.graph.reset();
-        if (slot.buffer.deviceLocal) { // counted beside the mesh; host memory stays for the next slabs
-            slot.buffer = Buffer{};
-            slot.data = nullptr;
+    for (const auto& slot : slots_) {
+        slot->graph.reset();
+        if (slot->buffer.deviceLocal) { // counted beside the mesh; host memory stays for the next slabs
+            slot->buffer = Buffer{};
+            slot->data = nullptr;
         }
     }
 }
@@ -112,12 +129,10 @@ void SlabReadBack::makeRoom(Slot& slot, uint64_t bytes)
 void SlabReadBack::download(const GpuMesh& mesh, const Buffer& codes, const GpuMeshCounters& counters,
                             double volumeDone, SlabStats& stats)
 {
-    uint32_t index = next_;
-    next_ = (next_ + 1) % kSlots;
-    Slot& slot = slots_[index];
-    finish(index, &stats); // kSlots parts back: it reads this buffer
-    Clock::time_point start = Clock::now();
     MeshReadBackLayout layout{counters.vertexCount, counters.faceCount};
+    Slot& slot = nextSlot(layout.bytes());
+    finish(slot, &stats); // a ring's length of parts back: it reads this buffer
+    Clock::time_point start = Clock::now();
     if (slot.buffer.size < layout.bytes())
         makeRoom(slot, layout.bytes());
     uint64_t copied = 0;
@@ -134,7 +149,7 @@ void SlabReadBack::download(const GpuMesh& mesh, const Buffer& codes, const GpuM
     slot.slab = slabs_.size(); // this slab's stats go there next
     std::byte* base = slot.data;
     RenderGraph* graph = slot.graph.get();
-    std::shared_future<WeldTimes> before = slots_[(index + kSlots - 1) % kSlots].weld;
+    std::shared_future<WeldTimes> before = lastWeld_;
     slot.weld = std::async(std::launch::async, [this, layout, base, copied, graph, before, volumeDone] {
                     if (before.valid())
                         before.get(); // slab order; the sink's error ends this one too
@@ -151,6 +166,7 @@ void SlabReadBack::download(const GpuMesh& mesh, const Buffer& codes, const GpuM
                         volumeDone);
                     return WeldTimes{msSince(weldStart), welder_.lastSinkMs(), readBackMs};
                 }).share();
+    lastWeld_ = slot.weld;
     if (slot.buffer.deviceLocal) {
         // Device memory (lavapipe): not held beside the next slab's graphs,
         // whose transients the budget check counted without it.

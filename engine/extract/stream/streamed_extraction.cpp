@@ -237,6 +237,8 @@ public:
         for (const StagingPiece& piece : staging_.pieces)
             report_.stagingImported &= piece.imported;
         report_.readBackImported = readBack_.imported();
+        report_.readBackSlots = readBack_.slotCount();
+        report_.readBackOnDevice = readBack_.onDevice();
         report_.vertexCount = readBack_.welder().vertexCount();
         report_.faceCount = readBack_.welder().triangleCount();
         report_.peakDeviceBytes = allocator.peakDeviceBytes();

@@ -103,6 +103,8 @@ struct StreamReport {
     uint32_t stagingPieces = 0;     // the staging in this many pieces (imported, read and uploaded one by one)
     bool stagingImported = false;   // host pages imported (core/host_import.h), else the driver's pinned memory
     bool readBackImported = false;  // the meshes' read-back buffers too, else the driver's memory
+    bool readBackOnDevice = false;  // the read-back buffers are device memory the host maps (lavapipe without import)
+    uint32_t readBackSlots = 0;     // read-back buffers in the ring at the end (more where welds fell behind)
     double stagingMs[2] = {0, 0};   // the staging made (a thread of its own, beside the first read); [1]: none since one staging
     bool transferQueue = false;     // uploads on a dedicated transfer queue (else the main queue)
     // The clock starts where extractStreamed is called: everything after
