@@ -1,10 +1,15 @@
 #include "volume/write_nrrd.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <functional>
 #include <system_error>
+#include <vector>
 
 #include "core/error.h"
+#include "core/memory.h"
+#include "volume/volume_source.h"
 
 namespace isoscope {
 
@@ -87,18 +92,23 @@ std::vector<fs::path> nrrdOutputFiles(const fs::path& path)
     return {path};
 }
 
-void writeNrrd(const Volume& volume, const fs::path& path, const WriteOptions& options)
+namespace {
+
+// The samples, written to `file` by the caller's way of getting them.
+using WriteSamples = std::function<void(OutputFile& file)>;
+
+// The NRRD files of `volume` (its sizes, type and index-to-world map; its
+// samples, if it holds any, are not read), the samples from `writeSamples`.
+void writeNrrdFiles(const Volume& volume, const fs::path& path, const WriteOptions& options,
+                    const WriteSamples& writeSamples)
 {
-    if (volume.data.size() != volume.byteSize())
-        fail("cannot write '" + path.string() + "': the volume holds " + std::to_string(volume.data.size()) +
-             " bytes, its sizes and type call for " + std::to_string(volume.byteSize()));
     std::string extension = path.extension().string();
     if (extension == ".nrrd") {
         OutputFile file(path, options.ifExists);
         std::string text = header(volume, "");
-        file.reportProgress(options.progress, text.size() + volume.data.size());
+        file.reportProgress(options.progress, text.size() + volume.byteSize());
         file.write(text);
-        file.write(volume.data.data(), volume.data.size());
+        writeSamples(file);
         file.commit();
     } else if (extension == ".nhdr") {
         fs::path dataPath = fs::path(path).replace_extension(".raw");
@@ -110,8 +120,8 @@ void writeNrrd(const Volume& volume, const fs::path& path, const WriteOptions& o
         // a refused or failed header leaves no .raw behind, nor the reverse.
         checkOutputPath(path, options.ifExists);
         OutputFile data(dataPath, options.ifExists);
-        data.reportProgress(options.progress, volume.data.size()); // the header beside it is small
-        data.write(volume.data.data(), volume.data.size());
+        data.reportProgress(options.progress, volume.byteSize()); // the header beside it is small
+        writeSamples(data);
         OutputFile headerFile(path, options.ifExists);
         headerFile.write(header(volume, dataPath.filename().string()));
         data.commit();
@@ -125,6 +135,43 @@ void writeNrrd(const Volume& volume, const fs::path& path, const WriteOptions& o
     } else {
         fail("cannot write '" + path.string() + "': NRRD output must end in .nrrd (one file) or .nhdr (header + .raw)");
     }
+}
+
+// Planes read and written this many bytes at a time (at least one plane).
+constexpr uint64_t kStreamedWriteBytes = uint64_t(256) << 20;
+
+} // namespace
+
+void writeNrrd(const Volume& volume, const fs::path& path, const WriteOptions& options)
+{
+    if (volume.data.size() != volume.byteSize())
+        fail("cannot write '" + path.string() + "': the volume holds " + std::to_string(volume.data.size()) +
+             " bytes, its sizes and type call for " + std::to_string(volume.byteSize()));
+    writeNrrdFiles(volume, path, options,
+                   [&](OutputFile& file) { file.write(volume.data.data(), volume.data.size()); });
+}
+
+void writeNrrd(VolumeSource& source, const fs::path& path, const WriteOptions& options)
+{
+    const Volume& grid = source.grid();
+    const uint64_t planeBytes = source.planeBytes();
+    const uint32_t planes = grid.dims[2];
+    const uint32_t chunk = uint32_t(std::clamp<uint64_t>(kStreamedWriteBytes / planeBytes, 1, planes));
+    // Refused before anything is written where the disk cannot hold the samples.
+    std::error_code error;
+    fs::path folder = fs::absolute(path, error).parent_path();
+    fs::space_info space = fs::space(folder, error);
+    if (!error && space.available < grid.byteSize())
+        fail("cannot write '" + path.string() + "': its " + formatBytes(grid.byteSize()) +
+             " of samples need more than the " + formatBytes(space.available) + " free at '" + folder.string() + "'");
+    writeNrrdFiles(grid, path, options, [&](OutputFile& file) {
+        std::vector<std::byte> samples(size_t(planeBytes * chunk));
+        for (uint32_t z = 0; z < planes; z += chunk) {
+            uint32_t count = std::min(chunk, planes - z);
+            source.readPlanes(z, count, samples.data());
+            file.write(samples.data(), size_t(planeBytes * count));
+        }
+    });
 }
 
 } // namespace isoscope

@@ -9,6 +9,8 @@
 
 namespace isoscope {
 
+class VolumeSource;
+
 // `.nrrd`: header and raw data in one file. `.nhdr`: the header, with the
 // data in a `.raw` of the same stem beside it. Little-endian, raw encoding;
 // the index-to-world map (worldMatrix: spacing and origin, or indexToWorld
@@ -23,6 +25,13 @@ namespace isoscope {
 // file cannot be written (then neither file is left: io/output_file.h).
 // Reports the bytes written to options.progress (core/progress.h).
 void writeNrrd(const Volume& volume, const std::filesystem::path& path, const WriteOptions& options = {});
+
+// The same for a volume read plane range by plane range
+// (volume/volume_source.h): 256 MiB of planes at a time, so a volume larger
+// than the host's memory converts too; refused before anything is written
+// where the output's file system has less space free than the samples.
+// Throws the source's Error (then no file is left, as above).
+void writeNrrd(VolumeSource& source, const std::filesystem::path& path, const WriteOptions& options = {});
 
 // The files writeNrrd(path) writes: path, and for an .nhdr the .raw beside it.
 std::vector<std::filesystem::path> nrrdOutputFiles(const std::filesystem::path& path);

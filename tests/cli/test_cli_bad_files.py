@@ -9,6 +9,7 @@ import gzip
 import os
 import random
 import resource
+import shutil
 import struct
 import subprocess
 import tempfile
@@ -105,7 +106,13 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
     # before anything is allocated, not with std::bad_alloc's "out of host memory".
     for command, args in commands.items():
         r, seconds = run([a.replace("VOLUME", "cayley:6000") for a in args], tmp, memory_limit=2 << 30)
-        check(r is not None and r.returncode == 1 and "804.7 GiB of host memory, this machine has" in r.stderr and
+        # convert generates a synthetic field plane range by plane range: the disk, not the memory, must hold it.
+        if command == "convert" and shutil.disk_usage(tmp).free > 805 << 30:
+            print(f"skipped: convert cayley:6000 would fit the {shutil.disk_usage(tmp).free >> 30} GiB free here")
+            continue
+        needs = ("804.66 GiB of samples need more than" if command == "convert" else
+                 "804.7 GiB of host memory, this machine has")
+        check(r is not None and r.returncode == 1 and needs in r.stderr and
               seconds < 10, f"{command} cayley:6000: refused with the sizes: {r and r.stderr.strip()!r}")
 
     leftovers = [name for name in os.listdir(tmp) if name.startswith("never")]

@@ -1,10 +1,13 @@
 // isoscope convert: write any readable volume (synthetic fields included) as
 // NRRD, optionally requantized to an integer type.
 #include <cstdio>
+#include <filesystem>
 
 #include "commands.h"
 #include "core/error.h"
 #include "volume/quantize.h"
+#include "volume/synthetic.h"
+#include "volume/volume_source.h"
 #include "volume/write_nrrd.h"
 #include "output_options.h"
 #include "progress.h"
@@ -31,6 +34,22 @@ Run addConvertCommand(CLI::App& app)
         ->check(CLI::IsMember({"uint8", "uint16", "int16"}));
     return [args, options]() {
         checkOutputs(nrrdOutputFiles(options->output), options->force);
+        if (options->to.empty() && isSyntheticSpec(args->volume) && !std::filesystem::exists(args->volume)) {
+            // A synthetic field generated plane range by plane range: never whole in memory (a volume larger
+            // than the host's memory converts, as far as the disk holds it).
+            std::unique_ptr<VolumeSource> source;
+            try {
+                source = openSyntheticSource(args->volume, args->type.empty() ? ScalarType::Float32
+                                                                               : *parseScalarName(args->type));
+            } catch (const Error&) {
+                // Read whole below, with its own errors.
+            }
+            if (source) {
+                writeNrrd(*source, options->output, {ifExists(options->force), terminalProgress(args->quiet)});
+                std::printf("wrote %s\n", options->output.c_str());
+                return 0;
+            }
+        }
         Volume volume = args->load();
         for (const std::string& note : volume.notes)
             std::fprintf(stderr, "isoscope: %s: %s\n", volume.source.c_str(), note.c_str());
