@@ -26,6 +26,13 @@ def run(args, cwd):
     return subprocess.run([BIN, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
+def run_with_peak(args, cwd):
+    """(exit code, stderr, the child's own peak resident set in bytes, from wait4)."""
+    process = subprocess.Popen([BIN, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    return os.waitstatus_to_exitcode(status), process.stderr.read().decode(), usage.ru_maxrss * 1024
+
+
 def read_ply(path):
     """(positions as raw float bits n x 3, triangles as index triples) of our binary PLY."""
     data = open(path, "rb").read()
@@ -228,13 +235,9 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
             f.seek(zz * big_dims[0] * big_dims[1])
             f.write(plane.tobytes())
     size = os.path.getsize(big)
-    process = subprocess.Popen([BIN, "extract", big, "--iso", "100", "--method", "block", "--stream",
-                                "--device-budget", "24MiB", "-o", "big.ply", "--stats", "big.json"], cwd=tmp,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    err = process.stderr.read().decode()
-    check(os.waitstatus_to_exitcode(status) == 0, f"a {size >> 20} MiB file streams under a 24 MiB budget: {err.strip()}")
-    peak = usage.ru_maxrss * 1024
+    code, err, peak = run_with_peak(["extract", big, "--iso", "100", "--method", "block", "--stream",
+                                     "--device-budget", "24MiB", "-o", "big.ply", "--stats", "big.json"], tmp)
+    check(code == 0, f"a {size >> 20} MiB file streams under a 24 MiB budget: {err.strip()}")
     check(peak < size, f"peak resident set {peak >> 20} MiB (wait4) is below the file's {size >> 20} MiB")
     if os.path.exists(os.path.join(tmp, "big.json")):
         stats = json.load(open(os.path.join(tmp, "big.json")))
@@ -244,12 +247,8 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("ISOSCOPE_TEST_TMP")) as tmp
 
     # convert generates a synthetic field plane range by plane range: never the whole volume in memory.
     spec = f"sphere:{big_dims[0]}x{big_dims[1]}x{big_dims[2]}"
-    process = subprocess.Popen([BIN, "convert", spec, "--type", "uint8", "-o", "sphere_big.nhdr", "--quiet"], cwd=tmp,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    err = process.stderr.read().decode()
-    check(os.waitstatus_to_exitcode(status) == 0, f"convert {spec} --type uint8 runs: {err.strip()}")
-    peak = usage.ru_maxrss * 1024
+    code, err, peak = run_with_peak(["convert", spec, "--type", "uint8", "-o", "sphere_big.nhdr", "--quiet"], tmp)
+    check(code == 0, f"convert {spec} --type uint8 runs: {err.strip()}")
     check(peak < size, f"convert's peak resident set {peak >> 20} MiB is below the volume's {size >> 20} MiB")
     copy = os.path.join(tmp, "sphere_big.raw")
     if os.path.exists(copy):

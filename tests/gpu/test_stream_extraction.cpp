@@ -520,6 +520,15 @@ public:
     std::atomic<int> active{0}, calls{0};
 };
 
+// Slabs of 2 layers (many parts for a slow sink to fall behind on), the read-back imported or not.
+StreamOptions twoLayerSlabs(bool importReadBack)
+{
+    StreamOptions stream;
+    stream.maxSlabLayers = 2;
+    stream.importReadBack = importReadBack;
+    return stream;
+}
+
 TEST_CASE("a source that fails while earlier slabs still weld returns its error after their welds", "[stream]")
 {
     auto sphere = openSyntheticSource("sphere:20x20x40");
@@ -527,9 +536,7 @@ TEST_CASE("a source that fails while earlier slabs still weld returns its error 
     for (bool importReadBack : {true, false}) {
         INFO("read-back buffers imported: " << importReadBack);
         SlowSink sink;
-        StreamOptions stream;
-        stream.maxSlabLayers = 2;
-        stream.importReadBack = importReadBack;
+        StreamOptions stream = twoLayerSlabs(importReadBack);
         REQUIRE_THROWS_WITH(extractStreamed(gpuContext(), *failing, 0.5f, methodOptions("block", ""), stream, sink),
                             Catch::Contains("simulation step crashed"));
         // No weld still running on the slabs' read-back memory, none starting after.
@@ -551,9 +558,7 @@ TEST_CASE("a sink slower than the slabs grows the read-back ring rather than wai
     for (bool importReadBack : {true, false}) {
         INFO("read-back buffers imported: " << importReadBack);
         SlowSink sink;
-        StreamOptions stream;
-        stream.maxSlabLayers = 2;
-        stream.importReadBack = importReadBack;
+        StreamOptions stream = twoLayerSlabs(importReadBack);
         StreamReport report =
             extractStreamed(gpuContext(), *sphere, 0.5f, methodOptions("block", ""), stream, sink);
         REQUIRE(report.slabs.size() >= 10);

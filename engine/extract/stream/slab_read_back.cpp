@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "core/context.h"
-#include "core/stopwatch.h"
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "extract/stream/mesh_read_back.h"
 #include "extract/stream/streamed_extraction.h"
 #include "graph/graph_queue.h"

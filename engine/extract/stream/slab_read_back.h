@@ -52,8 +52,9 @@ public:
     // The part's mesh (`counters` of it, written by submissions on the
     // queue before) into the next buffer, and its weld started; first waits
     // for that buffer's weld (a ring's length of parts back), booking the
-    // wait to `stats`, or adds a buffer where that weld still runs. `volumeDone`: the part of the volume's cell layers up to the
-    // part's end. Throws the sink's errors, from the weld waited for.
+    // wait to `stats`, or adds a buffer where that weld still runs.
+    // `volumeDone`: the part of the volume's cell layers up to the part's
+    // end. Throws the sink's errors, from the weld waited for.
     void download(const GpuMesh& mesh, const Buffer& codes, const GpuMeshCounters& counters, double volumeDone,
                   SlabStats& stats);
 

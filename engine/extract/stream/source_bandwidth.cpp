@@ -1,16 +1,15 @@
 #include "extract/stream/source_bandwidth.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <memory>
 #include <vector>
 
 #include "core/context.h"
-#include "core/stopwatch.h"
 #include "core/error.h"
 #include "core/host_import.h"
 #include "core/memory.h"
+#include "core/stopwatch.h"
 #include "extract/stream/slab_staging.h"
 #include "graph/graph_queue.h"
 #include "graph/render_graph.h"
@@ -64,18 +63,17 @@ SourceBandwidth measureSourceUpload(Context& context, VolumeSource& source, uint
 
     // Declared before the queue and the graphs: destroyed after them, once the uploads in flight are done.
     Allocator& allocator = context.allocator();
-    SourceBandwidth result;
-    result.stagingImported = stagingImportWanted() && canImportHostMemory(context);
+    bool importPages = stagingImportWanted() && canImportHostMemory(context);
     std::vector<StagingBuffer> staging(buffers);
     std::vector<Buffer> targets;
     for (StagingBuffer& buffer : staging) {
-        if (result.stagingImported) {
+        if (importPages) {
             try {
                 buffer.imported =
                     importHostBuffer(context, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "source upload staging");
                 buffer.data = buffer.imported.data();
             } catch (const Error&) {
-                result.stagingImported = false; // the driver's memory below, as the streamed staging falls back
+                importPages = false; // the driver's memory below, as the streamed staging falls back
             }
         }
         if (!buffer.data) {
@@ -87,14 +85,14 @@ SourceBandwidth measureSourceUpload(Context& context, VolumeSource& source, uint
         targets.push_back(allocator.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal,
                                                  "source upload target"));
     }
-    for (const StagingBuffer& buffer : staging)
-        result.stagingImported &= !buffer.pinned;
     std::vector<std::unique_ptr<RenderGraph>> whole(buffers);
     std::unique_ptr<RenderGraph> last;
     for (uint32_t b = 0; b < buffers; ++b)
         whole[b] = uploadGraph(context, staging[b].buffer(), targets[b], bytes);
     GraphQueue queue(context, QueueRole::Transfer);
 
+    SourceBandwidth result;
+    result.stagingImported = importPages;
     result.pieces = pieces;
     result.pieceBytes = bytes;
     result.buffers = buffers;
